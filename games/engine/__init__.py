@@ -1,0 +1,44 @@
+"""Crawford's backgammon rules engine: pure Python, no Django.
+
+The face is small, in the manner of python-chess::
+
+    >>> from games.engine import Position, legal_moves, play
+    >>> start = Position.start()
+    >>> len(legal_moves(start, (3, 1)))
+    16
+    >>> str(play(start, (3, 1), "8/5 6/5"))
+    '8/5 6/5'
+"""
+
+from .board import Position, pip_count
+from .errors import (
+    CubeNotAvailable,
+    EngineError,
+    IllegalMove,
+    InvalidAction,
+    InvalidPosition,
+    MatchOver,
+    NotationError,
+    NotYourTurn,
+)
+from .moves import Play, Step, legal_moves, play
+from .notation import format_move, parse_move
+
+__all__ = [
+    "CubeNotAvailable",
+    "EngineError",
+    "IllegalMove",
+    "InvalidAction",
+    "InvalidPosition",
+    "MatchOver",
+    "NotationError",
+    "NotYourTurn",
+    "Play",
+    "Position",
+    "Step",
+    "format_move",
+    "legal_moves",
+    "parse_move",
+    "pip_count",
+    "play",
+]
