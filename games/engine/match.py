@@ -1,0 +1,508 @@
+"""Match and money-session play as a decider: ``decide`` judges, ``evolve`` applies.
+
+The rules (FFBG, GNU Backgammon where they are silent):
+
+* **Opening roll.** Each player rolls one die; ties roll again; the higher
+  number plays both dice, so a game never opens with a double.
+* **End of a game.** Bearing off fifteen wins a single game (1 point), a
+  gammon (2) if the loser has borne off none, a backgammon (3) if the loser
+  has borne off none and still has a checker on the bar or in the winner's
+  home board; times the cube.
+* **Cube.** Centred at 1. A player may double on their turn before rolling
+  when the cube is centred or theirs. The opponent takes (and owns the cube at
+  twice the value) or drops (and loses the current value). No upper limit
+  unless ``cube_limit`` is set.
+* **Money options** (sessions only): Jacoby (gammons count only once the
+  cube has been turned), beaver (the taker redoubles at once and keeps the
+  cube), raccoon (the doubler re-redoubles after a beaver), automatic
+  doubles (equal opening dice double the centred cube, up to a set number).
+* **Resignation.** A single, gammon or backgammon offered; accepted, it ends
+  the game for that many points times the cube; declined, play goes on.
+* **Match play.** Scores add; the match ends when a player reaches the
+  length. Crawford rule: the first game after a player first reaches
+  length - 1 is played without the cube; later games have it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import reduce
+
+from . import commands as cmd
+from . import events as ev
+from .board import BAR, OFF, Position
+from .errors import CubeNotAvailable, InvalidAction, MatchOver, NotYourTurn
+from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE
+from .moves import Play, _effect, legal_moves, play
+
+# phases of a match
+NOT_STARTED = "not_started"
+OPENING = "opening"  # waiting for the opening roll of the next game
+ROLL = "roll"  # `turn` may double or roll
+MOVE = "move"  # `turn` has rolled and must play
+DOUBLED = "doubled"  # `turn`'s opponent must take, drop (or beaver)
+RESIGNED = "resigned"  # the resigner's opponent must accept or decline
+OVER = "over"  # the match is won
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything the rules need, folded from a match's events.
+
+    ``position`` is seen from ``turn``'s side, the player on roll. ``crawford``
+    says whether the current (or next) game is the Crawford game.
+    """
+
+    options: ev.MatchStarted | None = None
+    phase: str = NOT_STARTED
+    score: tuple[int, int] = (0, 0)
+    game: int = 0
+    turn: int = 0
+    position: Position = Position.start()
+    dice: tuple[int, int] | None = None
+    cube: int = 1
+    cube_owner: int | None = None
+    crawford: bool = False
+    crawford_done: bool = False
+    crawford_games: tuple[int, ...] = ()
+    automatic_doubles: int = 0
+    beavered: bool = False
+    resignation: tuple[int, str] | None = None
+    resumed_phase: str | None = None
+    winner: int | None = None
+    last_game: ev.GameWon | None = None
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.options.players if self.options else ("", "")
+
+    @property
+    def length(self) -> int:
+        return self.options.length if self.options else 0
+
+    @property
+    def is_money(self) -> bool:
+        return self.length == 0
+
+    @property
+    def in_game(self) -> bool:
+        return self.phase in (ROLL, MOVE, DOUBLED, RESIGNED)
+
+    def board_of(self, player: int) -> Position:
+        """The board as ``player`` sees it."""
+        return self.position if player == self.turn else self.position.swap()
+
+    def pip_counts(self) -> tuple[int, int]:
+        """Pip counts of player 0 and player 1."""
+        mine, theirs = self.position.pip_count()
+        return (mine, theirs) if self.turn == 0 else (theirs, mine)
+
+    def may_double(self, player: int) -> bool:
+        try:
+            _check_double(self, player)
+        except Exception:
+            return False
+        return True
+
+    def legal_plays(self) -> list[Play]:
+        """The legal plays for the dice on the table (empty when not in the move phase)."""
+        return legal_moves(self.position, self.dice) if self.phase == MOVE else []
+
+
+def replay(events: Iterable) -> MatchState:
+    """The state a stream of events leads to: the fold of :func:`evolve`."""
+    return reduce(evolve, events, MatchState())
+
+
+# -- decide ------------------------------------------------------------------
+
+
+def decide(state: MatchState, command) -> list:
+    """Judge ``command`` against ``state``; return the events it causes.
+
+    Raises an :class:`~games.engine.errors.EngineError` subclass with a reason a
+    person can act on, and never changes anything when it does.
+    """
+    handler = _DECIDERS.get(type(command))
+    if handler is None:
+        raise InvalidAction(f"unknown command {type(command).__name__}")
+    if state.phase == OVER and not isinstance(command, cmd.StartMatch):
+        raise MatchOver(f"the match is over: {state.players[state.winner]} won {state.score[0]}-{state.score[1]}")
+    if state.phase == NOT_STARTED and not isinstance(command, cmd.StartMatch):
+        raise InvalidAction("the match has not started")
+    return handler(state, command)
+
+
+def _start(state: MatchState, c: cmd.StartMatch) -> list:
+    if state.phase != NOT_STARTED:
+        raise InvalidAction("the match has already started")
+    if len(c.players) != 2 or not all(c.players) or c.players[0] == c.players[1]:
+        raise InvalidAction("a match needs two different, named players")
+    if c.length < 0:
+        raise InvalidAction("the match length cannot be negative")
+    if c.length and not c.imported and c.length % 2 == 0:
+        raise InvalidAction(f"a match is played to an odd number of points; {c.length} is even")
+    money_options = c.jacoby or c.beavers or c.raccoons or c.automatic_doubles
+    if c.length and money_options:
+        raise InvalidAction("Jacoby, beavers, raccoons and automatic doubles are for money sessions only")
+    if c.raccoons and not c.beavers:
+        raise InvalidAction("raccoons need beavers to be allowed")
+    if c.cube_limit and (c.cube_limit < 2 or c.cube_limit & (c.cube_limit - 1)):
+        raise InvalidAction("the cube limit must be a power of two, 2 or more")
+    if any(s < 0 for s in c.initial_score) or (c.length and max(c.initial_score) >= c.length):
+        raise InvalidAction("the initial score must be below the match length")
+    return [ev.MatchStarted(**dataclasses.asdict(c) | {"players": tuple(c.players)})]
+
+
+def _roll(state: MatchState, c: cmd.Roll) -> list:
+    dice = tuple(c.dice)
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        raise InvalidAction(f"dice are two numbers from 1 to 6, not {c.dice!r}")
+    if state.phase == OPENING:
+        if dice[0] == dice[1]:
+            out: list = [ev.OpeningRollTied(dice[0], c.source)]
+            o = state.options
+            if (
+                state.is_money
+                and state.automatic_doubles < o.automatic_doubles
+                and (not o.cube_limit or state.cube * 2 <= o.cube_limit)
+            ):
+                out.append(ev.AutomaticDouble(state.cube * 2))
+            return out
+        return _after_roll(state, ev.GameStarted(state.game + 1, dice, c.source))
+    _check_turn(state, c.player, "roll")
+    if state.phase == MOVE:
+        raise InvalidAction("the dice are already rolled: play them")
+    if state.phase != ROLL:
+        raise InvalidAction(_waiting_for(state))
+    return _after_roll(state, ev.DiceRolled(c.player, dice, c.source))
+
+
+def _after_roll(state: MatchState, rolled) -> list:
+    """The roll, and the forfeit when it has no legal play."""
+    after = evolve(state, rolled)
+    if not after.legal_plays():
+        return [rolled, ev.CannotMove(after.turn)]
+    return [rolled]
+
+
+def _move(state: MatchState, c: cmd.Move) -> list:
+    _check_turn(state, c.player, "move")
+    if state.phase == ROLL:
+        raise InvalidAction("roll the dice before moving")
+    if state.phase != MOVE:
+        raise InvalidAction(_waiting_for(state))
+    chosen = play(state.position, state.dice, c.move)
+    out: list = [ev.CheckersMoved(c.player, str(chosen), tuple((s.from_point, s.to_point) for s in chosen.steps))]
+    after = chosen.position
+    if after.mine[OFF] == 15:
+        kind = _bearoff_kind(after)
+        out.extend(_game_over(state, c.player, kind, "bearoff"))
+    return out
+
+
+def _double(state: MatchState, c: cmd.Double) -> list:
+    _check_double(state, c.player)
+    return [ev.DoubleOffered(c.player, state.cube * 2)]
+
+
+def _take(state: MatchState, c: cmd.Take) -> list:
+    _check_answer(state, c.player)
+    return [ev.DoubleTaken(c.player, state.cube * 2)]
+
+
+def _drop(state: MatchState, c: cmd.Drop) -> list:
+    _check_answer(state, c.player)
+    if state.beavered:
+        raise InvalidAction("a beaver cannot be dropped")
+    return [ev.DoubleDropped(c.player), *_game_over(state, state.turn, SINGLE, "drop", cube=state.cube)]
+
+
+def _beaver(state: MatchState, c: cmd.Beaver) -> list:
+    _check_answer(state, c.player)
+    o = state.options
+    if not (state.is_money and o.beavers):
+        raise CubeNotAvailable("beavers are not allowed in this match")
+    if state.beavered:
+        raise CubeNotAvailable("the cube has already been beavered")
+    cube = state.cube * 4
+    _check_limit(state, cube)
+    return [ev.Beavered(c.player, cube)]
+
+
+def _raccoon(state: MatchState, c: cmd.Raccoon) -> list:
+    _check_turn(state, c.player, "raccoon")
+    if not (state.is_money and state.options.raccoons):
+        raise CubeNotAvailable("raccoons are not allowed in this match")
+    if not (state.phase == ROLL and state.beavered and state.cube_owner != c.player):
+        raise CubeNotAvailable("a raccoon answers a beaver, before rolling")
+    _check_limit(state, state.cube * 2)
+    return [ev.Raccooned(c.player, state.cube * 2)]
+
+
+def _resign(state: MatchState, c: cmd.Resign) -> list:
+    _check_player(c.player)
+    if c.kind not in KIND_VALUE:
+        raise InvalidAction(f"resign a single, gammon or backgammon, not {c.kind!r}")
+    if state.phase not in (ROLL, MOVE):
+        raise InvalidAction("a resignation can be offered during play only. " + _waiting_for(state))
+    return [ev.ResignationOffered(c.player, c.kind)]
+
+
+def _accept(state: MatchState, c: cmd.AcceptResignation) -> list:
+    _check_resignation_answer(state, c.player)
+    resigner, kind = state.resignation
+    return [ev.ResignationAccepted(c.player), *_game_over(state, 1 - resigner, kind, "resignation")]
+
+
+def _decline(state: MatchState, c: cmd.DeclineResignation) -> list:
+    _check_resignation_answer(state, c.player)
+    return [ev.ResignationDeclined(c.player)]
+
+
+_DECIDERS = {
+    cmd.StartMatch: _start,
+    cmd.Roll: _roll,
+    cmd.Move: _move,
+    cmd.Double: _double,
+    cmd.Take: _take,
+    cmd.Drop: _drop,
+    cmd.Beaver: _beaver,
+    cmd.Raccoon: _raccoon,
+    cmd.Resign: _resign,
+    cmd.AcceptResignation: _accept,
+    cmd.DeclineResignation: _decline,
+}
+
+
+def _check_player(player) -> None:
+    if player not in (0, 1):
+        raise NotYourTurn(f"player must be 0 or 1, not {player!r}")
+
+
+def _check_turn(state: MatchState, player, action: str) -> None:
+    _check_player(player)
+    if state.phase == OPENING:
+        raise InvalidAction(f"game {state.game + 1} starts with the opening roll")
+    if state.phase in (ROLL, MOVE) and player != state.turn:
+        raise NotYourTurn(f"it is {state.players[state.turn]}'s turn, {state.players[player]} cannot {action}")
+
+
+def _check_double(state: MatchState, player) -> None:
+    _check_turn(state, player, "double")
+    if state.phase == MOVE:
+        raise CubeNotAvailable("you can double only before rolling")
+    if state.phase != ROLL:
+        raise CubeNotAvailable(_waiting_for(state))
+    if state.crawford:
+        raise CubeNotAvailable("no doubling in the Crawford game")
+    if state.cube_owner is not None and state.cube_owner != player:
+        raise CubeNotAvailable(f"{state.players[state.cube_owner]} owns the cube")
+    if state.beavered:
+        raise CubeNotAvailable("after a beaver only a raccoon can follow, before rolling")
+    _check_limit(state, state.cube * 2)
+
+
+def _check_limit(state: MatchState, value: int) -> None:
+    limit = state.options.cube_limit
+    if limit and value > limit:
+        raise CubeNotAvailable(f"the cube cannot go above {limit}")
+
+
+def _check_answer(state: MatchState, player) -> None:
+    _check_player(player)
+    if state.phase != DOUBLED:
+        raise InvalidAction("no double has been offered")
+    if player == state.turn:
+        raise NotYourTurn("you cannot answer your own double")
+
+
+def _check_resignation_answer(state: MatchState, player) -> None:
+    _check_player(player)
+    if state.phase != RESIGNED:
+        raise InvalidAction("no resignation has been offered")
+    if player == state.resignation[0]:
+        raise NotYourTurn("you cannot answer your own resignation")
+
+
+def _waiting_for(state: MatchState) -> str:
+    name = state.players
+    if state.phase == DOUBLED:
+        return f"waiting for {name[1 - state.turn]} to answer the double"
+    if state.phase == RESIGNED:
+        return f"waiting for {name[1 - state.resignation[0]]} to answer the resignation"
+    if state.phase == OPENING:
+        return f"game {state.game + 1} starts with the opening roll"
+    if state.phase == MOVE:
+        return f"waiting for {name[state.turn]} to move"
+    return f"waiting for {name[state.turn]} to roll"
+
+
+def _bearoff_kind(after: Position) -> str:
+    """The kind of win of the mover who has just borne off fifteen checkers."""
+    loser = after.theirs
+    if loser[OFF]:
+        return SINGLE
+    # the winner's home board is the loser's 19..24 points
+    if loser[BAR] or any(loser[19:25]):
+        return BACKGAMMON
+    return GAMMON
+
+
+def _game_over(state: MatchState, winner: int, kind: str, reason: str, cube: int | None = None) -> list:
+    cube = state.cube if cube is None else cube
+    value = KIND_VALUE[kind]
+    o = state.options
+    if state.is_money and o.jacoby and state.cube_owner is None:
+        value = 1  # Jacoby: gammons count only once the cube has been turned
+    points = value * cube
+    score = list(state.score)
+    score[winner] += points
+    won = ev.GameWon(state.game, winner, kind, cube, points, reason, tuple(score))
+    if state.length and score[winner] >= state.length:
+        return [won, ev.MatchWon(winner, tuple(score))]
+    return [won]
+
+
+# -- evolve ------------------------------------------------------------------
+
+
+def evolve(state: MatchState, event) -> MatchState:
+    """Apply a recorded fact. Events are trusted: ``decide`` judged them."""
+    return _EVOLVERS[type(event)](state, event)
+
+
+def _r(state: MatchState, **changes) -> MatchState:
+    return dataclasses.replace(state, **changes)
+
+
+def _on_started(state: MatchState, e: ev.MatchStarted) -> MatchState:
+    fresh = MatchState(options=e, phase=OPENING, score=tuple(e.initial_score), crawford_done=e.crawford_done)
+    return _r(fresh, crawford=_is_crawford_game(fresh))
+
+
+def _on_tie(state: MatchState, e: ev.OpeningRollTied) -> MatchState:
+    return state
+
+
+def _on_auto_double(state: MatchState, e: ev.AutomaticDouble) -> MatchState:
+    return _r(state, cube=e.cube, automatic_doubles=state.automatic_doubles + 1)
+
+
+def _on_game_started(state: MatchState, e: ev.GameStarted) -> MatchState:
+    first = 0 if e.dice[0] > e.dice[1] else 1
+    crawford_games = state.crawford_games + ((e.game,) if state.crawford else ())
+    return _r(
+        state,
+        phase=MOVE,
+        game=e.game,
+        turn=first,
+        position=Position.start(),
+        dice=(e.dice[first], e.dice[1 - first]),
+        crawford_games=crawford_games,
+        beavered=False,
+        resignation=None,
+        last_game=None,
+    )
+
+
+def _on_rolled(state: MatchState, e: ev.DiceRolled) -> MatchState:
+    return _r(state, phase=MOVE, dice=tuple(e.dice), beavered=False)
+
+
+def _on_moved(state: MatchState, e: ev.CheckersMoved) -> MatchState:
+    after = _effect(state.position, e.steps)
+    return _r(state, phase=ROLL, turn=1 - state.turn, position=after.swap(), dice=None)
+
+
+def _on_cannot_move(state: MatchState, e: ev.CannotMove) -> MatchState:
+    return _r(state, phase=ROLL, turn=1 - state.turn, position=state.position.swap(), dice=None)
+
+
+def _on_double(state: MatchState, e: ev.DoubleOffered) -> MatchState:
+    return _r(state, phase=DOUBLED)
+
+
+def _on_take(state: MatchState, e: ev.DoubleTaken) -> MatchState:
+    return _r(state, phase=ROLL, cube=e.cube, cube_owner=e.player)
+
+
+def _on_drop(state: MatchState, e: ev.DoubleDropped) -> MatchState:
+    return state
+
+
+def _on_beaver(state: MatchState, e: ev.Beavered) -> MatchState:
+    return _r(state, phase=ROLL, cube=e.cube, cube_owner=e.player, beavered=True)
+
+
+def _on_raccoon(state: MatchState, e: ev.Raccooned) -> MatchState:
+    return _r(state, cube=e.cube, cube_owner=e.player, beavered=False)
+
+
+def _on_resign(state: MatchState, e: ev.ResignationOffered) -> MatchState:
+    return _r(state, phase=RESIGNED, resignation=(e.player, e.kind), resumed_phase=state.phase)
+
+
+def _on_resign_accepted(state: MatchState, e: ev.ResignationAccepted) -> MatchState:
+    return state
+
+
+def _on_resign_declined(state: MatchState, e: ev.ResignationDeclined) -> MatchState:
+    return _r(state, phase=state.resumed_phase, resignation=None, resumed_phase=None)
+
+
+def _on_game_won(state: MatchState, e: ev.GameWon) -> MatchState:
+    crawford_done = state.crawford_done or state.crawford
+    after = _r(
+        state,
+        phase=OPENING,
+        score=tuple(e.score),
+        dice=None,
+        cube=1,
+        cube_owner=None,
+        automatic_doubles=0,
+        beavered=False,
+        resignation=None,
+        resumed_phase=None,
+        crawford_done=crawford_done,
+        last_game=e,
+    )
+    return _r(after, crawford=_is_crawford_game(after))
+
+
+def _on_match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
+    return _r(state, phase=OVER, winner=e.winner, crawford=False)
+
+
+def _is_crawford_game(state: MatchState) -> bool:
+    """Is the next game the Crawford game? The first game after a player first reaches length - 1.
+
+    A 1-point match has none: nobody *reaches* 0 away-1.
+    """
+    o = state.options
+    if not o.crawford or state.length < 2 or state.crawford_done:
+        return False
+    return state.length - 1 in state.score and max(state.score) < state.length
+
+
+_EVOLVERS = {
+    ev.MatchStarted: _on_started,
+    ev.OpeningRollTied: _on_tie,
+    ev.AutomaticDouble: _on_auto_double,
+    ev.GameStarted: _on_game_started,
+    ev.DiceRolled: _on_rolled,
+    ev.CheckersMoved: _on_moved,
+    ev.CannotMove: _on_cannot_move,
+    ev.DoubleOffered: _on_double,
+    ev.DoubleTaken: _on_take,
+    ev.DoubleDropped: _on_drop,
+    ev.Beavered: _on_beaver,
+    ev.Raccooned: _on_raccoon,
+    ev.ResignationOffered: _on_resign,
+    ev.ResignationAccepted: _on_resign_accepted,
+    ev.ResignationDeclined: _on_resign_declined,
+    ev.GameWon: _on_game_won,
+    ev.MatchWon: _on_match_won,
+}
