@@ -246,8 +246,9 @@ def _resign(state: MatchState, c: cmd.Resign) -> list:
     _check_player(c.player)
     if c.kind not in KIND_VALUE:
         raise InvalidAction(f"resign a single, gammon or backgammon, not {c.kind!r}")
-    if state.phase not in (ROLL, MOVE):
-        raise InvalidAction("a resignation can be offered during play only. " + _waiting_for(state))
+    # before the opening roll too: a player who concedes a game unplayed (Galaxy records these)
+    if state.phase not in (ROLL, MOVE, OPENING):
+        raise InvalidAction("a resignation cannot be offered now: " + _waiting_for(state))
     return [ev.ResignationOffered(c.player, c.kind)]
 
 
@@ -360,7 +361,8 @@ def _game_over(state: MatchState, winner: int, kind: str, reason: str, cube: int
     points = value * cube
     score = list(state.score)
     score[winner] += points
-    won = ev.GameWon(state.game, winner, kind, cube, points, reason, tuple(score))
+    unplayed = state.phase == OPENING or state.resumed_phase == OPENING
+    won = ev.GameWon(state.game + 1 if unplayed else state.game, winner, kind, cube, points, reason, tuple(score))
     if state.length and score[winner] >= state.length:
         return [won, ev.MatchWon(winner, tuple(score))]
     return [won]
@@ -455,9 +457,14 @@ def _on_resign_declined(state: MatchState, e: ev.ResignationDeclined) -> MatchSt
 
 def _on_game_won(state: MatchState, e: ev.GameWon) -> MatchState:
     crawford_done = state.crawford_done or state.crawford
+    crawford_games = state.crawford_games
+    if state.crawford and e.game not in crawford_games:
+        crawford_games += (e.game,)
     after = _r(
         state,
         phase=OPENING,
+        game=e.game,
+        crawford_games=crawford_games,
         score=tuple(e.score),
         dice=None,
         cube=1,

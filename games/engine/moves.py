@@ -113,7 +113,8 @@ def _effect(position: Position, steps) -> Position:
             raise IllegalMove(f"{_describe([raw])} is not legal: you have no checker {where}")
         if t and o[25 - t] >= 2:
             raise IllegalMove(f"{_describe([raw])} is not legal: the {t} point is closed")
-        if len(raw) > 2 and raw[2] and not (t and o[25 - t] == 1):
+        # a "*" needs a blot there before the play ("8/4* 6/4" and "6/4 8/4*" are one play)
+        if len(raw) > 2 and raw[2] and not (t and position.theirs[25 - t] == 1):
             raise IllegalMove(f"{_describe([raw])} is not legal: there is no blot to hit on the {t} point")
         _move(b, o, s, t)
     return Position(tuple(b), tuple(o))
