@@ -167,6 +167,8 @@ def main(argv=None) -> int:
         parser.error("--repeat must be at least 1")
 
     path = args.cases or default_cases_path()
+    if not Path(path).is_file():
+        parser.error(f"no cases file at {path}")
     cases = list(read_cases(path))
     n = len(cases)
     if not n:
