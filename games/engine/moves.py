@@ -151,7 +151,10 @@ def apply_steps(position: Position, steps: Iterable, dice) -> Play:
                     f"checker stands on a higher point (one is on the {_highest(b)} point)"
                 )
         else:
-            raise IllegalMove(f"{text} is not legal: no die of the roll {dice[0]}-{dice[1]} moves {distance} pips")
+            raise IllegalMove(
+                f"{text} is not legal: no die of the roll {dice[0]}-{dice[1]} moves {distance} "
+                f"pip{'s' if distance > 1 else ''}"
+            )
         if t == OFF:
             if any(b[p] for p in range(7, 26)):
                 raise IllegalMove(
@@ -279,10 +282,17 @@ def _describe(steps) -> str:
 
 
 def _why_not(position: Position, dice, steps, candidates: list[Play]) -> str:
-    try:
-        apply_steps(position, _by_die(steps, dice), dice)
-    except IllegalMove as broken:
-        return str(broken).split(" is not legal: ", 1)[-1]
+    # judge die by die, in the order written, then in the natural order (highest
+    # point first); a fault found both ways is the player's, not the order's
+    ordered = sorted(steps, key=lambda st: (-st[0], -st[1]))
+    faults = []
+    for attempt in (steps, ordered):
+        try:
+            apply_steps(position, _by_die(position, attempt, dice), dice)
+        except IllegalMove as broken:
+            faults.append(str(broken).split(" is not legal: ", 1)[-1])
+    if len(faults) == 2:
+        return faults[0]
     if not candidates:
         return f"the roll {dice[0]}-{dice[1]} has no legal play; the turn passes"
     used = max(len(c.steps) for c in candidates)
@@ -295,25 +305,28 @@ def _why_not(position: Position, dice, steps, candidates: list[Play]) -> str:
     return "it does not match any legal play for this roll"
 
 
-def _by_die(steps, dice) -> list[tuple[int, int]]:
-    """Split written moves that cover several dice (``24/13`` with 6-5) into single dice."""
+def _by_die(position: Position, steps, dice) -> list[tuple[int, int]]:
+    """Split written moves covering several dice (``24/13`` with 6-5) into single dice."""
     out = []
     pool = list(dice) if dice[0] != dice[1] else [dice[0]] * 4
-    for raw in sorted(steps, key=lambda st: (-st[0], -st[1])):
+    for raw in steps:
         s, t = raw[0], raw[1]
         distance = s - t
-        if distance in pool or t == 0 or len(pool) < 2:
+        if distance in pool or t == OFF or len(pool) < 2:
             out.append((s, t))
             if distance in pool:
                 pool.remove(distance)
             continue
-        d = pool[0] if dice[0] == dice[1] else max(pool)
-        point = s
-        while point - t > d and point - d > 0 and d in pool:
-            out.append((point, point - d))
-            pool.remove(d)
-            point -= d
-            if dice[0] != dice[1] and pool:
-                d = pool[0]
-        out.append((point, t))
+        d = pool[0]
+        if dice[0] == dice[1] and distance % d == 0 and distance // d <= len(pool):
+            out.extend((s - k * d, s - (k + 1) * d) for k in range(distance // d))
+            del pool[: distance // d]
+        elif dice[0] != dice[1] and distance == sum(pool):
+            # the order whose landing point is open, as a player would move
+            hi, lo = max(pool), min(pool)
+            first = hi if position.theirs[25 - (s - hi)] < 2 else lo
+            out += [(s, s - first), (s - first, t)]
+            pool.clear()
+        else:
+            out.append((s, t))
     return out
