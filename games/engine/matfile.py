@@ -24,7 +24,7 @@ from . import events as ev
 from .errors import EngineError, NotationError
 from .events import KIND_VALUE
 from .match import DOUBLED, MOVE, OPENING, OVER, ROLL, MatchState, decide, evolve
-from .notation import format_mat_move, parse_move
+from .notation import format_mat_move
 
 KIND_BY_VALUE = {v: k for k, v in KIND_VALUE.items()}
 
@@ -266,7 +266,7 @@ class _Replayer:
                 if not a.move:
                     plays = self.state.legal_plays()
                     raise MatFileError(f"no move is written, but {a.dice[0]}{a.dice[1]} can be played (e.g. {plays[0]})")
-                self.do(cmd.Move(self.state.turn, parse_move(a.move)))
+                self.do(cmd.Move(self.state.turn, a.move))
             elif a.move:
                 raise MatFileError(f"{a.move} is not legal: {a.dice[0]}{a.dice[1]} has no legal play")
             return None
@@ -324,8 +324,8 @@ def write_mat(events, headers: dict[str, str] | None = None) -> str:
         nonlocal row, number
         if row != [None, None]:
             number += 1
-            left = row[0] or ""
-            lines.append(f"{number:3d}) {left:<28s}{(' ' + row[1]) if row[1] else ''}".rstrip())
+            # gnubg's layout: the second column starts 28 characters after "NNN) "
+            lines.append(f"{number:3d}) {row[0] or '':<27s} {row[1] or ''}".rstrip())
         row = [None, None]
 
     def put(player: int, text: str) -> None:
@@ -353,30 +353,34 @@ def write_mat(events, headers: dict[str, str] | None = None) -> str:
             text = format_mat_move(_with_hits(before, event.steps))
             row[event.player] = f"{row[event.player]} {text}"
         elif isinstance(event, ev.DoubleOffered):
-            put(event.player, f"Doubles => {event.cube}")
+            put(event.player, f" Doubles => {event.cube}")
         elif isinstance(event, ev.DoubleTaken):
-            put(event.player, "Takes")
+            put(event.player, " Takes")
         elif isinstance(event, ev.DoubleDropped):
-            put(event.player, "Drops")
+            put(event.player, " Drops")
         elif isinstance(event, ev.Beavered):
-            put(event.player, f"Beavers => {event.cube}")
+            put(event.player, f" Beavers => {event.cube}")
         elif isinstance(event, ev.Raccooned):
-            put(event.player, f"Raccoons => {event.cube}")
+            put(event.player, f" Raccoons => {event.cube}")
         elif isinstance(event, ev.GameWon):
-            flush()
-            if before.resumed_phase == OPENING:  # conceded before the opening roll
-                lines += _game_header(event.game, state.players, before.score)
-            plural = "point" if event.points == 1 else "points"
-            pad = 6 if event.winner == 0 else 34
-            lines.append(" " * pad + f"Wins {event.points} {plural}")
+            wins = f"Wins {event.points} point{'s' if event.points != 1 else ''}"
+            if event.winner == 1 and row[0] is not None and row[1] is None:
+                row[1] = " " + wins  # gnubg's "NN)  Drops    Wins 1 point": its importer needs it so
+                flush()
+            else:
+                flush()
+                if before.resumed_phase == OPENING:  # conceded before the opening roll
+                    lines += _game_header(event.game, state.players, before.score)
+                lines.append(" " * (6 if event.winner == 0 else 34) + wins)
             lines.append("")
     flush()
-    return "\n".join(lines).rstrip("\n") + "\n"
+    # gnubg ends every game, the last one too, with a blank line; its importer needs it
+    return "\n".join(lines).rstrip("\n") + "\n\n"
 
 
 def _game_header(game: int, players: tuple[str, str], score: tuple[int, int]) -> list[str]:
     a, b = players
-    return [f" Game {game}", f" {a} : {score[0]:<{max(1, 30 - len(a))}d}{b} : {score[1]}"]
+    return [f" Game {game}", f"{f' {a} : {score[0]}':<32s}{b} : {score[1]}"]
 
 
 def _with_hits(state: MatchState, steps) -> list[tuple[int, int, bool]]:

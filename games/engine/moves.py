@@ -21,6 +21,7 @@ opening has 16 legal plays and the 2-1 opening 15.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -60,15 +61,16 @@ def legal_moves(position: Position, dice: tuple[int, int] | list[int]) -> list[P
     d1, d2 = dice
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise IllegalMove(f"dice must be 1 to 6, got {d1}-{d2}")
-    b = list(position.mine)
-    o = list(position.theirs)
+    mine, theirs = position
+    ba = bytearray(mine)
+    ba.extend(theirs)
     if d1 == d2:
-        found = _doubles(b, o, d1)
+        found = _doubles(ba, d1)
+    elif d1 > d2:
+        found = _two_dice(ba, d1, d2)
     else:
-        found = _two_dice(b, o, max(d1, d2), min(d1, d2))
-    return [
-        Play(steps, Position(tuple(key[:26]), tuple(key[26:]))) for key, steps in found.items()
-    ]
+        found = _two_dice(ba, d2, d1)
+    return _plays(found, theirs)
 
 
 def play(position: Position, dice: tuple[int, int] | list[int], move) -> Play:
@@ -97,7 +99,8 @@ def play(position: Position, dice: tuple[int, int] | list[int], move) -> Play:
     for candidate in candidates:
         if candidate.position == result:
             return candidate
-    raise IllegalMove(f"{_describe(steps)} is not legal: {_why_not(position, dice, steps, candidates)}")
+    written = " ".join(move.split()) if isinstance(move, str) else _describe(steps)
+    raise IllegalMove(f"{written} is not legal: {_why_not(position, dice, steps, candidates)}")
 
 
 def _effect(position: Position, steps) -> Position:
@@ -171,12 +174,51 @@ def apply_steps(position: Position, steps: Iterable, dice) -> Play:
 
 # -- the generator ----------------------------------------------------------
 #
-# The hot path: plain lists of ints mutated in place and undone, no objects per
-# checker. A result is keyed by the bytes of both sides, which dedupes plays by
-# resulting position and carries the position itself.
+# The hot path. The whole board is one 52-byte bytearray ``ba``, mutated in
+# place and undone:
+#
+#   ba[0..25]   the mover's side (index = point: 0 off, 25 bar),
+#   ba[26..51]  the opponent's side in its own numbering, so the opponent's
+#               checkers on the mover's point t are ba[51 - t] and the
+#               opponent's bar is ba[51].
+#
+# ``bytes(ba)`` is both a play's dedupe key and the position it leaves.
+#
+# What makes it fast, and why each shortcut is exact:
+#
+# * Closed points never change during a turn: only the mover moves, and a hit
+#   turns a blot (open) into an empty point (open). So the points from which
+#   die d moves a checker to an open point, ``_movers(ba, d)``, are computed
+#   once per call; short of bearing off, a point is a source iff it is one of
+#   those and holds a checker.
+# * Bearing off needs all fifteen checkers home, and one die brings at most one
+#   checker home. With k checkers outside the home board (bar included), a
+#   bear-off needs k dice first: never with k >= 2 for two dice, k >= 4 for a
+#   double. Those turns (most of them) run a "field" variant without any
+#   bear-off check; the others use the general :func:`_sources`.
+# * Plays differing only in the order of the dice are generated once where that
+#   is provably the same play (see :func:`_two_dice_general` and
+#   :func:`_doubles_field`).
+# * A result is built once per distinct position, from prebuilt steps and by
+#   unpacking the key (``_side``), with ``tuple.__new__`` skipping the
+#   NamedTuple constructors; the opponent's tuple is reused when nothing was hit.
+
+
+def _step_table() -> list[list[tuple[Step, Step]]]:
+    """``_STEPS[d][s]``: the step moving a checker ``d`` pips from ``s``, (quiet, hitting)."""
+    return [
+        [(Step(s, max(s - d, 0), False), Step(s, max(s - d, 0), True)) for s in range(26)]
+        for d in range(7)
+    ]
+
+
+_STEPS = _step_table()
+_new = tuple.__new__
+_side = struct.Struct("26B").unpack_from  # bytes -> 26-tuple of ints (offset 0 mover, 26 opponent)
 
 
 def _move(b: list[int], o: list[int], s: int, t: int) -> bool:
+    """Move one checker ``s`` -> ``t`` on list sides, hitting a blot on ``t``; return the hit."""
     b[s] -= 1
     b[t] += 1
     if t and o[25 - t] == 1:
@@ -194,80 +236,334 @@ def _unmove(b: list[int], o: list[int], s: int, t: int, hit: bool) -> None:
         o[BAR] -= 1
 
 
-def _sources(b: list[int], o: list[int], d: int, top: int) -> list[int]:
-    """Points (<= top) from which a checker can legally move ``d`` pips."""
-    if b[BAR]:
-        return [BAR] if o[d] < 2 else []
-    found = []
-    home = True
-    for s in range(24, 6, -1):
-        if b[s]:
-            home = False
-            if s <= top and o[25 - s + d] < 2:
-                found.append(s)
-    for s in range(min(6, top), 0, -1):
-        if b[s]:
-            t = s - d
-            if t > 0:
-                if o[25 - t] < 2:
-                    found.append(s)
-            elif home and (t == 0 or not any(b[s + 1 : 7])):
-                found.append(s)
+def _plays(found: dict[bytes, tuple[Step, ...]], theirs) -> list[Play]:
+    bar = theirs[BAR]
+    theirs = tuple(theirs)
+    return [
+        _new(Play, (steps, _new(Position, (_side(key), theirs if key[51] == bar else _side(key, 26)))))
+        for key, steps in found.items()
+    ]
+
+
+def _movers(ba: bytearray, d: int) -> list[int]:
+    """Points 24..d+1, highest first, whose checker die ``d`` takes to an open point.
+
+    Valid for the whole turn (closed points do not change); bearing off and the
+    bar are not included.
+    """
+    return [s for s in range(24, d, -1) if ba[51 - s + d] < 2]
+
+
+def _sources(ba: bytearray, movers: list[int], d: int, top: int = 25) -> list[int]:
+    """Points <= ``top``, highest first, from which a checker can move ``d`` pips now.
+
+    The general case: the bar first, bearing off when all checkers are home.
+    """
+    if ba[BAR]:
+        return [BAR] if ba[26 + d] < 2 else []  # enters on the mover's 25 - d
+    found = [s for s in movers if ba[s] and s <= top]
+    if ba.count(0, 7, 25) == 18:  # all home: bearing off
+        if ba[d]:
+            if d <= top:
+                found.append(d)
+        else:
+            # a larger die bears off from the highest occupied point only
+            h = 6
+            while h and not ba[h]:
+                h -= 1
+            if 0 < h < d and h <= top:
+                found.append(h)
     return found
 
 
-def _two_dice(b: list[int], o: list[int], hi: int, lo: int) -> dict[bytes, tuple[Step, ...]]:
+def _two_dice(ba: bytearray, hi: int, lo: int) -> dict[bytes, tuple[Step, ...]]:
+    movers_hi = _movers(ba, hi)
+    movers_lo = _movers(ba, lo)
+    if ba[BAR] or sum(ba[7:25]) < 2:
+        return _two_dice_general(ba, hi, lo, movers_hi, movers_lo)
+    return _two_dice_field(ba, hi, lo, movers_hi, movers_lo)
+
+
+def _two_dice_general(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Step, ...]]:
+    """Two different dice, any position: the higher die first, then the lower first.
+
+    The lower-first pass skips a second (higher) move from a point that was a
+    higher-die source at the start: "lo from a, then hi from b" then leaves the
+    same position as "hi from b, then lo from a", which the first pass has
+    already generated. That order is legal too: b still holds the checker
+    that moves (b != a, or a held two), landing points do not change, the bar
+    held a checker only if a == b == bar, and a bear-off by the lower die stays
+    legal (all home stays all home; nothing was above a, so b <= a).
+    """
     both: dict[bytes, tuple[Step, ...]] = {}
     only_hi: dict[bytes, tuple[Step, ...]] = {}
     only_lo: dict[bytes, tuple[Step, ...]] = {}
-    for first, second, single in ((hi, lo, only_hi), (lo, hi, only_lo)):
-        for s1 in _sources(b, o, first, 25):
+    hi_first = _sources(ba, movers_hi, hi)
+    for first, second, firsts, movers2, skip, single in (
+        (hi, lo, hi_first, movers_lo, (), only_hi),
+        (lo, hi, _sources(ba, movers_lo, lo), movers_hi, hi_first, only_lo),
+    ):
+        steps1 = _STEPS[first]
+        steps2 = _STEPS[second]
+        for s1 in firsts:
             t1 = s1 - first if s1 > first else 0
-            h1 = _move(b, o, s1, t1)
-            step1 = Step(s1, t1, h1)
-            seconds = _sources(b, o, second, 25)
+            ba[s1] -= 1
+            ba[t1] += 1
+            h1 = t1 > 0 and ba[51 - t1] == 1
+            if h1:
+                ba[51 - t1] = 0
+                ba[51] += 1
+            step1 = steps1[s1][h1]
+            seconds = _sources(ba, movers2, second)
             for s2 in seconds:
+                if s2 in skip:
+                    continue
                 t2 = s2 - second if s2 > second else 0
-                h2 = _move(b, o, s2, t2)
-                key = bytes(b) + bytes(o)
-                if key not in both:
-                    both[key] = (step1, Step(s2, t2, h2))
-                _unmove(b, o, s2, t2, h2)
+                ba[s2] -= 1
+                ba[t2] += 1
+                if t2 and ba[51 - t2] == 1:
+                    ba[51 - t2] = 0
+                    ba[51] += 1
+                    key = bytes(ba)
+                    ba[51 - t2] = 1
+                    ba[51] -= 1
+                    if key not in both:
+                        both[key] = (step1, steps2[s2][1])
+                else:
+                    key = bytes(ba)
+                    if key not in both:
+                        both[key] = (step1, steps2[s2][0])
+                ba[s2] += 1
+                ba[t2] -= 1
             if not seconds and not both:
-                key = bytes(b) + bytes(o)
+                key = bytes(ba)
                 if key not in single:
                     single[key] = (step1,)
-            _unmove(b, o, s1, t1, h1)
+            if h1:
+                ba[51 - t1] = 1
+                ba[51] -= 1
+            ba[s1] += 1
+            ba[t1] -= 1
     return both or only_hi or only_lo
 
 
-def _doubles(b: list[int], o: list[int], d: int) -> dict[bytes, tuple[Step, ...]]:
-    # Any legal order of four equal dice can be replayed with the source points
-    # in non-increasing order, so only those orders are generated.
+def _two_dice_field(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Step, ...]]:
+    """Two different dice, no checker on the bar, two or more outside home (no bear-off).
+
+    A source is then just an occupied point of ``movers_*``. The lower-first
+    pass generates only what :func:`_two_dice_general` would not skip: a
+    higher-die move from a point that was no source at the start, and the only
+    such point is the one the lower die just landed on when it was empty (the
+    same checker moving on).
+    """
+    both: dict[bytes, tuple[Step, ...]] = {}
+    only_hi: dict[bytes, tuple[Step, ...]] = {}
+    steps_hi = _STEPS[hi]
+    steps_lo = _STEPS[lo]
+    hi_first = [s for s in movers_hi if ba[s]]
+    for s1 in hi_first:
+        t1 = s1 - hi
+        ba[s1] -= 1
+        ba[t1] += 1
+        h1 = ba[51 - t1] == 1
+        if h1:
+            ba[51 - t1] = 0
+            ba[51] += 1
+        step1 = steps_hi[s1][h1]
+        seconds = [s for s in movers_lo if ba[s]]
+        for s2 in seconds:
+            t2 = s2 - lo
+            ba[s2] -= 1
+            ba[t2] += 1
+            if ba[51 - t2] == 1:
+                ba[51 - t2] = 0
+                ba[51] += 1
+                key = bytes(ba)
+                ba[51 - t2] = 1
+                ba[51] -= 1
+                if key not in both:
+                    both[key] = (step1, steps_lo[s2][1])
+            else:
+                key = bytes(ba)
+                if key not in both:
+                    both[key] = (step1, steps_lo[s2][0])
+            ba[s2] += 1
+            ba[t2] -= 1
+        if not seconds and not both:
+            key = bytes(ba)
+            if key not in only_hi:
+                only_hi[key] = (step1,)
+        if h1:
+            ba[51 - t1] = 1
+            ba[51] -= 1
+        ba[s1] += 1
+        ba[t1] -= 1
+
+    only_lo: dict[bytes, tuple[Step, ...]] = {}
+    for s1 in movers_lo:
+        if not ba[s1]:
+            continue
+        t1 = s1 - lo
+        onward = not ba[t1] and t1 > hi and ba[51 - t1 + hi] < 2
+        if not onward and (both or hi_first):
+            continue  # nothing new, and a lone lower die is never the play
+        ba[s1] -= 1
+        ba[t1] += 1
+        h1 = ba[51 - t1] == 1
+        if h1:
+            ba[51 - t1] = 0
+            ba[51] += 1
+        step1 = steps_lo[s1][h1]
+        if onward:
+            t2 = t1 - hi
+            ba[t1] -= 1
+            ba[t2] += 1
+            h2 = ba[51 - t2] == 1
+            if h2:
+                ba[51 - t2] = 0
+                ba[51] += 1
+            key = bytes(ba)
+            if key not in both:
+                both[key] = (step1, steps_hi[t1][h2])
+            if h2:
+                ba[51 - t2] = 1
+                ba[51] -= 1
+            ba[t1] += 1
+            ba[t2] -= 1
+        else:
+            key = bytes(ba)
+            if key not in only_lo:
+                only_lo[key] = (step1,)
+        if h1:
+            ba[51 - t1] = 1
+            ba[51] -= 1
+        ba[s1] += 1
+        ba[t1] -= 1
+    return both or only_hi or only_lo
+
+
+def _doubles(ba: bytearray, d: int) -> dict[bytes, tuple[Step, ...]]:
+    """Four equal dice, as many as can be played.
+
+    Any legal order of the four moves can be replayed with the source points in
+    non-increasing order (moving a higher checker first never hurts a lower
+    one: landing points do not change, and a checker must be on a higher point
+    to block a bear-off or keep the board from being all home), so only those
+    orders are generated.
+    """
+    movers = _movers(ba, d)
+    path: list[Step] = []
+    n = 0
+    if ba[BAR]:
+        # entering is forced, and every entering checker takes the same point
+        if ba[26 + d] >= 2:
+            return {}
+        step = _STEPS[d][BAR]
+        while ba[BAR] and n < 4:
+            t = 25 - d
+            ba[BAR] -= 1
+            ba[t] += 1
+            hit = ba[51 - t] == 1
+            if hit:
+                ba[51 - t] = 0
+                ba[51] += 1
+            path.append(step[hit])
+            n += 1
+        if n == 4:
+            return {bytes(ba): tuple(path)}
+    if sum(ba[7:25]) >= 4 - n:
+        return _doubles_field(ba, d, movers, path, n)
+    return _doubles_general(ba, d, movers, path, n)
+
+
+def _doubles_field(ba, d, movers, path, n0) -> dict[bytes, tuple[Step, ...]]:
+    """The rest of a double with no bear-off possible and the bar empty.
+
+    Every move is s -> s - d, so the result depends only on the multiset of
+    sources, and the non-increasing order lists each multiset once: distinct
+    orders are distinct positions and need no dedupe.
+    """
     by_count: list[dict[bytes, tuple[Step, ...]]] = [{}, {}, {}, {}, {}]
-    steps: list[Step] = []
-    best = 0
+    full = by_count[4]
+    steps = _STEPS[d]
+    end = len(movers)
+    best = n0
+
+    def walk(n: int, start: int) -> None:
+        # movers[start:] are the points not above the last source
+        nonlocal best
+        moved = False
+        for i in range(start, end):
+            s = movers[i]
+            if ba[s]:
+                moved = True
+                t = s - d
+                ba[s] -= 1
+                ba[t] += 1
+                if ba[51 - t] == 1:
+                    ba[51 - t] = 0
+                    ba[51] += 1
+                    path.append(steps[s][1])
+                    if n == 3:
+                        full[bytes(ba)] = tuple(path)
+                    else:
+                        walk(n + 1, i)
+                    ba[51 - t] = 1
+                    ba[51] -= 1
+                else:
+                    path.append(steps[s][0])
+                    if n == 3:
+                        full[bytes(ba)] = tuple(path)
+                    else:
+                        walk(n + 1, i)
+                path.pop()
+                ba[s] += 1
+                ba[t] -= 1
+        if not moved and n >= best:
+            best = n
+            by_count[n][bytes(ba)] = tuple(path)
+
+    walk(n0, 0)
+    if full:
+        return full
+    return by_count[best] if best else {}
+
+
+def _doubles_general(ba, d, movers, path, n0) -> dict[bytes, tuple[Step, ...]]:
+    """The rest of a double when bearing off may happen (two bear-offs can tie)."""
+    by_count: list[dict[bytes, tuple[Step, ...]]] = [{}, {}, {}, {}, {}]
+    steps = _STEPS[d]
+    best = n0
 
     def walk(n: int, top: int) -> None:
         nonlocal best
-        sources = _sources(b, o, d, top)
-        if not sources or n == 4:
+        sources = _sources(ba, movers, d, top) if n < 4 else ()
+        if not sources:
             if n >= best:
                 best = n
-                key = bytes(b) + bytes(o)
+                key = bytes(ba)
                 bucket = by_count[n]
                 if key not in bucket:
-                    bucket[key] = tuple(steps)
+                    bucket[key] = tuple(path)
             return
         for s in sources:
             t = s - d if s > d else 0
-            h = _move(b, o, s, t)
-            steps.append(Step(s, t, h))
+            ba[s] -= 1
+            ba[t] += 1
+            hit = t > 0 and ba[51 - t] == 1
+            if hit:
+                ba[51 - t] = 0
+                ba[51] += 1
+            path.append(steps[s][hit])
             walk(n + 1, s)
-            steps.pop()
-            _unmove(b, o, s, t, h)
+            path.pop()
+            if hit:
+                ba[51 - t] = 1
+                ba[51] -= 1
+            ba[s] += 1
+            ba[t] -= 1
 
-    walk(0, 25)
+    walk(n0, 25)
     return by_count[best] if best else {}
 
 

@@ -1,0 +1,42 @@
+"""Run inside GNU Backgammon: import every .mat of $MAT_DIR, print what gnubg read.
+
+    MAT_DIR=/some/dir OUT_FILE=out.json /usr/games/gnubg -t -q -r -p tests/games/engine/gnubg_read_mat.py
+
+One JSON line per file in $OUT_FILE (gnubg writes boards to stdout): names, length,
+and per game the winner, the points and every checker play as gnubg parsed it.
+"""
+
+import json
+import os
+import sys
+
+import gnubg  # noqa: F401 - only inside gnubg's embedded Python
+
+out = open(os.environ["OUT_FILE"], "w")
+directory = os.environ["MAT_DIR"]
+try:
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith(".mat"):
+            continue
+        gnubg.command("import mat %s" % os.path.join(directory, name))
+        match = gnubg.match(0, 0, 0, 0)
+        info = match["match-info"]
+        names = {"X": info["X"]["name"], "O": info["O"]["name"]}
+        games = []
+        for game in match["games"]:
+            moves = [
+                [names[a["player"]], list(a["dice"]), sorted(list(m) for m in a["move"])]
+                for a in game["game"]
+                if a.get("action") == "move"
+            ]
+            games.append({"winner": names[game["info"]["winner"]], "points": game["info"]["points-won"],
+                          "moves": moves})
+        out.write(json.dumps({"file": name, "length": info["match-length"], "games": games}) + "\n")
+    out.flush()
+except BaseException:
+    import traceback
+
+    traceback.print_exc()
+    sys.stderr.flush()
+    os._exit(3)
+os._exit(0)
