@@ -221,6 +221,7 @@ class _Replayer:
     def __init__(self):
         self.state = MatchState()
         self.events: list = []
+        self.resigns_next = False
 
     def do(self, command) -> None:
         for event in decide(self.state, command):
@@ -239,7 +240,8 @@ class _Replayer:
                 f"the games before give {state.score[0]}-{state.score[1]}",
                 game.number,
             )
-        for action in game.actions:
+        for i, action in enumerate(game.actions):
+            self.resigns_next = i + 1 < len(game.actions) and game.actions[i + 1].kind == "wins"
             try:
                 self._act(action)
             except EngineError as broken:
@@ -263,6 +265,8 @@ class _Replayer:
                 self._check_actor(a, s.turn, "roll")
                 self.do(cmd.Roll(s.turn, a.dice, "imported"))
             if self.state.phase == MOVE:
+                if not a.move and self.resigns_next:
+                    return None  # rolled, then resigned instead of moving
                 if not a.move:
                     plays = self.state.legal_plays()
                     raise MatFileError(f"no move is written, but {a.dice[0]}{a.dice[1]} can be played (e.g. {plays[0]})")
