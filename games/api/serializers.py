@@ -1,0 +1,57 @@
+from rest_framework import serializers
+
+from games.models import MatchSummary
+from games.services import COMMAND_TYPES
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    player0 = serializers.IntegerField(help_text="Player id of the first player")
+    player1 = serializers.IntegerField(help_text="Player id of the second player")
+    length = serializers.IntegerField(min_value=0, help_text="Match length (odd), or 0 for an unlimited money session")
+    tournament = serializers.IntegerField(required=False, allow_null=True)
+    published = serializers.BooleanField(default=True)
+    crawford = serializers.BooleanField(default=True)
+    jacoby = serializers.BooleanField(default=False)
+    beavers = serializers.BooleanField(default=False)
+    raccoons = serializers.BooleanField(default=False)
+    automatic_doubles = serializers.IntegerField(default=0, min_value=0)
+    cube_limit = serializers.IntegerField(default=0, min_value=0)
+
+
+class CommandSerializer(serializers.Serializer):
+    """Documentation of a command's shape; the service validates it."""
+
+    type = serializers.ChoiceField(choices=COMMAND_TYPES)
+    expected_version = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(required=False, min_value=0, max_value=1)
+    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), required=False)
+    move = serializers.CharField(required=False, allow_blank=True)
+    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], required=False)
+    winner = serializers.IntegerField(required=False)
+    score = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False)
+    reason = serializers.CharField(required=False)
+
+
+class MatchImportSerializer(serializers.Serializer):
+    file = serializers.FileField(required=False)
+    text = serializers.CharField(required=False, trim_whitespace=False)
+    player0 = serializers.IntegerField(required=False)
+    player1 = serializers.IntegerField(required=False)
+    tournament = serializers.IntegerField(required=False, allow_null=True)
+
+
+class MatchSummarySerializer(serializers.ModelSerializer):
+    id = serializers.CharField(source="stream_id")
+
+    class Meta:
+        model = MatchSummary
+        exclude = ["stream_id"]
+
+
+class EventSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    global_position = serializers.IntegerField()
+    type = serializers.CharField(source="event_type")
+    schema_version = serializers.IntegerField()
+    payload = serializers.JSONField()
+    recorded_at = serializers.DateTimeField()

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("matches/", views.MatchListCreate.as_view(), name="match-list"),
+    path("matches/import/", views.MatchImport.as_view(), name="match-import"),
+    path("matches/<str:stream_id>/", views.MatchDetail.as_view(), name="match-detail"),
+    path("matches/<str:stream_id>/commands/", views.MatchCommands.as_view(), name="match-commands"),
+    path("matches/<str:stream_id>/events/", views.MatchEvents.as_view(), name="match-events"),
+    path("matches/<str:stream_id>/export.mat", views.MatchExport.as_view(), name="match-export"),
+]

@@ -1,0 +1,143 @@
+"""Thin API views: validate, call one service, shape the response."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from eventlog import store
+from eventlog.idempotency import run_once
+from games import selectors, services
+from players.models import Player
+
+from .serializers import (
+    CommandSerializer,
+    EventSerializer,
+    MatchCreateSerializer,
+    MatchImportSerializer,
+    MatchSummarySerializer,
+)
+
+
+def _readable(request, stream_id: str):
+    record = services.match_load(stream_id)
+    if not services.can_read(request.user, record):
+        raise services.MatchNotFound(f"no match {stream_id}")
+    return record
+
+
+class MatchListCreate(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        responses=MatchSummarySerializer(many=True),
+        parameters=[OpenApiParameter("tournament", int, description="only this tournament's matches")],
+    )
+    def get(self, request):
+        tournament = request.query_params.get("tournament")
+        rows = selectors.match_summaries(tournament_id=int(tournament) if tournament and tournament.isdigit() else None)
+        return Response(MatchSummarySerializer(rows[:500], many=True).data)
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: dict})
+    def post(self, request):
+        form = MatchCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = dict(form.validated_data)
+        player0 = get_object_or_404(Player, pk=data.pop("player0"))
+        player1 = get_object_or_404(Player, pk=data.pop("player1"))
+        tournament_id = data.pop("tournament", None)
+        services.check_may_create(request.user, (player0, player1), tournament_id)
+        record = services.match_create(
+            actor=request.user, player0=player0, player1=player1, tournament_id=tournament_id, **data
+        )
+        return Response(selectors.match_state_data(record), status=status.HTTP_201_CREATED)
+
+
+class MatchDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request, stream_id: str):
+        return Response(selectors.match_state_data(_readable(request, stream_id)))
+
+
+class MatchCommands(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=CommandSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, description="retry-safe key")],
+        responses={200: dict},
+    )
+    def post(self, request, stream_id: str):
+        command = request.data if isinstance(request.data, dict) else None
+        key = request.headers.get("Idempotency-Key")
+
+        def send() -> tuple[int, dict]:
+            body = dict(command or {}, command_id=key) if command is not None else command
+            record, new = services.match_command(actor=request.user, stream_id=stream_id, command=body)
+            return 200, {
+                "appended": [{"type": e.event_type, "payload": e.payload} for e in new],
+                "state": selectors.match_state_data(record),
+            }
+
+        status_code, body = run_once(
+            actor=str(request.user.pk), key=key, request={"match": stream_id, "command": command}, command=send
+        )
+        return Response(body, status=status_code)
+
+
+class MatchEvents(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="only events after this version")],
+        responses=EventSerializer(many=True),
+    )
+    def get(self, request, stream_id: str):
+        _readable(request, stream_id)
+        after = request.query_params.get("after", "0")
+        if not after.isdigit():
+            raise services.BadCommand("'after' is a version number")
+        rows = store.read_stream(stream_id, after=int(after))
+        return Response(EventSerializer(rows, many=True).data)
+
+
+class MatchExport(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={(200, "text/plain"): str})
+    def get(self, request, stream_id: str):
+        record = _readable(request, stream_id)
+        text = services.match_export_mat(record, store.read_stream(stream_id))
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="match-{stream_id}.mat"'
+        return response
+
+
+class MatchImport(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    @extend_schema(request=MatchImportSerializer, responses={201: dict})
+    def post(self, request):
+        form = MatchImportSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        text = data.get("text")
+        if data.get("file") is not None:
+            raw = data["file"].read(services.MAX_MAT_BYTES + 1)
+            text = services.decode_mat_upload(raw)
+        if not text:
+            raise services.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
+        player0, player1 = services.players_for_import(text, data.get("player0"), data.get("player1"))
+        tournament_id = data.get("tournament")
+        services.check_may_create(request.user, (player0, player1), tournament_id, importing=True)
+        record = services.match_import_mat(
+            actor=request.user, text=text, player0=player0, player1=player1, tournament_id=tournament_id
+        )
+        return Response(selectors.match_state_data(record), status=status.HTTP_201_CREATED)

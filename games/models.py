@@ -1,0 +1,43 @@
+"""The match read model: a projection of the match streams, never written by hand."""
+
+from django.db import models
+
+
+class MatchSummary(models.Model):
+    """One row per match stream, kept up to date by the ``match_summary`` projection."""
+
+    stream_id = models.CharField(max_length=64, primary_key=True)
+    tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    player0_id = models.BigIntegerField(null=True)
+    player1_id = models.BigIntegerField(null=True)
+    player0_name = models.CharField(max_length=80)
+    player1_name = models.CharField(max_length=80)
+    length = models.PositiveIntegerField(help_text="0 = unlimited money session")
+    score0 = models.PositiveIntegerField(default=0)
+    score1 = models.PositiveIntegerField(default=0)
+    game_number = models.PositiveIntegerField(default=0)
+    crawford = models.BooleanField(default=False, help_text="the current (or next) game is the Crawford game")
+    crawford_games = models.JSONField(default=list)
+    cube_value = models.PositiveIntegerField(default=1)
+    cube_owner = models.PositiveSmallIntegerField(null=True)
+    turn = models.PositiveSmallIntegerField(default=0)
+    phase = models.CharField(max_length=16)
+    dice = models.JSONField(null=True)
+    position_id = models.CharField(max_length=14, blank=True)
+    match_id = models.CharField(max_length=12, blank=True)
+    pips0 = models.PositiveIntegerField(default=167)
+    pips1 = models.PositiveIntegerField(default=167)
+    finished = models.BooleanField(default=False)
+    winner = models.PositiveSmallIntegerField(null=True)
+    voided = models.BooleanField(default=False)
+    published = models.BooleanField(default=True)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "match summaries"
+
+    def __str__(self) -> str:
+        return f"{self.player0_name} {self.score0}-{self.score1} {self.player1_name}"

@@ -1,0 +1,61 @@
+"""The ``match_summary`` projection: one MatchSummary row per match stream."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from eventlog import store
+from eventlog.projections import Projection
+from games.engine.match import OVER
+from games.engine.state_ids import match_id_of, position_id_of
+
+from . import streams
+from .models import MatchSummary
+
+
+class MatchSummaryProjection(Projection):
+    name = "match_summary"
+
+    def apply(self, events) -> None:
+        touched = dict.fromkeys(e.stream_id for e in events if e.stream_type == streams.STREAM_TYPE)
+        for stream_id in touched:
+            # refolding the stream keeps the row exactly what a rebuild would give
+            record = streams.fold(stream_id, store.read_stream(stream_id))
+            MatchSummary.objects.update_or_create(stream_id=stream_id, defaults=summary_fields(record))
+
+    def reset(self) -> None:
+        MatchSummary.objects.all().delete()
+
+
+def summary_fields(record: streams.MatchRecord) -> dict:
+    s = record.state
+    pips = s.pip_counts()
+    score = record.score
+    return {
+        "tournament_id": record.tournament_id,
+        "player0_id": record.player_ids[0],
+        "player1_id": record.player_ids[1],
+        "player0_name": s.players[0],
+        "player1_name": s.players[1],
+        "length": s.length,
+        "score0": score[0],
+        "score1": score[1],
+        "game_number": s.game,
+        "crawford": s.crawford,
+        "crawford_games": list(s.crawford_games),
+        "cube_value": s.cube,
+        "cube_owner": s.cube_owner,
+        "turn": s.turn,
+        "phase": "voided" if record.voided is not None else s.phase,
+        "dice": list(s.dice) if s.dice else None,
+        "position_id": position_id_of(s),
+        "match_id": match_id_of(s),
+        "pips0": pips[0],
+        "pips1": pips[1],
+        "finished": record.finished or s.phase == OVER,
+        "winner": record.winner,
+        "voided": record.voided is not None,
+        "published": record.published,
+        "version": record.version,
+        "created_at": record.created_at or timezone.now(),
+    }

@@ -1,0 +1,78 @@
+"""Reads: a match's state as clients see it, and lists from the read model."""
+
+from __future__ import annotations
+
+from games.engine.board import BAR, OFF
+from games.engine.match import MOVE
+from games.engine.state_ids import match_id_of, position_id_of, xgid_of
+
+from .models import MatchSummary
+from .streams import MatchRecord
+
+
+def match_state_data(record: MatchRecord) -> dict:
+    """The live state of a match, folded from its stream."""
+    s = record.state
+    board0 = s.board_of(0)
+    return {
+        "id": record.stream_id,
+        "version": record.version,
+        "players": [
+            {"seat": i, "player_id": record.player_ids[i], "name": s.players[i]} for i in (0, 1)
+        ],
+        "tournament_id": record.tournament_id,
+        "length": s.length,
+        "options": _options(s),
+        "score": list(record.score),
+        "game": s.game,
+        "phase": s.phase,
+        "turn": s.turn,
+        "dice": list(s.dice) if s.dice and s.phase == MOVE else None,
+        "cube": {"value": s.cube, "owner": s.cube_owner},
+        "crawford": s.crawford,
+        "crawford_games": list(s.crawford_games),
+        "resignation": {"player": s.resignation[0], "kind": s.resignation[1]} if s.resignation else None,
+        "position_id": position_id_of(s),
+        "match_id": match_id_of(s),
+        "xgid": xgid_of(s),
+        "pips": list(s.pip_counts()),
+        "board": {
+            # player 0's numbering: positive = player 0's checkers, negative = player 1's
+            "points": board0.signed_points(),
+            "bar": [board0.mine[BAR], board0.theirs[BAR]],
+            "off": [board0.mine[OFF], board0.theirs[OFF]],
+        },
+        "legal_moves": [str(p) for p in s.legal_plays()] if s.phase == MOVE else [],
+        "may_double": s.may_double(s.turn),
+        "finished": record.finished,
+        "winner": record.winner,
+        "voided": record.voided,
+        "correction": (
+            {"winner": record.correction.winner, "score": list(record.correction.score), "reason": record.correction.reason}
+            if record.correction
+            else None
+        ),
+    }
+
+
+def _options(s) -> dict:
+    o = s.options
+    if o is None:
+        return {}
+    return {
+        "crawford": o.crawford,
+        "jacoby": o.jacoby,
+        "beavers": o.beavers,
+        "raccoons": o.raccoons,
+        "automatic_doubles": o.automatic_doubles,
+        "cube_limit": o.cube_limit,
+    }
+
+
+def match_summaries(*, tournament_id: int | None = None, published_only: bool = True):
+    rows = MatchSummary.objects.all()
+    if published_only:
+        rows = rows.filter(published=True)
+    if tournament_id is not None:
+        rows = rows.filter(tournament_id=tournament_id)
+    return rows

@@ -1,0 +1,332 @@
+"""Writes to match streams: load, fold, let the engine judge, append in one transaction."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from eventlog import store
+from eventlog.store import NewEvent
+from eventlog.tasks import wake_projections
+from games.engine import commands as cmd
+from games.engine import errors as engine_errors
+from games.engine.events import KIND_VALUE, OpeningRollTied
+from games.engine.match import DOUBLED, MOVE, OPENING, RESIGNED, MatchState, decide, evolve
+from games.engine.matfile import read_mat, write_mat
+from players.models import Player
+
+from . import streams
+from .streams import MatchRecord
+
+
+class BadCommand(ValueError):
+    """A command the API cannot read (missing field, wrong type): HTTP 400."""
+
+
+class MatchNotFound(LookupError):
+    pass
+
+
+# -- reading a stream -------------------------------------------------------------
+
+
+def match_load(stream_id: str) -> MatchRecord:
+    rows = store.read_stream(stream_id)
+    if not rows or rows[0].stream_type != streams.STREAM_TYPE:
+        raise MatchNotFound(f"no match {stream_id}")
+    return streams.fold(stream_id, rows)
+
+
+# -- who may act --------------------------------------------------------------------
+
+
+def _tournament_director_id(tournament_id: int | None) -> int | None:
+    if tournament_id is None:
+        return None
+    from tournaments.models import Tournament  # tournaments builds on games: looked up, not imported at load
+
+    return Tournament.objects.filter(pk=tournament_id).values_list("director_id", flat=True).first()
+
+
+def is_official(user, record: MatchRecord) -> bool:
+    """Staff, or the director of the match's tournament: may record for either player."""
+    if not user or not user.is_authenticated:
+        return False
+    return bool(user.is_staff or (record.tournament_id and _tournament_director_id(record.tournament_id) == user.pk))
+
+
+def seat_of(user, record: MatchRecord) -> int | None:
+    """0 or 1 if ``user`` is one of the match's players."""
+    if not user or not user.is_authenticated:
+        return None
+    player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
+    if player is None:
+        return None
+    for seat, pid in enumerate(record.player_ids):
+        if pid == player:
+            return seat
+    return None
+
+
+def can_read(user, record: MatchRecord) -> bool:
+    return record.published or is_official(user, record) or seat_of(user, record) is not None
+
+
+# -- creating a match ----------------------------------------------------------------------
+
+
+def match_create(
+    *,
+    actor,
+    player0: Player,
+    player1: Player,
+    length: int,
+    tournament_id: int | None = None,
+    published: bool = True,
+    crawford: bool = True,
+    jacoby: bool = False,
+    beavers: bool = False,
+    raccoons: bool = False,
+    automatic_doubles: int = 0,
+    cube_limit: int = 0,
+) -> MatchRecord:
+    """Register a new match between two players: a match to ``length`` points (odd) or a money session (0)."""
+    if player0.pk == player1.pk:
+        raise engine_errors.InvalidAction("a match needs two different players")
+    start = cmd.StartMatch(
+        (player0.display_name, player1.display_name),
+        length,
+        crawford=crawford,
+        jacoby=jacoby,
+        beavers=beavers,
+        raccoons=raccoons,
+        automatic_doubles=automatic_doubles,
+        cube_limit=cube_limit,
+    )
+    if start.players[0] == start.players[1]:
+        start = cmd.StartMatch(
+            (f"{player0.display_name} ({player0.pk})", f"{player1.display_name} ({player1.pk})"),
+            **{k: v for k, v in vars(start).items() if k != "players"},
+        )
+    started = decide(MatchState(), start)
+    registration = {"player_ids": [player0.pk, player1.pk], "tournament_id": tournament_id, "published": published}
+    stream_id = uuid.uuid4().hex
+    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(started), actor)
+    return match_load(stream_id)
+
+
+# -- commands ----------------------------------------------------------------------------
+
+_SIMPLE = {
+    "double": cmd.Double,
+    "take": cmd.Take,
+    "drop": cmd.Drop,
+    "beaver": cmd.Beaver,
+    "raccoon": cmd.Raccoon,
+    "accept_resignation": cmd.AcceptResignation,
+    "decline_resignation": cmd.DeclineResignation,
+}
+COMMAND_TYPES = ("roll", "move", "resign", *_SIMPLE, "correct_result", "void")
+DIRECTOR_COMMANDS = ("correct_result", "void")
+
+
+def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord, list]:
+    """Judge and record one command; returns the new record and the events appended."""
+    if not isinstance(command, dict):
+        raise BadCommand("a command is a JSON object with a 'type'")
+    kind = command.get("type")
+    if kind not in COMMAND_TYPES:
+        raise BadCommand(f"unknown command type {kind!r}; expected one of {', '.join(COMMAND_TYPES)}")
+    expected = command.get("expected_version")
+    if not isinstance(expected, int) or isinstance(expected, bool) or expected < 1:
+        raise BadCommand("'expected_version' (the version of the match you are looking at) is required")
+    record = match_load(stream_id)
+    official = is_official(actor, record)
+    seat = seat_of(actor, record)
+    if not official and seat is None:
+        raise PermissionDenied("only the match's players, its tournament director and staff may send commands")
+    if record.version != expected:
+        raise store.ConcurrencyError(stream_id, expected, record.version)
+    if record.voided is not None:
+        raise engine_errors.MatchOver("the match was voided by the director")
+    if kind in DIRECTOR_COMMANDS:
+        if not official:
+            raise PermissionDenied("only the tournament director or staff may correct or void a match")
+        new = _director_event(kind, command, record)
+    else:
+        if record.correction is not None:
+            raise engine_errors.MatchOver("the director has set this match's result")
+        player = _acting_player(kind, command, record.state, seat, official)
+        new = _new(_decide(kind, command, record.state, player))
+    _append(stream_id, record.version, new, actor, command.get("command_id"))
+    return match_load(stream_id), new
+
+
+def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
+    requested = command.get("player")
+    if requested is not None and requested not in (0, 1):
+        raise BadCommand("'player' is 0 or 1")
+    if kind == "roll" and state.phase == OPENING:
+        return None  # both players roll one die each
+    if official and seat is None:
+        return requested if requested is not None else _expected_actor(kind, state)
+    if requested is not None and requested != seat:
+        raise PermissionDenied("you can act only for yourself")
+    return seat
+
+
+def _expected_actor(kind: str, state: MatchState) -> int:
+    """Whom a recorder at the table acts for when the command does not say."""
+    if kind in ("take", "drop", "beaver") or (kind in ("accept_resignation", "decline_resignation")):
+        if state.phase == DOUBLED:
+            return 1 - state.turn
+        if state.phase == RESIGNED:
+            return 1 - state.resignation[0]
+        return 1 - state.turn
+    return state.turn
+
+
+def _decide(kind: str, command: dict, state: MatchState, player: int | None) -> list:
+    if kind == "roll":
+        return _roll(command, state, player)
+    if kind == "move":
+        move = command.get("move")
+        if not isinstance(move, str):
+            raise BadCommand("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
+        return decide(state, cmd.Move(player, move))
+    if kind == "resign":
+        resign_kind = command.get("kind", "single")
+        if resign_kind not in KIND_VALUE:
+            raise BadCommand("'kind' is single, gammon or backgammon")
+        return decide(state, cmd.Resign(player, resign_kind))
+    return decide(state, _SIMPLE[kind](player))
+
+
+def _roll(command: dict, state: MatchState, player: int | None) -> list:
+    dice = command.get("dice")
+    if dice is not None:
+        if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+            raise BadCommand("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
+        return decide(state, cmd.Roll(player, tuple(dice), "physical"))
+    # server dice from the OS's cryptographically secure generator; opening ties are rolled again
+    out: list = []
+    while True:
+        rolled = (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
+        new = decide(state, cmd.Roll(player, rolled, "server"))
+        out.extend(new)
+        if not (len(new) and isinstance(new[0], OpeningRollTied)):
+            return out
+        for event in new:
+            state = evolve(state, event)
+
+
+def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEvent]:
+    reason = command.get("reason", "")
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadCommand("a director's correction or void needs a 'reason'")
+    if kind == "void":
+        return [NewEvent(streams.VOIDED, {"reason": reason})]
+    winner, score = command.get("winner"), command.get("score")
+    if winner not in (0, 1):
+        raise BadCommand("'winner' is 0 or 1")
+    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+        raise BadCommand("'score' is the final score of both players, e.g. [7, 4]")
+    length = record.state.length
+    if length and (score[winner] < length or score[1 - winner] >= length):
+        raise BadCommand(f"in a {length}-point match the winner has at least {length} points and the loser fewer")
+    return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": score, "reason": reason})]
+
+
+# -- files -----------------------------------------------------------------------------
+
+
+def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
+    """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error."""
+    record = read_mat(text)
+    registration = {"player_ids": [player0.pk, player1.pk], "tournament_id": tournament_id, "published": True}
+    stream_id = uuid.uuid4().hex
+    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(record.events), actor)
+    return match_load(stream_id)
+
+
+def match_export_mat(record: MatchRecord, rows) -> str:
+    events = [streams.engine_event(r.event_type, r.payload) for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
+    return write_mat(events, headers={"Site": "Crawford"})
+
+
+# -- appending ------------------------------------------------------------------------------
+
+
+def _new(engine_events_list) -> list[NewEvent]:
+    return [NewEvent(*streams.engine_payload(e)) for e in engine_events_list]
+
+
+def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None) -> None:
+    metadata = {"actor": getattr(actor, "pk", None), "command_id": command_id}
+    with transaction.atomic():
+        store.append(
+            stream_id=stream_id,
+            stream_type=streams.STREAM_TYPE,
+            expected_version=expected,
+            events=events,
+            metadata=metadata,
+            on_commit=wake_projections,
+        )
+
+
+# -- who may create, and imports ----------------------------------------------------------
+
+MAX_MAT_BYTES = 2_000_000
+
+
+def check_may_create(user, players: tuple[Player, Player], tournament_id: int | None, importing: bool = False) -> None:
+    """Staff, the tournament's director, or (outside a tournament) one of the two players."""
+    if not user or not user.is_authenticated:
+        raise PermissionDenied("log in to create a match")
+    if tournament_id is not None:
+        from tournaments.models import Tournament
+
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
+            raise BadCommand(f"no tournament {tournament_id}")
+        if not (user.is_staff or tournament.director_id == user.pk):
+            raise PermissionDenied("only the tournament's director or staff may add matches to it")
+        return
+    if user.is_staff or any(p.user_id == user.pk for p in players):
+        return
+    raise PermissionDenied("you may create matches only between yourself and another player")
+
+
+def decode_mat_upload(raw: bytes) -> str:
+    if len(raw) > MAX_MAT_BYTES:
+        raise BadCommand(f"the file is larger than {MAX_MAT_BYTES // 1_000_000} MB; a .mat file is text of a few KB")
+    if b"\x00" in raw:
+        raise BadCommand("this is not a .mat text file (it contains binary data)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")  # older Windows programs write their code page
+
+
+def players_for_import(text: str, player0_id: int | None, player1_id: int | None) -> tuple[Player, Player]:
+    """The given players, or the file's names matched to players (created when new)."""
+    from games.engine.matfile import parse_mat
+
+    if player0_id is not None and player1_id is not None:
+        found = {p.pk: p for p in Player.objects.filter(pk__in=[player0_id, player1_id])}
+        if player0_id not in found or player1_id not in found:
+            raise BadCommand("unknown player id")
+        return found[player0_id], found[player1_id]
+    headers, _, games = parse_mat(text)
+    names = games[0].names if games and games[0].names != ("", "") else (
+        headers.get("Player 1", "Player 1"),
+        headers.get("Player 2", "Player 2"),
+    )
+    chosen = []
+    for name in names:
+        player = Player.objects.filter(display_name=name).order_by("pk").first()
+        chosen.append(player or Player.objects.create(display_name=name[:80]))
+    return chosen[0], chosen[1]

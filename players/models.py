@@ -1,0 +1,32 @@
+"""People and clubs."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 code, e.g. FR")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    display_name = models.CharField(max_length=80)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 code, e.g. FR")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name

@@ -1,0 +1,50 @@
+"""Drive a match through the HTTP API as a recorder at the table would."""
+
+from __future__ import annotations
+
+import random
+
+
+class Recorder:
+    def __init__(self, client, match: dict):
+        self.client = client
+        self.match = match
+
+    @property
+    def id(self) -> str:
+        return self.match["id"]
+
+    @property
+    def version(self) -> int:
+        return self.match["version"]
+
+    def send(self, expect: int = 200, key: str | None = None, **command):
+        command.setdefault("expected_version", self.version)
+        headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+        response = self.client.post(f"/api/matches/{self.id}/commands/", command, format="json", **headers)
+        assert response.status_code == expect, (response.status_code, response.json())
+        if response.status_code == 200:
+            self.match = response.json()["state"]
+        return response
+
+    def refresh(self) -> dict:
+        self.match = self.client.get(f"/api/matches/{self.id}/").json()
+        return self.match
+
+    def play_random(self, rnd: random.Random, max_commands: int = 10_000) -> None:
+        """Play to the end with server dice and random legal moves, doubling now and then."""
+        for _ in range(max_commands):
+            m = self.match
+            if m["finished"]:
+                return
+            phase = m["phase"]
+            if phase in ("opening", "roll"):
+                if phase == "roll" and m["may_double"] and rnd.random() < 0.03:
+                    self.send(type="double")
+                else:
+                    self.send(type="roll")
+            elif phase == "move":
+                self.send(type="move", move=rnd.choice(m["legal_moves"]))
+            elif phase == "doubled":
+                self.send(type="take" if rnd.random() < 0.7 else "drop")
+        raise AssertionError("the match did not finish")
