@@ -81,8 +81,13 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # several threads of runserver and the in-process tasks share one file
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # several threads of runserver and the in-process tasks share one file: WAL lets
+    # readers run beside the writer, IMMEDIATE makes writers queue instead of failing
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -152,4 +157,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # one line per projection run is noise when tasks run in-process after every command
+    "loggers": {"celery.app.trace": {"level": "INFO" if REDIS_URL else "WARNING"}},
 }

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from eventlog import store
 from eventlog.projections import Projection
 from games.engine.match import OVER
 from games.engine.state_ids import match_id_of, position_id_of
 
 from . import streams
 from .models import MatchSummary
+from .services import match_load
 
 
 class MatchSummaryProjection(Projection):
@@ -19,8 +19,8 @@ class MatchSummaryProjection(Projection):
     def apply(self, events) -> None:
         touched = dict.fromkeys(e.stream_id for e in events if e.stream_type == streams.STREAM_TYPE)
         for stream_id in touched:
-            # refolding the stream keeps the row exactly what a rebuild would give
-            record = streams.fold(stream_id, store.read_stream(stream_id))
+            # the whole stream's fold (from a committed snapshot): the row a rebuild would give
+            record = match_load(stream_id)
             MatchSummary.objects.update_or_create(stream_id=stream_id, defaults=summary_fields(record))
 
     def reset(self) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -33,11 +35,38 @@ class MatchNotFound(LookupError):
 # -- reading a stream -------------------------------------------------------------
 
 
+# Folded records of recently used streams. A stream only ever grows, so a record
+# stays a valid prefix forever and a load folds just the events after it. A record
+# is remembered only once the transaction that read it commits: a rolled-back
+# append must never be remembered.
+_SNAPSHOTS: OrderedDict[str, MatchRecord] = OrderedDict()
+_SNAPSHOT_LIMIT = 1024
+_snapshot_lock = threading.Lock()
+
+
 def match_load(stream_id: str) -> MatchRecord:
-    rows = store.read_stream(stream_id)
-    if not rows or rows[0].stream_type != streams.STREAM_TYPE:
-        raise MatchNotFound(f"no match {stream_id}")
-    return streams.fold(stream_id, rows)
+    with _snapshot_lock:
+        cached = _SNAPSHOTS.get(stream_id)
+    rows = store.read_stream(stream_id, after=cached.version if cached else 0)
+    if cached is None:
+        if not rows or rows[0].stream_type != streams.STREAM_TYPE:
+            raise MatchNotFound(f"no match {stream_id}")
+    record = streams.fold(stream_id, rows, cached) if rows else cached
+    _remember_on_commit(record)
+    return record
+
+
+def _remember_on_commit(record: MatchRecord) -> None:
+    def remember():
+        with _snapshot_lock:
+            known = _SNAPSHOTS.get(record.stream_id)
+            if known is None or known.version < record.version:
+                _SNAPSHOTS[record.stream_id] = record
+            _SNAPSHOTS.move_to_end(record.stream_id)
+            while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
+                _SNAPSHOTS.popitem(last=False)
+
+    transaction.on_commit(remember)
 
 
 # -- who may act --------------------------------------------------------------------
@@ -161,8 +190,10 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
             raise engine_errors.MatchOver("the director has set this match's result")
         player = _acting_player(kind, command, record.state, seat, official)
         new = _new(_decide(kind, command, record.state, player))
-    _append(stream_id, record.version, new, actor, command.get("command_id"))
-    return match_load(stream_id), new
+    rows = _append(stream_id, record.version, new, actor, command.get("command_id"))
+    record = streams.fold(stream_id, rows, record)
+    _remember_on_commit(record)
+    return record, new
 
 
 def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
@@ -264,10 +295,10 @@ def _new(engine_events_list) -> list[NewEvent]:
     return [NewEvent(*streams.engine_payload(e)) for e in engine_events_list]
 
 
-def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None) -> None:
+def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None):
     metadata = {"actor": getattr(actor, "pk", None), "command_id": command_id}
     with transaction.atomic():
-        store.append(
+        return store.append(
             stream_id=stream_id,
             stream_type=streams.STREAM_TYPE,
             expected_version=expected,

@@ -69,9 +69,12 @@ def engine_payload(event) -> tuple[str, dict]:
     return data.pop("type"), data
 
 
-def fold(stream_id: str, rows) -> MatchRecord:
-    """Fold stored events (with ``event_type``, ``payload``, ``version``) into a :class:`MatchRecord`."""
-    record = MatchRecord(stream_id)
+def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord:
+    """Fold stored events (with ``event_type``, ``payload``, ``version``) into a :class:`MatchRecord`.
+
+    Given ``record``, the rows are the events after it and are folded onto it.
+    """
+    record = record or MatchRecord(stream_id)
     state = record.state
     changes: dict = {}
     for row in rows:
