@@ -136,12 +136,14 @@ def live_worker(worker_env, transactional_db):
 
 @pytest.fixture(autouse=True)
 def _event_log_triggers_on(request, django_db_blocker):
-    if "transactional_db" in request.fixturenames or "live_worker" in request.fixturenames:
+    marker = request.node.get_closest_marker("django_db")
+    transactional = marker is not None and marker.kwargs.get("transaction", False)
+    if transactional or "transactional_db" in request.fixturenames or "live_worker" in request.fixturenames:
         request.getfixturevalue("transactional_db")
         yield
         _set_replication_role("replica")
         return
-    if "db" in request.fixturenames or "postgres" in request.fixturenames:
+    if marker is not None or "db" in request.fixturenames or "postgres" in request.fixturenames:
         with django_db_blocker.unblock():
             _set_replication_role("origin")
     yield

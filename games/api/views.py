@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -43,7 +44,7 @@ class MatchListCreate(APIView):
         rows = selectors.match_summaries(tournament_id=int(tournament) if tournament and tournament.isdigit() else None)
         return Response(MatchSummarySerializer(rows[:500], many=True).data)
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: dict})
+    @extend_schema(request=MatchCreateSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         form = MatchCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -61,6 +62,7 @@ class MatchListCreate(APIView):
 class MatchDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The live state of the match, folded from its stream.")
     def get(self, request, stream_id: str):
         return Response(selectors.match_state_data(_readable(request, stream_id)))
 
@@ -71,7 +73,7 @@ class MatchCommands(APIView):
     @extend_schema(
         request=CommandSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, description="retry-safe key")],
-        responses={200: dict},
+        responses={200: OpenApiTypes.OBJECT},
     )
     def post(self, request, stream_id: str):
         command = request.data if isinstance(request.data, dict) else None
@@ -123,7 +125,7 @@ class MatchImport(APIView):
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
-    @extend_schema(request=MatchImportSerializer, responses={201: dict})
+    @extend_schema(request=MatchImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         form = MatchImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)

@@ -1,0 +1,88 @@
+"""The production service files really start the thing: gunicorn serves, the worker and beat come up."""
+
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+# the services connect to the test database: it must exist and hold committed data
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVICES = ROOT / "deploy" / "services"
+
+
+def exec_start(unit: str) -> list[str]:
+    line = re.search(r"^ExecStart=(.+)$", (SERVICES / unit).read_text(), re.M)[1]
+    return [part.replace("/srv/crawford", str(ROOT)) for part in shlex.split(line)]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_until(command, env, ready, timeout=60):
+    log = ROOT / "var" / f"service-test-{os.getpid()}.log"
+    log.parent.mkdir(exist_ok=True)
+    with open(log, "w") as out:
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise AssertionError(f"{command[0]} exited:\n{log.read_text()[-3000:]}")
+            if ready(log.read_text()):
+                return
+            time.sleep(0.3)
+        raise AssertionError(f"{command[0]} not ready in {timeout}s:\n{log.read_text()[-3000:]}")
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        log.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def service_env(worker_env):
+    env, _ = worker_env
+    return dict(env, DEBUG="1", CELERY_BEAT_SCHEDULER="celery.beat:PersistentScheduler")
+
+
+def test_gunicorn_unit_serves_the_api(service_env):
+    port = free_port()
+    env = dict(service_env, GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="1")
+
+    def answers(_log):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/matches/", timeout=2) as r:
+                return r.status == 200
+        except OSError:
+            return False
+
+    run_until(exec_start("crawford-web.service"), env, answers)
+
+
+def test_worker_unit_starts_on_the_broker(service_env):
+    run_until(exec_start("crawford-worker.service") + ["-n", f"unit-test-{os.getpid()}@%h"], service_env,
+              lambda log: "ready." in log)
+
+
+def test_beat_unit_starts(service_env, tmp_path):
+    command = exec_start("crawford-beat.service") + ["-s", str(tmp_path / "beat-schedule")]
+    run_until(command, service_env, lambda log: "beat: Starting" in log)
+
+
+def test_production_settings_pass_the_deploy_check():
+    env = dict(os.environ, DEBUG="0", SECRET_KEY="x" * 60 + "production-like-secret-key-for-the-check",
+               ALLOWED_HOSTS="crawford.example.org")
+    run = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                         cwd=ROOT, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
