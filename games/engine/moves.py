@@ -22,6 +22,7 @@ opening has 16 legal plays and the 2-1 opening 15.
 from __future__ import annotations
 
 import struct
+from bisect import insort
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -64,13 +65,12 @@ def legal_moves(position: Position, dice: tuple[int, int] | list[int]) -> list[P
     mine, theirs = position
     ba = bytearray(mine)
     ba.extend(theirs)
+    theirs = tuple(theirs)
     if d1 == d2:
-        found = _doubles(ba, d1)
-    elif d1 > d2:
-        found = _two_dice(ba, d1, d2)
-    else:
-        found = _two_dice(ba, d2, d1)
-    return _plays(found, theirs)
+        return _doubles(ba, d1, theirs)
+    if d1 > d2:
+        return _two_dice(ba, d1, d2, theirs)
+    return _two_dice(ba, d2, d1, theirs)
 
 
 def play(position: Position, dice: tuple[int, int] | list[int], move) -> Play:
@@ -187,21 +187,25 @@ def apply_steps(position: Position, steps: Iterable, dice) -> Play:
 # What makes it fast, and why each shortcut is exact:
 #
 # * Closed points never change during a turn: only the mover moves, and a hit
-#   turns a blot (open) into an empty point (open). So the points from which
-#   die d moves a checker to an open point, ``_movers(ba, d)``, are computed
-#   once per call; short of bearing off, a point is a source iff it is one of
-#   those and holds a checker.
+#   turns a blot (open) into an empty point (open). Whether die d can take the
+#   checker on s to s - d is fixed for the turn (``ba[51 - s + d] < 2``), so
+#   sources are found once and then only updated where a move changed a count.
 # * Bearing off needs all fifteen checkers home, and one die brings at most one
 #   checker home. With k checkers outside the home board (bar included), a
 #   bear-off needs k dice first: never with k >= 2 for two dice, k >= 4 for a
-#   double. Those turns (most of them) run a "field" variant without any
-#   bear-off check; the others use the general :func:`_sources`.
-# * Plays differing only in the order of the dice are generated once where that
-#   is provably the same play (see :func:`_two_dice_general` and
-#   :func:`_doubles_field`).
-# * A result is built once per distinct position, from prebuilt steps and by
-#   unpacking the key (``_side``), with ``tuple.__new__`` skipping the
-#   NamedTuple constructors; the opponent's tuple is reused when nothing was hit.
+#   double. Those turns (most of them) take a "field" path with no bear-off
+#   check at all; the others take the general one, :func:`_sources`.
+# * Orders of the dice that are provably the same play are not generated twice,
+#   and where plays provably cannot repeat a position nothing is deduplicated
+#   (the docstrings below give each argument).
+# * A result is built once per distinct position from prebuilt steps
+#   (``_STEPS``), its sides unpacked from the board bytes (``_side``), with
+#   ``tuple.__new__`` instead of the NamedTuple constructors; the opponent's
+#   tuple is shared when nothing was hit.
+#
+# The generation order is that of the plain generator this replaces (higher
+# die first, sources from the highest point down), and so is the
+# representative steps of each position: the first found.
 
 
 def _step_table() -> list[list[tuple[Step, Step]]]:
@@ -214,7 +218,7 @@ def _step_table() -> list[list[tuple[Step, Step]]]:
 
 _STEPS = _step_table()
 _new = tuple.__new__
-_side = struct.Struct("26B").unpack_from  # bytes -> 26-tuple of ints (offset 0 mover, 26 opponent)
+_side = struct.Struct("26B").unpack_from  # board bytes -> a side's 26-tuple (offset 0 mover, 26 opponent)
 
 
 def _move(b: list[int], o: list[int], s: int, t: int) -> bool:
@@ -236,55 +240,46 @@ def _unmove(b: list[int], o: list[int], s: int, t: int, hit: bool) -> None:
         o[BAR] -= 1
 
 
-def _plays(found: dict[bytes, tuple[Step, ...]], theirs) -> list[Play]:
+def _plays(found: dict[bytes, tuple[Step, ...]], theirs: tuple[int, ...]) -> list[Play]:
+    """Plays from ``{board bytes: steps}``; ``theirs`` is the opponent's side before the play."""
     bar = theirs[BAR]
-    theirs = tuple(theirs)
     return [
         _new(Play, (steps, _new(Position, (_side(key), theirs if key[51] == bar else _side(key, 26)))))
         for key, steps in found.items()
     ]
 
 
-def _movers(ba: bytearray, d: int) -> list[int]:
-    """Points 24..d+1, highest first, whose checker die ``d`` takes to an open point.
-
-    Valid for the whole turn (closed points do not change); bearing off and the
-    bar are not included.
-    """
-    return [s for s in range(24, d, -1) if ba[51 - s + d] < 2]
-
-
-def _sources(ba: bytearray, movers: list[int], d: int, top: int = 25) -> list[int]:
+def _sources(ba: bytearray, d: int, top: int = 25) -> list[int]:
     """Points <= ``top``, highest first, from which a checker can move ``d`` pips now.
 
     The general case: the bar first, bearing off when all checkers are home.
     """
     if ba[BAR]:
         return [BAR] if ba[26 + d] < 2 else []  # enters on the mover's 25 - d
-    found = [s for s in movers if ba[s] and s <= top]
-    if ba.count(0, 7, 25) == 18:  # all home: bearing off
-        if ba[d]:
-            if d <= top:
-                found.append(d)
-        else:
-            # a larger die bears off from the highest occupied point only
-            h = 6
-            while h and not ba[h]:
-                h -= 1
-            if 0 < h < d and h <= top:
-                found.append(h)
+    if ba.count(0, 7, 25) < 18:
+        return [s for s in range(min(top, 24), d, -1) if ba[s] and ba[51 - s + d] < 2]
+    # all home: bearing off
+    found = [s for s in range(min(top, 6), d, -1) if ba[s] and ba[51 - s + d] < 2]
+    if ba[d]:
+        if d <= top:
+            found.append(d)
+    else:
+        # a larger die bears off from the highest occupied point only
+        h = 6
+        while h and not ba[h]:
+            h -= 1
+        if 0 < h < d and h <= top:
+            found.append(h)
     return found
 
 
-def _two_dice(ba: bytearray, hi: int, lo: int) -> dict[bytes, tuple[Step, ...]]:
-    movers_hi = _movers(ba, hi)
-    movers_lo = _movers(ba, lo)
+def _two_dice(ba: bytearray, hi: int, lo: int, theirs: tuple[int, ...]) -> list[Play]:
     if ba[BAR] or sum(ba[7:25]) < 2:
-        return _two_dice_general(ba, hi, lo, movers_hi, movers_lo)
-    return _two_dice_field(ba, hi, lo, movers_hi, movers_lo)
+        return _plays(_two_dice_general(ba, hi, lo), theirs)
+    return _two_dice_field(ba, hi, lo, theirs)
 
 
-def _two_dice_general(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Step, ...]]:
+def _two_dice_general(ba: bytearray, hi: int, lo: int) -> dict[bytes, tuple[Step, ...]]:
     """Two different dice, any position: the higher die first, then the lower first.
 
     The lower-first pass skips a second (higher) move from a point that was a
@@ -298,10 +293,10 @@ def _two_dice_general(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Ste
     both: dict[bytes, tuple[Step, ...]] = {}
     only_hi: dict[bytes, tuple[Step, ...]] = {}
     only_lo: dict[bytes, tuple[Step, ...]] = {}
-    hi_first = _sources(ba, movers_hi, hi)
-    for first, second, firsts, movers2, skip, single in (
-        (hi, lo, hi_first, movers_lo, (), only_hi),
-        (lo, hi, _sources(ba, movers_lo, lo), movers_hi, hi_first, only_lo),
+    hi_first = _sources(ba, hi)
+    for first, second, firsts, skip, single in (
+        (hi, lo, hi_first, (), only_hi),
+        (lo, hi, _sources(ba, lo), hi_first, only_lo),
     ):
         steps1 = _STEPS[first]
         steps2 = _STEPS[second]
@@ -314,7 +309,7 @@ def _two_dice_general(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Ste
                 ba[51 - t1] = 0
                 ba[51] += 1
             step1 = steps1[s1][h1]
-            seconds = _sources(ba, movers2, second)
+            seconds = _sources(ba, second)
             for s2 in seconds:
                 if s2 in skip:
                     continue
@@ -347,20 +342,32 @@ def _two_dice_general(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Ste
     return both or only_hi or only_lo
 
 
-def _two_dice_field(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Step, ...]]:
+def _two_dice_field(ba: bytearray, hi: int, lo: int, theirs: tuple[int, ...]) -> list[Play]:
     """Two different dice, no checker on the bar, two or more outside home (no bear-off).
 
-    A source is then just an occupied point of ``movers_*``. The lower-first
-    pass generates only what :func:`_two_dice_general` would not skip: a
-    higher-die move from a point that was no source at the start, and the only
-    such point is the one the lower die just landed on when it was empty (the
-    same checker moving on).
+    A source of die d is then an occupied point s > d whose s - d is open.
+
+    The lower-first pass generates only what :func:`_two_dice_general` would
+    not skip: a higher-die move from a point that was no source at the start.
+    Here the only such point is the one the lower die just landed on, when it
+    was empty: the same checker moving on.
+
+    Only plays moving one checker twice (x -> x-hi-lo) need a dedupe. Plays
+    moving two checkers never leave the same mover's side as another play:
+    a -> a-hi and b -> b-lo change the counts of a, b, a-hi and b-lo, and for
+    two such plays to agree they would have to swap a and b, with a - hi =
+    a - lo. The one-checker plays are the higher die's checker moving on
+    (s2 = t1), a lower die moved from the point the higher one was left for
+    (t2 = s1), and the lower-first ones.
     """
-    both: dict[bytes, tuple[Step, ...]] = {}
-    only_hi: dict[bytes, tuple[Step, ...]] = {}
+    plays: list[Play] = []
+    one_checker: set[bytes] = set()  # board bytes of the one-checker plays so far
     steps_hi = _STEPS[hi]
     steps_lo = _STEPS[lo]
-    hi_first = [s for s in movers_hi if ba[s]]
+    occupied = [s for s in range(24, lo, -1) if ba[s]]
+    hi_first = [s for s in occupied if s > hi and ba[51 - s + hi] < 2]
+    lo_up = [s for s in reversed(occupied) if ba[51 - s + lo] < 2]  # ascending, for insort
+    only_hi: dict[bytes, tuple[Step, ...]] = {}
     for s1 in hi_first:
         t1 = s1 - hi
         ba[s1] -= 1
@@ -369,30 +376,41 @@ def _two_dice_field(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Step,
         if h1:
             ba[51 - t1] = 0
             ba[51] += 1
+            opp = _side(ba, 26)
+        else:
+            opp = theirs
         step1 = steps_hi[s1][h1]
-        seconds = [s for s in movers_lo if ba[s]]
-        for s2 in seconds:
+        # the lower die's sources now: those at the start, less s1 if this
+        # was its last checker, plus t1 if this checker is the first there
+        seconds = lo_up
+        if not ba[s1] and ba[51 - s1 + lo] < 2:
+            seconds = lo_up.copy()
+            seconds.remove(s1)
+        if ba[t1] == 1 and t1 > lo and ba[51 - t1 + lo] < 2:
+            seconds = seconds.copy() if seconds is lo_up else seconds
+            insort(seconds, t1)
+        for s2 in reversed(seconds):
             t2 = s2 - lo
             ba[s2] -= 1
             ba[t2] += 1
-            if ba[51 - t2] == 1:
+            h2 = ba[51 - t2] == 1
+            if h2:
                 ba[51 - t2] = 0
                 ba[51] += 1
-                key = bytes(ba)
-                ba[51 - t2] = 1
-                ba[51] -= 1
-                if key not in both:
-                    both[key] = (step1, steps_lo[s2][1])
+            if s2 != t1 and t2 != s1:
+                plays.append(_new(Play, ((step1, steps_lo[s2][h2]), _new(Position, (_side(ba), _side(ba, 26) if h2 else opp)))))
             else:
                 key = bytes(ba)
-                if key not in both:
-                    both[key] = (step1, steps_lo[s2][0])
+                if key not in one_checker:
+                    one_checker.add(key)
+                    plays.append(_new(Play, ((step1, steps_lo[s2][h2]), _new(Position, (_side(ba), _side(ba, 26) if h2 else opp)))))
+            if h2:
+                ba[51 - t2] = 1
+                ba[51] -= 1
             ba[s2] += 1
             ba[t2] -= 1
-        if not seconds and not both:
-            key = bytes(ba)
-            if key not in only_hi:
-                only_hi[key] = (step1,)
+        if not seconds and not plays:
+            only_hi[bytes(ba)] = (step1,)
         if h1:
             ba[51 - t1] = 1
             ba[51] -= 1
@@ -400,13 +418,11 @@ def _two_dice_field(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Step,
         ba[t1] -= 1
 
     only_lo: dict[bytes, tuple[Step, ...]] = {}
-    for s1 in movers_lo:
-        if not ba[s1]:
-            continue
+    for s1 in reversed(lo_up):
         t1 = s1 - lo
         onward = not ba[t1] and t1 > hi and ba[51 - t1 + hi] < 2
-        if not onward and (both or hi_first):
-            continue  # nothing new, and a lone lower die is never the play
+        if not onward and (plays or hi_first):
+            continue  # nothing new, and a lone lower die is not the play
         ba[s1] -= 1
         ba[t1] += 1
         h1 = ba[51 - t1] == 1
@@ -423,26 +439,26 @@ def _two_dice_field(ba, hi, lo, movers_hi, movers_lo) -> dict[bytes, tuple[Step,
                 ba[51 - t2] = 0
                 ba[51] += 1
             key = bytes(ba)
-            if key not in both:
-                both[key] = (step1, steps_hi[t1][h2])
+            if key not in one_checker:
+                one_checker.add(key)
+                opp = _side(ba, 26) if h1 or h2 else theirs
+                plays.append(_new(Play, ((step1, steps_hi[t1][h2]), _new(Position, (_side(ba), opp)))))
             if h2:
                 ba[51 - t2] = 1
                 ba[51] -= 1
             ba[t1] += 1
             ba[t2] -= 1
         else:
-            key = bytes(ba)
-            if key not in only_lo:
-                only_lo[key] = (step1,)
+            only_lo[bytes(ba)] = (step1,)
         if h1:
             ba[51 - t1] = 1
             ba[51] -= 1
         ba[s1] += 1
         ba[t1] -= 1
-    return both or only_hi or only_lo
+    return plays or _plays(only_hi or only_lo, theirs)
 
 
-def _doubles(ba: bytearray, d: int) -> dict[bytes, tuple[Step, ...]]:
+def _doubles(ba: bytearray, d: int, theirs: tuple[int, ...]) -> list[Play]:
     """Four equal dice, as many as can be played.
 
     Any legal order of the four moves can be replayed with the source points in
@@ -451,16 +467,15 @@ def _doubles(ba: bytearray, d: int) -> dict[bytes, tuple[Step, ...]]:
     to block a bear-off or keep the board from being all home), so only those
     orders are generated.
     """
-    movers = _movers(ba, d)
     path: list[Step] = []
     n = 0
     if ba[BAR]:
         # entering is forced, and every entering checker takes the same point
         if ba[26 + d] >= 2:
-            return {}
+            return []
         step = _STEPS[d][BAR]
+        t = 25 - d
         while ba[BAR] and n < 4:
-            t = 25 - d
             ba[BAR] -= 1
             ba[t] += 1
             hit = ba[51 - t] == 1
@@ -470,22 +485,25 @@ def _doubles(ba: bytearray, d: int) -> dict[bytes, tuple[Step, ...]]:
             path.append(step[hit])
             n += 1
         if n == 4:
-            return {bytes(ba): tuple(path)}
+            return _plays({bytes(ba): tuple(path)}, theirs)
     if sum(ba[7:25]) >= 4 - n:
-        return _doubles_field(ba, d, movers, path, n)
-    return _doubles_general(ba, d, movers, path, n)
+        return _plays(_doubles_field(ba, d, path, n), theirs)
+    return _plays(_doubles_general(ba, d, path, n), theirs)
 
 
-def _doubles_field(ba, d, movers, path, n0) -> dict[bytes, tuple[Step, ...]]:
-    """The rest of a double with no bear-off possible and the bar empty.
+def _doubles_field(ba: bytearray, d: int, path: list[Step], n0: int) -> dict[bytes, tuple[Step, ...]]:
+    """The rest of a double (``n0`` dice played) with no bear-off possible and the bar empty.
 
-    Every move is s -> s - d, so the result depends only on the multiset of
-    sources, and the non-increasing order lists each multiset once: distinct
-    orders are distinct positions and need no dedupe.
+    Every move is s -> s - d, so a play's result depends only on the multiset
+    of its sources, and a multiset has one non-increasing order: the plays of
+    four dice are distinct positions and are stored without a check. (Were two
+    multisets f, g to leave the same counts, f - g would repeat every d points,
+    and so be 0, as it is above the 24 point.)
     """
     by_count: list[dict[bytes, tuple[Step, ...]]] = [{}, {}, {}, {}, {}]
     full = by_count[4]
     steps = _STEPS[d]
+    movers = [s for s in range(24, d, -1) if ba[51 - s + d] < 2]  # open landing, for the whole turn
     end = len(movers)
     best = n0
 
@@ -529,7 +547,7 @@ def _doubles_field(ba, d, movers, path, n0) -> dict[bytes, tuple[Step, ...]]:
     return by_count[best] if best else {}
 
 
-def _doubles_general(ba, d, movers, path, n0) -> dict[bytes, tuple[Step, ...]]:
+def _doubles_general(ba: bytearray, d: int, path: list[Step], n0: int) -> dict[bytes, tuple[Step, ...]]:
     """The rest of a double when bearing off may happen (two bear-offs can tie)."""
     by_count: list[dict[bytes, tuple[Step, ...]]] = [{}, {}, {}, {}, {}]
     steps = _STEPS[d]
@@ -537,7 +555,7 @@ def _doubles_general(ba, d, movers, path, n0) -> dict[bytes, tuple[Step, ...]]:
 
     def walk(n: int, top: int) -> None:
         nonlocal best
-        sources = _sources(ba, movers, d, top) if n < 4 else ()
+        sources = _sources(ba, d, top) if n < 4 else ()
         if not sources:
             if n >= best:
                 best = n

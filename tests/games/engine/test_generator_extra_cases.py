@@ -25,7 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Position, legal_moves
+from games.engine.board import BAR
 from games.engine.casefile import check_case, read_cases
+
+from .positions import position, results
 
 EXTRA_CASES = Path(__file__).resolve().parents[2] / "fixtures" / "gnubg" / "cases_seed20261121.jsonl"
 
@@ -52,6 +55,25 @@ def test_engine_agrees_with_gnubg_on_every_extra_case(category):
     assert cases
     disagreements = [str(d) for d in map(check_case, cases) if d is not None]
     assert not disagreements, f"{len(disagreements)} of {len(cases)} disagree:\n" + "\n".join(disagreements[:5])
+
+
+# -- corners of the fast paths that random boards seldom reach ---------------------
+
+
+def test_only_one_die_from_the_bar_the_higher_one():
+    # either die enters, but no checker can move on afterwards (14 closed, the
+    # rest on the 1 point): the 6 must be played, not the 5
+    pos = position({25: 1, 1: 14}, {14: 2, 24: 13})
+    for dice in ((6, 5), (5, 6)):
+        assert results(legal_moves(pos, dice)) == {"bar/19"}
+
+
+def test_lower_die_first_then_a_hit_with_the_higher():
+    # 13/7 is closed, so 13/12/6* is the only way, and the 6 hits
+    pos = position({13: 2, 2: 13}, {7: 2, 6: 1, 24: 12})
+    (only,) = legal_moves(pos, (6, 1))
+    assert only.steps == ((13, 12, False), (12, 6, True))
+    assert str(only) == "13/6*" and only.position.theirs[BAR] == 1
 
 
 # -- the reference generator ----------------------------------------------------
