@@ -18,6 +18,11 @@ def append(stream: str, expected: int, n: int = 1):
     )
 
 
+def new_match(client, alice, bob) -> Recorder:
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5}
+    return Recorder(client, client.post("/api/matches/", body, format="json").json())
+
+
 @pytest.mark.django_db
 def test_versions_count_up_per_stream_and_positions_are_gap_free():
     append("a", 0, 2)
@@ -91,9 +96,7 @@ def test_two_clients_same_version_at_once_exactly_one_is_appended(postgres, tran
 def test_same_command_twice_with_one_idempotency_key_appends_once_and_answers_the_same(make_user, api):
     alice, bob = make_user("alice"), make_user("bob")
     client = api(alice)
-    match = Recorder(client, client.post(
-        "/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5}, format="json"
-    ).json())
+    match = new_match(client, alice, bob)
     command = {"type": "roll", "expected_version": match.version}
     url = f"/api/matches/{match.id}/commands/"
     first = client.post(url, command, format="json", HTTP_IDEMPOTENCY_KEY="roll-1")
@@ -108,9 +111,7 @@ def test_same_command_twice_with_one_idempotency_key_appends_once_and_answers_th
 def test_idempotency_key_reused_for_a_different_command_is_refused(make_user, api):
     alice, bob = make_user("alice"), make_user("bob")
     client = api(alice)
-    match = Recorder(client, client.post(
-        "/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5}, format="json"
-    ).json())
+    match = new_match(client, alice, bob)
     match.send(type="roll", key="k1", dice=[3, 1])
     before = Event.objects.count()
     refused = match.send(expect=422, key="k1", type="move", move="8/5 6/5")
