@@ -190,7 +190,7 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
             raise engine_errors.MatchOver("the director has set this match's result")
         player = _acting_player(kind, command, record.state, seat, official)
         new = _new(_decide(kind, command, record.state, player))
-    rows = _append(stream_id, record.version, new, actor, command.get("command_id"))
+    rows = _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
     record = streams.fold(stream_id, rows, record)
     _remember_on_commit(record)
     return record, new
@@ -295,8 +295,13 @@ def _new(engine_events_list) -> list[NewEvent]:
     return [NewEvent(*streams.engine_payload(e)) for e in engine_events_list]
 
 
-def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None):
-    metadata = {"actor": getattr(actor, "pk", None), "command_id": command_id}
+def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None, correlation_id=None):
+    # command_id: the client's Idempotency-Key; correlation_id ties together what one request caused
+    metadata = {
+        "actor": getattr(actor, "pk", None),
+        "command_id": command_id,
+        "correlation_id": correlation_id or uuid.uuid4().hex,
+    }
     with transaction.atomic():
         return store.append(
             stream_id=stream_id,

@@ -80,7 +80,8 @@ class MatchCommands(APIView):
         key = request.headers.get("Idempotency-Key")
 
         def send() -> tuple[int, dict]:
-            body = dict(command or {}, command_id=key) if command is not None else command
+            correlation = request.headers.get("X-Correlation-ID")
+            body = dict(command, command_id=key, correlation_id=correlation) if command is not None else command
             record, new = services.match_command(actor=request.user, stream_id=stream_id, command=body)
             return 200, {
                 "appended": [{"type": e.event_type, "payload": e.payload} for e in new],

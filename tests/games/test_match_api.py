@@ -197,6 +197,14 @@ def test_director_corrects_and_voids_only_by_new_events(api, seats, make_user):
     assert events_of(m)[-2:] == ["ResultCorrected", "MatchVoided"]
 
 
+def test_events_carry_actor_command_and_correlation_ids(api, seats):
+    m = new_match(api, seats[0], seats)
+    m.client.post(f"/api/matches/{m.id}/commands/", {"type": "roll", "dice": [3, 1], "expected_version": m.version},
+                  format="json", HTTP_IDEMPOTENCY_KEY="k-1", HTTP_X_CORRELATION_ID="table-7")
+    rolled = Event.objects.get(stream_id=m.id, event_type="GameStarted")
+    assert rolled.metadata == {"actor": seats[0].pk, "command_id": "k-1", "correlation_id": "table-7"}
+
+
 def test_events_after_a_version(api, seats):
     m = new_match(api, seats[0], seats)
     m.send(type="roll", dice=[3, 1])
