@@ -17,6 +17,9 @@ The rules enforced here (FFBG rules, GNU Backgammon where they are silent):
 
 Plays are deduplicated by resulting position, as gnubg counts them: the 3-1
 opening has 16 legal plays and the 2-1 opening 15.
+
+The generator (the "generator" section below) is tuned for speed; its
+opening comment and docstrings say why each shortcut keeps these rules exact.
 """
 
 from __future__ import annotations
@@ -54,7 +57,9 @@ def legal_moves(position: Position, dice: tuple[int, int] | list[int]) -> list[P
     """Every legal play for ``dice``, one per distinct resulting position.
 
     The mover stays on roll in the returned positions (nothing is swapped).
-    ``[]`` means the roll cannot be played and is forfeited.
+    ``[]`` means the roll cannot be played and is forfeited. Plays come in the
+    order they are found (the higher die first, sources from the highest point
+    down), each with the steps of the first way found to reach its position.
 
     >>> len(legal_moves(Position.start(), (3, 1)))
     16
@@ -203,9 +208,9 @@ def apply_steps(position: Position, steps: Iterable, dice) -> Play:
 #   ``tuple.__new__`` instead of the NamedTuple constructors; the opponent's
 #   tuple is shared when nothing was hit.
 #
-# The generation order is that of the plain generator this replaces (higher
-# die first, sources from the highest point down), and so is the
-# representative steps of each position: the first found.
+# Plays come in the order of the plain generator this replaced (the higher die
+# first, sources from the highest point down), each with the same steps: the
+# first way found to its position.
 
 
 def _step_table() -> list[list[tuple[Step, Step]]]:
@@ -222,7 +227,11 @@ _side = struct.Struct("26B").unpack_from  # board bytes -> a side's 26-tuple (of
 
 
 def _move(b: list[int], o: list[int], s: int, t: int) -> bool:
-    """Move one checker ``s`` -> ``t`` on list sides, hitting a blot on ``t``; return the hit."""
+    """Move one checker ``s`` -> ``t`` on list sides, hitting a blot on ``t``; return the hit.
+
+    For :func:`_effect`, :func:`apply_steps` and other modules; the generator
+    inlines the same on its bytearray.
+    """
     b[s] -= 1
     b[t] += 1
     if t and o[25 - t] == 1:
