@@ -7,6 +7,7 @@ import threading
 import uuid
 from collections import OrderedDict
 
+from django.apps import apps
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
@@ -107,6 +108,20 @@ def can_read(user, record: MatchRecord) -> bool:
 # -- creating a match ----------------------------------------------------------------------
 
 
+def _rating_ramp(tournament_id: int | None) -> str:
+    """The new-player ramp of the club running the event, written into the match so ratings replay exactly."""
+    if tournament_id is None:
+        return "fibs"
+    ramp = (
+        apps.get_model("tournaments", "Tournament")
+        .objects.filter(pk=tournament_id)
+        .values_list("club__rating_rule__ramp", flat=True)
+        .first()
+    )
+    return ramp or "fibs"
+
+
+
 def match_create(
     *,
     actor,
@@ -141,7 +156,12 @@ def match_create(
             **{k: v for k, v in vars(start).items() if k != "players"},
         )
     started = decide(MatchState(), start)
-    registration = {"player_ids": [player0.pk, player1.pk], "tournament_id": tournament_id, "published": published}
+    registration = {
+        "player_ids": [player0.pk, player1.pk],
+        "tournament_id": tournament_id,
+        "published": published,
+        "rating_ramp": _rating_ramp(tournament_id),
+    }
     stream_id = uuid.uuid4().hex
     _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(started), actor)
     return match_load(stream_id)
@@ -277,7 +297,12 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
 def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error."""
     record = read_mat(text)
-    registration = {"player_ids": [player0.pk, player1.pk], "tournament_id": tournament_id, "published": True}
+    registration = {
+        "player_ids": [player0.pk, player1.pk],
+        "tournament_id": tournament_id,
+        "published": True,
+        "rating_ramp": _rating_ramp(tournament_id),
+    }
     stream_id = uuid.uuid4().hex
     _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(record.events), actor)
     return match_load(stream_id)

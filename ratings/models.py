@@ -1,0 +1,63 @@
+"""Ratings: a projection of the match results in the log, plus each club's choice of ramp."""
+
+from django.db import models
+
+from players.models import Club
+
+from .formula import RAMPS, START_RATING
+
+
+class ClubRatingRule(models.Model):
+    """Which new-player ramp a club's events are rated with (recorded in each match when it is created)."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="rating_rule")
+    ramp = models.CharField(max_length=16, choices=[(r, r) for r in RAMPS], default="fibs")
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.ramp}"
+
+
+class RatedMatch(models.Model):
+    """A match result the ratings are computed from, in log order (``seq``)."""
+
+    key = models.CharField(max_length=128, primary_key=True)
+    player0_id = models.BigIntegerField(null=True)
+    player1_id = models.BigIntegerField(null=True)
+    length = models.PositiveIntegerField(default=0)
+    ramp = models.CharField(max_length=16, default="fibs")
+    seq = models.BigIntegerField(null=True, db_index=True, help_text="log position of the result")
+    winner_seat = models.PositiveSmallIntegerField(null=True)
+    voided = models.BooleanField(default=False)
+
+    @property
+    def rated(self) -> bool:
+        return self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
+
+
+class PlayerRating(models.Model):
+    player_id = models.BigIntegerField(primary_key=True)
+    rating = models.FloatField(default=START_RATING)
+    experience = models.PositiveIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+    last_seq = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-rating"]
+
+
+class RatingChange(models.Model):
+    """One player's rating after one rated match: the rating history."""
+
+    player_id = models.BigIntegerField(db_index=True)
+    match_key = models.CharField(max_length=128)
+    seq = models.BigIntegerField()
+    opponent_id = models.BigIntegerField(null=True)
+    won = models.BooleanField()
+    length = models.PositiveIntegerField()
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    experience_after = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["seq"]
+        indexes = [models.Index(fields=["player_id", "seq"])]

@@ -1,0 +1,150 @@
+"""The ``ratings`` projection: FIBS ratings from the match results in log order.
+
+A new result is rated at once. A correction or void of a result already rated
+changes every later rating that depends on it, so the ratings are then
+recomputed from the list of results, in the same order and with the same
+arithmetic: the figures are identical to a rebuild from position 0.
+"""
+
+from __future__ import annotations
+
+from eventlog.projections import Projection
+
+from .formula import Rated, rate
+from .models import PlayerRating, RatedMatch, RatingChange
+
+MATCH = "match"
+
+
+class RatingsProjection(Projection):
+    name = "ratings"
+
+    def apply(self, events) -> None:
+        batch = _Batch()
+        for event in events:
+            if event.stream_type == MATCH:
+                batch.on_match_event(event)
+        batch.save()
+
+    def reset(self) -> None:
+        RatingChange.objects.all().delete()
+        PlayerRating.objects.all().delete()
+        RatedMatch.objects.all().delete()
+
+
+class _Batch:
+    """What one batch of events changes, kept in memory and written at the end."""
+
+    def __init__(self):
+        self.matches: dict[str, RatedMatch] = {}
+        self.new_matches: set[str] = set()
+        self.changed_matches: set[str] = set()
+        self.ratings: dict[int, PlayerRating] = {}
+        self.changes: list[RatingChange] = []
+        self.recompute = False
+
+    def match(self, key: str) -> RatedMatch | None:
+        if key not in self.matches:
+            found = RatedMatch.objects.filter(key=key).first()
+            if found is None:
+                return None
+            self.matches[key] = found
+        return self.matches[key]
+
+    def on_match_event(self, event) -> None:
+        kind, payload, key = event.event_type, event.payload, event.stream_id
+        if kind == "MatchRegistered":
+            p0, p1 = payload["player_ids"]
+            self.matches[key] = RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs"))
+            self.new_matches.add(key)
+            return
+        match = self.match(key)
+        if match is None:
+            return
+        self.changed_matches.add(key)
+        if kind == "MatchStarted":
+            match.length = payload["length"]
+        elif kind == "MatchWon":
+            if match.seq is None and not match.voided:
+                match.seq, match.winner_seat = event.global_position, payload["winner"]
+                self.rate(match)
+        elif kind == "ResultCorrected":
+            if match.seq is None:
+                match.seq, match.winner_seat = event.global_position, payload["winner"]
+                self.rate(match)
+            elif match.winner_seat != payload["winner"]:
+                match.winner_seat = payload["winner"]
+                self.recompute = self.recompute or match.rated
+        elif kind == "MatchVoided":
+            self.recompute = self.recompute or match.rated
+            match.voided = True
+
+    def rate(self, match: RatedMatch) -> None:
+        if not match.rated or self.recompute:
+            return  # a recomputation at the end of the batch will include it
+        seats = (match.player0_id, match.player1_id)
+        winner, loser = seats[match.winner_seat], seats[1 - match.winner_seat]
+        self.changes.extend(_apply(self.rating(winner), self.rating(loser), match))
+
+    def rating(self, player_id: int) -> PlayerRating:
+        if player_id not in self.ratings:
+            self.ratings[player_id] = PlayerRating.objects.filter(player_id=player_id).first() or PlayerRating(
+                player_id=player_id
+            )
+        return self.ratings[player_id]
+
+    def save(self) -> None:
+        RatedMatch.objects.bulk_create([self.matches[k] for k in self.new_matches])
+        existing = [self.matches[k] for k in self.changed_matches - self.new_matches]
+        RatedMatch.objects.bulk_update(existing, ["length", "seq", "winner_seat", "voided"])
+        if self.recompute:
+            recompute_all()
+            return
+        _save_ratings(list(self.ratings.values()))
+        RatingChange.objects.bulk_create(self.changes)
+
+
+def _apply(winner: PlayerRating, loser: PlayerRating, match: RatedMatch) -> list[RatingChange]:
+    before_w, before_l = winner.rating, loser.rating
+    new_w, new_l = rate(Rated(winner.rating, winner.experience), Rated(loser.rating, loser.experience), match.length, match.ramp)
+    out = []
+    for row, before, new, opponent, won in (
+        (winner, before_w, new_w, loser.player_id, True),
+        (loser, before_l, new_l, winner.player_id, False),
+    ):
+        row.rating, row.experience = new.rating, new.experience
+        row.matches += 1
+        row.last_seq = match.seq
+        out.append(
+            RatingChange(
+                player_id=row.player_id, match_key=match.key, seq=match.seq, opponent_id=opponent, won=won,
+                length=match.length, rating_before=before, rating_after=new.rating, experience_after=new.experience,
+            )
+        )
+    return out
+
+
+def recompute_all() -> None:
+    """Rate every result again in log order: what a correction of an old result needs."""
+    ratings: dict[int, PlayerRating] = {}
+    changes: list[RatingChange] = []
+    for match in RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0).order_by("seq"):
+        seats = (match.player0_id, match.player1_id)
+        winner, loser = (
+            ratings.setdefault(pid, PlayerRating(player_id=pid))
+            for pid in (seats[match.winner_seat], seats[1 - match.winner_seat])
+        )
+        changes.extend(_apply(winner, loser, match))
+    RatingChange.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    PlayerRating.objects.bulk_create(ratings.values(), batch_size=2000)
+    RatingChange.objects.bulk_create(changes, batch_size=2000)
+
+
+def _save_ratings(rows: list[PlayerRating]) -> None:
+    PlayerRating.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["player_id"],
+        update_fields=["rating", "experience", "matches", "last_seq"],
+    )

@@ -1,0 +1,106 @@
+"""Ratings as a projection of the log: exact, correction-proof, rebuilt identically, kept by a live worker."""
+
+import os
+import signal
+
+import pytest
+from django.core.management import call_command
+
+from eventlog import projections
+from eventlog.models import ProjectionCheckpoint
+from eventlog.tasks import project_all
+from games import services
+from players.models import Player
+from ratings.models import PlayerRating, RatingChange
+from tests.waiting import wait_for
+
+from .season import recompute, season
+
+
+def stored() -> dict[int, tuple[float, int]]:
+    return {r.player_id: (r.rating, r.experience) for r in PlayerRating.objects.all()}
+
+
+def expected(results) -> dict[int, tuple[float, int]]:
+    return {pid: (r.rating, r.experience) for pid, r in recompute(results).items()}
+
+
+@pytest.fixture
+def players(db):
+    return [Player.objects.create(display_name=f"Player {i}").pk for i in range(12)]
+
+
+@pytest.mark.django_db
+def test_ratings_equal_a_sequential_recomputation_to_the_last_bit(players):
+    played = season(players, 80)
+    projections.run("ratings")
+    assert stored() == expected([(w, l, n) for _, w, l, n in played])
+    assert RatingChange.objects.count() == 160
+
+
+@pytest.mark.django_db
+def test_rating_history_records_every_rated_match(players):
+    played = season(players, 10)
+    projections.run("ratings")
+    stream, winner, loser, length = played[0]
+    first = RatingChange.objects.filter(match_key=stream).order_by("-won")
+    assert [(c.player_id, c.won, c.rating_before) for c in first] == [(winner, True, 1500.0), (loser, False, 1500.0)]
+
+
+@pytest.mark.django_db
+def test_a_correction_early_in_the_season_changes_later_ratings_as_a_full_recomputation(players, make_user):
+    played = season(players, 60)
+    projections.run("ratings")
+    before = stored()
+    staff = make_user("root", staff=True, player=False)
+    stream, winner, loser, length = played[2]
+    record = services.match_load(stream)
+    loser_seat = record.player_ids.index(loser)
+    score = [0, 0]
+    score[loser_seat] = length
+    services.match_command(actor=staff, stream_id=stream, command={
+        "type": "correct_result", "winner": loser_seat, "score": score, "reason": "scoresheet", "expected_version": record.version,
+    })
+    projections.run("ratings")
+    corrected = [(w, l, n) for _, w, l, n in played]
+    corrected[2] = (loser, winner, length)
+    assert stored() == expected(corrected)
+    assert stored() != before
+    call_command("rebuild_projections", "ratings", stdout=open(os.devnull, "w"))
+    assert stored() == expected(corrected)
+
+
+@pytest.mark.django_db
+def test_a_voided_match_no_longer_counts(players, make_user):
+    played = season(players, 20)
+    staff = make_user("root", staff=True, player=False)
+    stream = played[5][0]
+    services.match_command(actor=staff, stream_id=stream, command={
+        "type": "void", "reason": "wrong players", "expected_version": services.match_load(stream).version,
+    })
+    projections.run("ratings")
+    assert stored() == expected([(w, l, n) for i, (_, w, l, n) in enumerate(played) if i != 5])
+
+
+@pytest.mark.worker
+def test_a_season_through_a_live_worker_killed_and_restarted_ends_exact(live_worker):
+    players = [Player.objects.create(display_name=f"Player {i}").pk for i in range(40)]
+    played = season(players, 250, seed=7)
+    for _ in range(20):
+        project_all.delay()
+    wait_for(lambda: RatingChange.objects.count() > 0, timeout=60, what="the worker to start rating")
+    live_worker.kill()  # SIGKILL mid-way: unacknowledged tasks go back to the broker
+    played += season(players, 250, seed=8)
+    live_worker.start()
+    for _ in range(10):
+        project_all.delay()  # duplicate wake-ups
+        project_all.delay()
+    from eventlog.models import Event
+
+    last = Event.objects.order_by("-global_position").values_list("global_position", flat=True).first()
+    wait_for(lambda: ProjectionCheckpoint.objects.filter(name="ratings", position=last).exists(), timeout=120,
+             what="the ratings checkpoint to reach the end of the log")
+    assert len(played) == 500
+    assert stored() == expected([(w, l, n) for _, w, l, n in played])
+    assert RatingChange.objects.count() == 1000
+    assert signal.SIGKILL
