@@ -41,3 +41,23 @@ class MatchSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player0_name} {self.score0}-{self.score1} {self.player1_name}"
+
+
+class GameSummary(models.Model):
+    """One row per game of a match: result and Crawford flags (the ``match_summary`` projection keeps it)."""
+
+    stream_id = models.CharField(max_length=64, db_index=True)
+    game = models.PositiveIntegerField()
+    score0_before = models.PositiveIntegerField()
+    score1_before = models.PositiveIntegerField()
+    crawford = models.BooleanField(help_text="this game was played under the Crawford rule: no cube")
+    post_crawford = models.BooleanField()
+    finished = models.BooleanField(default=False)
+    winner = models.PositiveSmallIntegerField(null=True)
+    points = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=12, blank=True)
+    reason = models.CharField(max_length=12, blank=True)
+
+    class Meta:
+        ordering = ["stream_id", "game"]
+        constraints = [models.UniqueConstraint(fields=["stream_id", "game"], name="game_summary_unique")]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from eventlog import store
 from eventlog.projections import Projection
 from games.engine.match import OVER
 from games.engine.state_ids import match_id_of, position_id_of
 
 from . import streams
-from .models import MatchSummary
+from .crawford import game_flags
+from .models import GameSummary, MatchSummary
 from .services import match_load
 
 
@@ -22,9 +24,23 @@ class MatchSummaryProjection(Projection):
             # the whole stream's fold (from a committed snapshot): the row a rebuild would give
             record = match_load(stream_id)
             MatchSummary.objects.update_or_create(stream_id=stream_id, defaults=summary_fields(record))
+            _save_games(stream_id, game_flags(store.read_stream(stream_id)))
 
     def reset(self) -> None:
         MatchSummary.objects.all().delete()
+        GameSummary.objects.all().delete()
+
+
+def _save_games(stream_id: str, games) -> None:
+    GameSummary.objects.filter(stream_id=stream_id).delete()
+    GameSummary.objects.bulk_create(
+        GameSummary(
+            stream_id=stream_id, game=g.game, score0_before=g.score_before[0], score1_before=g.score_before[1],
+            crawford=g.crawford, post_crawford=g.post_crawford, finished=g.finished, winner=g.winner,
+            points=g.points, kind=g.kind, reason=g.reason,
+        )
+        for g in games
+    )
 
 
 def summary_fields(record: streams.MatchRecord) -> dict:
