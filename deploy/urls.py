@@ -2,9 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from ratings import views as ratings_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
+    path("api/", include("ratings.urls")),
+    path("ratings/formula/", ratings_views.formula_page, name="rating-formula"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api-auth/", include("rest_framework.urls")),

@@ -104,3 +104,29 @@ def test_a_season_through_a_live_worker_killed_and_restarted_ends_exact(live_wor
     assert stored() == expected([(w, l, n) for _, w, l, n in played])
     assert RatingChange.objects.count() == 1000
     assert signal.SIGKILL
+
+
+@pytest.mark.django_db
+def test_rating_list_and_history_through_the_api(players, api):
+    from players.models import Club
+
+    club = Club.objects.create(name="Lyon BG")
+    Player.objects.filter(pk__in=players[:6]).update(club=club)
+    played = season(players, 30)
+    projections.run("ratings")
+    listed = api().get(f"/api/ratings/?club={club.pk}").json()
+    assert {row["player_id"] for row in listed} <= set(players[:6]) and listed
+    assert [r["rating"] for r in listed] == sorted((r["rating"] for r in listed), reverse=True)
+    assert all(r["provisional"] == (r["experience"] < 400) for r in listed)
+    by_experience = api().get("/api/ratings/?sort=experience").json()
+    assert [r["experience"] for r in by_experience] == sorted((r["experience"] for r in by_experience), reverse=True)
+    winner = played[0][1]
+    history = api().get(f"/api/players/{winner}/ratings/").json()
+    assert history["history"][0]["match"] == played[0][0] and history["history"][0]["won"]
+    assert history["rating"] == round(history["history"][-1]["rating_after"], 2)
+
+
+@pytest.mark.django_db
+def test_the_formula_is_published(api):
+    page = api().get("/ratings/formula/")
+    assert page.status_code == 200 and b"P_upset = 1 / (10^(D * sqrt(n) / 2000) + 1)" in page.content

@@ -1,0 +1,42 @@
+"""Ratings API: a club's rating list and a player's history."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from players.models import Player
+
+from . import selectors
+
+
+class RatingList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("club", int, description="only this club's players"),
+            OpenApiParameter("sort", str, enum=list(selectors.SORTS), description="default: rating"),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request):
+        club = request.query_params.get("club")
+        rows = selectors.rating_list(
+            club_id=int(club) if club and club.isdigit() else None, sort=request.query_params.get("sort", "rating")
+        )
+        return Response(rows)
+
+
+class PlayerRatingHistory(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, player_id: int):
+        player = get_object_or_404(Player, pk=player_id)
+        return Response(
+            {"player_id": player.pk, "name": player.display_name, **selectors.player_rating(player.pk),
+             "history": selectors.rating_history(player.pk)}
+        )
