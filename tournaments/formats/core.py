@@ -1,0 +1,187 @@
+"""The value types every format shares: recorded facts in, derived structure out.
+
+Facts are ``Result`` (who won a match) and ``Pairing`` (who was paired in a
+Swiss or round-robin round). Everything else (``Slot``, ``Bracket``,
+``Standing``) is derived and never stored: the formats rebuild it from the
+facts on every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+WAITING = "waiting"  # a player of the slot is not known yet
+READY = "ready"  # both players known, no result yet
+BYE = "bye"  # at most one player: the slot needs no match
+DONE = "done"  # a result (recorded, or a forfeit derived from a withdrawal)
+
+
+class FormatError(ValueError):
+    """Inputs a format cannot work with (duplicate players, unknown tie-break, ...)."""
+
+
+class PairingError(FormatError):
+    """No pairing satisfies the hard constraints (forbidden pairings)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one match. Points are the match points each side scored."""
+
+    winner: int
+    loser: int
+    winner_points: int = 0
+    loser_points: int = 0
+    forfeit: bool = False
+
+    def __post_init__(self):
+        if self.winner == self.loser:
+            raise FormatError(f"a result needs two different players, got {self.winner} twice")
+
+    @property
+    def players(self) -> frozenset[int]:
+        return frozenset((self.winner, self.loser))
+
+
+@dataclass(frozen=True)
+class Lengths:
+    """Match length per round of one bracket (or event).
+
+    ``rounds`` overrides any round; ``final`` is the length of the bracket's
+    last round unless ``rounds`` names that round; ``default`` covers the rest.
+    ``Lengths(7, final=9)``: 7-point matches, a 9-point final.
+    """
+
+    default: int = 7
+    rounds: Mapping[int, int] = field(default_factory=dict)
+    final: int | None = None
+
+    def of(self, round_no: int, last_round: int | None = None) -> int:
+        if round_no in self.rounds:
+            return self.rounds[round_no]
+        if self.final is not None and round_no == last_round:
+            return self.final
+        return self.default
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One match of a structure, identified by a stable, human-readable ``key``.
+
+    Keys: ``"main:r1:m3"``, ``"consolation:r2:m1"``, ``"last_chance:r1:m2"``,
+    ``"winners:r2:m1"``, ``"losers:r3:m2"``, ``"grand_final:r1:m1"``,
+    ``"grand_final:r2:m1"`` (the reset), ``"swiss:r3:t4"``, ``"rr:c1:r5:t2"``.
+    Rounds and indexes count from 1.
+
+    ``players`` holds None where a player is not known yet *or* where there is
+    nobody (the empty side of a bye; ``bye`` is then True). ``sources`` says in
+    words where each side comes from (``"seed 3"``, ``"winner main:r1:m1"``,
+    ``"bye"``); ``feeds`` names the slots the winner and the loser go on to
+    (None: nowhere, or a fresh draw).
+    """
+
+    key: str
+    bracket: str
+    round: int
+    index: int
+    players: tuple[int | None, int | None]
+    length: int
+    bye: bool
+    result: Result | None
+    feeds: tuple[str | None, str | None] = (None, None)
+    sources: tuple[str, str] = ("", "")
+    known: tuple[bool, bool] = (True, True)  # per side: settled (a player, or known to be nobody)
+
+    @property
+    def status(self) -> str:
+        if self.result is not None:
+            return DONE
+        if not all(self.known):
+            return WAITING
+        return BYE if self.bye else READY
+
+    @property
+    def winner(self) -> int | None:
+        """The winner, or the lone player of a bye; None while undecided or for an empty slot."""
+        if self.result is not None:
+            return self.result.winner
+        if self.status == BYE:
+            return next((p for p in self.players if p is not None), None)
+        return None
+
+    @property
+    def loser(self) -> int | None:
+        return self.result.loser if self.result is not None else None
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """Everything derived for an elimination event.
+
+    ``slots`` come bracket by bracket, round by round, index by index.
+    ``champions`` maps each bracket name to its winner (None while undecided);
+    ``winner`` is the event's winner. ``eliminated`` maps each bracket to the
+    players who lost in it, in order of elimination (by round, then by slot
+    index). ``fields`` maps each bracket to the players who appear in it so
+    far. ``awaiting_draw`` lists brackets whose draw needs results still
+    missing. ``ignored`` lists the keys of recorded results that were not
+    applied: unknown keys, or results whose players no longer match the slot
+    (an upstream correction changed who plays there).
+    """
+
+    slots: tuple[Slot, ...]
+    winner: int | None
+    champions: Mapping[str, int | None]
+    eliminated: Mapping[str, tuple[int, ...]]
+    fields: Mapping[str, tuple[int, ...]]
+    awaiting_draw: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+
+    def slot(self, key: str) -> Slot:
+        for s in self.slots:
+            if s.key == key:
+                return s
+        raise KeyError(key)
+
+    def round(self, bracket: str, round_no: int) -> list[Slot]:
+        return [s for s in self.slots if s.bracket == bracket and s.round == round_no]
+
+    def rounds(self, bracket: str) -> int:
+        return max((s.round for s in self.slots if s.bracket == bracket), default=0)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A pairing of a Swiss or round-robin round: ``b`` None is a bye."""
+
+    a: int
+    b: int | None
+    result: Result | None = None
+
+    def __post_init__(self):
+        if self.a == self.b:
+            raise FormatError(f"player {self.a} paired with themself")
+        if self.result is not None and (self.b is None or self.result.players != {self.a, self.b}):
+            raise FormatError(f"result {self.result} does not belong to pairing {self.a}-{self.b}")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a table. ``score`` is match wins plus points credited on a late entry.
+
+    ``played`` counts matches against an opponent (forfeits included, byes
+    not); ``byes`` counts byes. ``tiebreaks`` holds the value of every
+    tie-break asked for, by name.
+    """
+
+    player: int
+    rank: int
+    played: int
+    wins: int
+    losses: int
+    points_for: int
+    points_against: int
+    tiebreaks: dict[str, float]
+    score: float = 0
+    byes: int = 0

@@ -1,0 +1,164 @@
+"""Single elimination with optional Consolation and Last Chance flights.
+
+``derive(entrants, results, config)`` rebuilds the whole structure from the
+entry list (seed order, best first) and the recorded results, keyed by slot.
+
+Main (``main:rR:mI``)
+    Draw size: the next power of two. Seeds are placed in the standard
+    recursive order (1 v 16, 8 v 9, 4 v 13, 5 v 12, 2 v 15, ...): the two
+    halves hold seeds 1 and 2, so they can meet only in the final. When the
+    field is short, the byes go to the top seeds (seed s meets seed
+    size+1-s, absent when that exceeds the field); a bye advances without a
+    result. Round r has size/2^r slots; the winners of slots 2i-1 and 2i
+    meet in slot i of the next round.
+
+Consolation (``consolation:rR:mI``), when ``config.consolation`` is set
+    Fed by Main losers. Round 1 pairs the losers of Main round-1 slots
+    2i-1 and 2i (byes where a Main slot was a bye).
+
+    - ``consolation_feeds = 1``: only first-match losers enter. A player
+      whose Main round 1 was a bye and who loses in Main round 2 has lost
+      their first match: they take the empty place their bye left in
+      Consolation round 1 (they never met the other player of that slot).
+      (Not when Main round 2 is the final: the Main runner-up does not drop.)
+    - ``consolation_feeds = 2`` (progressive): Main round-2 losers, bye
+      holders included, enter Consolation round 2, where they meet the
+      Consolation round-1 winners; the losers of Main slot j meet the winner
+      of Consolation slot (k+1-j) of k, the far half of the draw, so nobody
+      meets the player they just lost to or that player's victim. Larger
+      values carry on the same way (an internal round, then Main round-3
+      losers drop in, ...), at most up to the round before the Main final.
+    Further rounds are a plain knockout of the survivors.
+
+Last Chance (``last_chance:rR:mI``), when ``config.last_chance`` is set
+    A fresh draw of those eliminated from both Main and Consolation (the
+    losers of Consolation matches, withdrawn players left out), made once
+    every Consolation slot is settled; until then the bracket has no slots
+    and is listed in ``Bracket.awaiting_draw``. Seed order: the players of
+    ``config.last_chance_order`` first, in that order (the director's draw),
+    then the rest by default order: the Consolation round they lost in,
+    latest first (they went further), ties by Main seed. Standard placement
+    with byes to the top seeds, as in Main. Held with two entrants or more.
+
+Every bracket has its own ``Lengths`` (per round, a final length, a default).
+Withdrawn players forfeit every match without a recorded result (see
+``knockout``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .core import Bracket, FormatError, Lengths, Result
+from .knockout import (
+    NOBODY,
+    Empty,
+    Entrant,
+    LoserIf,
+    LoserOf,
+    WinnerOf,
+    bracket_size,
+    check_entrants,
+    drop_in,
+    field_of,
+    key,
+    knockout,
+    losers_in_order,
+    resolve,
+    seeded_round,
+    with_feeds,
+)
+
+MAIN, CONSOLATION, LAST_CHANCE = "main", "consolation", "last_chance"
+
+
+@dataclass(frozen=True)
+class Config:
+    """``consolation`` / ``last_chance``: that flight's lengths, None for no such flight."""
+
+    lengths: Lengths = field(default_factory=Lengths)
+    withdrawn: frozenset[int] = frozenset()
+    consolation: Lengths | None = None
+    consolation_feeds: int = 1
+    last_chance: Lengths | None = None
+    last_chance_order: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        if self.last_chance is not None and self.consolation is None:
+            raise FormatError("a Last Chance flight is fed by the Consolation: configure one")
+        if self.consolation_feeds < 1:
+            raise FormatError("consolation_feeds counts Main rounds whose losers enter: at least 1")
+
+
+def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Config = Config()) -> Bracket:
+    """The Main bracket and its flights, derived from the entries and the results so far."""
+    players = check_entrants(entrants)
+    withdrawn = frozenset(config.withdrawn)
+    if not players:
+        return Bracket((), None, {MAIN: None}, {MAIN: ()}, {MAIN: ()}, ignored=tuple(sorted(results)))
+    first = seeded_round(players)
+    size = 2 * len(first)
+    main_rounds = size.bit_length() - 1
+    specs = knockout(MAIN, first, config.lengths)
+    champions = {MAIN: WinnerOf(specs[-1].key)}
+
+    if config.consolation is not None and main_rounds >= 2:
+        feeds = max(1, min(config.consolation_feeds, main_rounds - 1))
+        first_losers = [_first_match_loser(i, sides, main_rounds, feeds) for i, sides in enumerate(first, 1)]
+        cons, champion = drop_in(CONSOLATION, MAIN, size, feeds, config.consolation, first_losers)
+        specs += cons
+        champions[CONSOLATION] = champion
+
+    done: dict = {}
+    slots, ignored = resolve(specs, results, withdrawn, done)
+    awaiting = []
+    if config.last_chance is not None and CONSOLATION in champions:
+        cons_slots = [s for s in slots if s.bracket == CONSOLATION]
+        if all(s.status in ("done", "bye") for s in cons_slots):
+            order = _last_chance_order(cons_slots, players, withdrawn, config.last_chance_order)
+            if len(order) >= 2:
+                lc = knockout(LAST_CHANCE, seeded_round(order), config.last_chance)
+                specs += lc
+                more, more_ignored = resolve(lc, results, withdrawn, done)
+                slots += more
+                ignored += more_ignored
+                champions[LAST_CHANCE] = WinnerOf(lc[-1].key)
+        else:
+            awaiting.append(LAST_CHANCE)
+        champions.setdefault(LAST_CHANCE, Empty())
+
+    slots = with_feeds(slots, specs)
+    names = list(champions)
+    winners = {name: _player(src.value(done)) for name, src in champions.items()}
+    known = {s.key for s in slots}
+    ignored += sorted(k for k in results if k not in known)
+    return Bracket(
+        slots=tuple(slots),
+        winner=winners[MAIN],
+        champions=winners,
+        eliminated={n: losers_in_order([s for s in slots if s.bracket == n]) for n in names},
+        fields={n: field_of([s for s in slots if s.bracket == n]) for n in names},
+        awaiting_draw=tuple(awaiting),
+        ignored=tuple(ignored),
+    )
+
+
+def _first_match_loser(i: int, sides, main_rounds: int, feeds: int):
+    """Who Main round-1 slot ``i`` sends to Consolation round 1."""
+    a, b = sides
+    if feeds == 1 and main_rounds >= 3 and isinstance(a, Entrant) and isinstance(b, Empty):
+        return LoserIf(key(MAIN, 2, (i + 1) // 2), a.player)  # the bye holder's first match
+    return LoserOf(key(MAIN, 1, i))
+
+
+def _last_chance_order(cons_slots, players, withdrawn, chosen) -> list[int]:
+    lost_in = {s.loser: s.round for s in cons_slots if s.loser is not None and s.loser not in withdrawn}
+    seed = {p: i for i, p in enumerate(players)}
+    chosen = list(chosen or ())
+    place = {p: i for i, p in enumerate(chosen)}
+    return sorted(lost_in, key=lambda p: (place.get(p, len(chosen)), -lost_in[p], seed[p]))
+
+
+def _player(value) -> int | None:
+    return None if value is None or value is NOBODY else value
