@@ -1,0 +1,111 @@
+"""Round robin on Berger tables, one or more cycles.
+
+``derive(players, results, config)`` lays out every round of every cycle
+and fills in the results. Rules:
+
+- Players are numbered 1..n in seed order (the order of ``players``). An
+  odd field gets a dummy number n+1; meeting the dummy is a bye (a rest
+  round: not a win, not a match). A field of N numbers (n rounded up to
+  even) plays N-1 rounds per cycle.
+- Round r of a cycle is the Berger table: number N meets number
+  o = ((r-1)·N/2 mod (N-1)) + 1, and the other numbers pair as o+k v o-k
+  (k = 1..N/2-1, counted round the circle 1..N-1). So round 1 is 1 v N,
+  2 v N-1, ..., and over a cycle everyone meets everyone once.
+- Every cycle repeats the same pairings in the same round order.
+- Tables: Berger order (the pair with number N first, then k = 1, 2, ...),
+  with the bye, if any, moved to the last table. Slot keys are
+  ``rr:c{cycle}:r{round in the cycle}:t{table}``; ``Slot.round`` is the
+  overall round ((cycle-1)·(N-1) + round) and ``Slot.players`` are in seed
+  order.
+- A withdrawn player forfeits every match without a recorded result: a
+  ``Result(forfeit=True)`` for the opponent (both withdrawn: the better
+  seed is credited). Results already recorded stand.
+- ``Lengths`` apply to overall rounds (``final`` = the last overall round).
+- Standings: ``standings.standings`` with byes counting for nothing, the
+  tie-breaks of ``config.tiebreaks``. ``winner`` is the leader once every
+  match is settled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .core import FormatError, Lengths, Pairing, Result, Slot, Standing
+from .knockout import check_entrants, resolve, Spec, Entrant, Empty
+from .standings import standings
+
+
+@dataclass(frozen=True)
+class Config:
+    cycles: int = 1
+    lengths: Lengths = field(default_factory=Lengths)
+    withdrawn: frozenset[int] = frozenset()
+    tiebreaks: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.cycles < 1:
+            raise FormatError("a round robin has at least one cycle")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    slots: tuple[Slot, ...]
+    standings: tuple[Standing, ...]
+    winner: int | None
+    ignored: tuple[str, ...] = ()
+
+    def slot(self, key: str) -> Slot:
+        for s in self.slots:
+            if s.key == key:
+                return s
+        raise KeyError(key)
+
+    def round(self, overall: int) -> list[Slot]:
+        return [s for s in self.slots if s.round == overall]
+
+
+def berger(numbers: int, round_no: int) -> list[tuple[int, int]]:
+    """Round ``round_no`` (1-based) of the Berger table for an even count of ``numbers``."""
+    if numbers % 2 or numbers < 2 or not 1 <= round_no < numbers:
+        raise FormatError(f"no round {round_no} in a Berger table of {numbers}")
+    ring = numbers - 1
+
+    def at(i: int) -> int:  # position on the circle 1..ring
+        return (i - 1) % ring + 1
+
+    o = ((round_no - 1) * (numbers // 2)) % ring + 1
+    return [(o, numbers)] + [(at(o + k), at(o - k)) for k in range(1, numbers // 2)]
+
+
+def table_key(cycle: int, round_no: int, table: int) -> str:
+    return f"rr:c{cycle}:r{round_no}:t{table}"
+
+
+def derive(players: Sequence[int], results: Mapping[str, Result], config: Config = Config()) -> Schedule:
+    entrants = check_entrants(players)
+    n = len(entrants)
+    numbers = n + n % 2
+    per_cycle = numbers - 1 if n >= 2 else 0
+    total = per_cycle * config.cycles
+    specs = []
+    for cycle in range(1, config.cycles + 1):
+        for r in range(1, per_cycle + 1):
+            tables = [tuple(sorted(t)) for t in berger(numbers, r)]
+            tables.sort(key=lambda t: t[1] > n)  # the bye (dummy number n+1) last; stable otherwise
+            overall = (cycle - 1) * per_cycle + r
+            for t, (a, b) in enumerate(tables, 1):
+                sides = (Entrant(entrants[a - 1], a), Entrant(entrants[b - 1], b) if b <= n else Empty())
+                specs.append(Spec(table_key(cycle, r, t), "rr", overall, t, config.lengths.of(overall, total), sides))
+    slots, ignored = resolve(specs, results, frozenset(config.withdrawn))
+    rounds = [[Pairing(s.players[0], s.players[1], s.result) for s in slots if s.round == r]
+              for r in range(1, total + 1)]
+    table = standings(entrants, rounds, config.tiebreaks, bye_is_win=False)
+    finished = all(s.status in ("done", "bye") for s in slots)
+    known = {s.key for s in slots}
+    return Schedule(
+        slots=tuple(slots),
+        standings=tuple(table),
+        winner=table[0].player if finished and table else None,
+        ignored=tuple(ignored) + tuple(sorted(k for k in results if k not in known)),
+    )

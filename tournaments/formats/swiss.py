@@ -1,0 +1,171 @@
+"""Swiss pairing by score groups, exact on rematches and forbidden pairings.
+
+Published pairings are facts: ``history`` holds every earlier round as
+played (pairings and results) and ``pair_round`` computes the next round
+from it. A later correction of a result changes the standings (and the
+pairing of rounds not yet published), never a round already played.
+
+Rules of ``pair_round``:
+
+Score and rank
+    Score = match wins (a bye is a win) + ``start_points`` (points credited
+    to a late entrant; 0 unless given). Rank = score, then seed order (the
+    order of ``players``). Withdrawn players (``withdrawn``, or simply left
+    out of ``players``) are not paired; late entrants are just listed.
+
+Constraints, from hardest to softest
+    1. A forbidden pairing is never made. If no pairing avoids them all,
+       ``PairingError`` is raised.
+    2. No rematch, whenever some pairing of this round avoids them.
+    3. No second bye, whenever possible within 2.
+    Whether a pairing exists is decided exactly with a maximum matching
+    (Edmonds' blossoms, ``matching.py``), never guessed.
+
+Bye (odd field)
+    To the lowest-ranked player who has not had one (``byes_had`` adds to
+    the byes found in ``history``) and whose absence leaves the others
+    pairable under the constraints; failing that, the lowest-ranked such
+    player who has had one. A bye scores a win with 0-0 match points.
+
+Pairing (Dutch-like)
+    Repeatedly take the highest-ranked unpaired player P and give them the
+    first acceptable opponent in this order: within P's score group of size
+    g (unpaired players on P's score), the top of the bottom half (position
+    g // 2), then on down the bottom half, then back up the top half; then
+    the lower players in rank order (P floats down). "Acceptable" means the
+    rest can still be paired under the constraints, so the greedy choice
+    never paints the round into a corner. Unconstrained, this is top half
+    against bottom half in every score group, with the lowest player of an
+    odd group floating down to meet the top of the next group.
+
+The returned list is in table order: pairs by the rank of their
+better-placed player, each pair as (better, worse), the bye last as
+``(player, None)``; table t of round r is ``swiss:r{r}:t{t}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+
+from .core import FormatError, Lengths, Pairing, PairingError, Slot
+from .matching import maximum_matching, rematch_without
+from .standings import as_pairing, standings
+
+__all__ = ["pair_round", "standings", "table_key", "slots", "scores"]
+
+
+def table_key(round_no: int, table: int) -> str:
+    return f"swiss:r{round_no}:t{table}"
+
+
+def scores(history: Iterable[Iterable[Pairing]], start_points: Mapping[int, float] | None = None) -> dict[int, float]:
+    """Match wins (byes included) plus credited start points, per player seen."""
+    score: dict[int, float] = dict(start_points or {})
+    for rnd in history:
+        for p in map(as_pairing, rnd):
+            winner = p.a if p.b is None else (p.result.winner if p.result else None)
+            for q in (p.a, p.b):
+                if q is not None:
+                    score.setdefault(q, 0)
+            if winner is not None:
+                score[winner] += 1
+    return score
+
+
+def pair_round(
+    round_no: int,
+    players: Sequence[int],
+    history: Sequence[Iterable[Pairing]],
+    byes_had: Collection[int] = (),
+    forbidden: Iterable[Collection[int]] = (),
+    *,
+    withdrawn: Collection[int] = (),
+    start_points: Mapping[int, float] | None = None,
+) -> list[tuple[int, int | None]]:
+    """The pairings of round ``round_no`` (1-based; ``history`` holds rounds 1..round_no-1)."""
+    if len(history) != round_no - 1:
+        raise FormatError(f"round {round_no} needs the {round_no - 1} earlier rounds, got {len(history)}")
+    if len(set(players)) != len(players):
+        raise FormatError("a player is listed twice")
+    rounds = [[as_pairing(p) for p in rnd] for rnd in history]
+    met: set[frozenset[int]] = set()
+    had_bye = set(byes_had)
+    for r, rnd in enumerate(rounds, 1):
+        for t, p in enumerate(rnd, 1):
+            if p.b is None:
+                had_bye.add(p.a)
+            elif p.result is None:
+                raise FormatError(f"{table_key(r, t)} ({p.a} v {p.b}) has no result yet")
+            else:
+                met.add(frozenset((p.a, p.b)))
+    banned = {frozenset(f) for f in forbidden}
+    score = scores(rounds, start_points)
+    seed = {p: i for i, p in enumerate(players)}
+    out = set(withdrawn)
+    active = [p for p in players if p not in out]
+    ranked = sorted(active, key=lambda p: (-score.get(p, 0), seed[p]))
+
+    tiers = [(True, True), (True, False), (False, True), (False, False)]
+    for no_rematch, fresh_bye in tiers:
+        if len(ranked) % 2 == 0 and not fresh_bye:
+            continue  # no bye to give: the tier is the same as the one before
+
+        def allowed(a: int, b: int) -> bool:
+            pair = frozenset((a, b))
+            return pair not in banned and not (no_rematch and pair in met)
+
+        pairs = _pair(ranked, score, allowed, lambda p: not (fresh_bye and p in had_bye))
+        if pairs is not None:
+            return pairs
+    raise PairingError(f"round {round_no}: no pairing of {len(ranked)} players avoids the forbidden pairings")
+
+
+def _pair(ranked: list[int], score, allowed, may_have_bye) -> list[tuple[int, int | None]] | None:
+    n = len(ranked)
+    index = {p: i for i, p in enumerate(ranked)}
+    adj = [{j for j in range(n) if j != i and allowed(ranked[i], ranked[j])} for i in range(n)]
+    mate = maximum_matching(adj)
+    if sum(m != -1 for m in mate) < n - n % 2:
+        return None
+    alive = [True] * n
+    bye = None
+    if n % 2:
+        for p in reversed(ranked):
+            if may_have_bye(p) and rematch_without(adj, mate, alive, [index[p]]):
+                bye = p
+                break
+        else:
+            return None
+    remaining = [p for p in ranked if p != bye]
+    pairs: list[tuple[int, int | None]] = []
+    while remaining:
+        top = remaining[0]
+        for other in _candidates(remaining, score):
+            if index[other] in adj[index[top]] and rematch_without(adj, mate, alive, [index[top], index[other]]):
+                break
+        else:  # unreachable: the current perfect matching always offers top's mate
+            raise AssertionError("pairing lost its perfect matching")
+        pairs.append((top, other))
+        remaining = [p for p in remaining if p not in (top, other)]
+    if bye is not None:
+        pairs.append((bye, None))
+    return pairs
+
+
+def _candidates(remaining: list[int], score) -> list[int]:
+    """Opponents for ``remaining[0]`` in order of preference (see the module docstring)."""
+    top = remaining[0]
+    group = [p for p in remaining if score.get(p, 0) == score.get(top, 0)]
+    lower = remaining[len(group):]
+    half = len(group) // 2
+    return group[half:] + group[half - 1:0:-1] + lower if half else lower
+
+
+def slots(history: Sequence[Iterable[Pairing]], lengths: Lengths = Lengths()) -> list[Slot]:
+    """The played rounds as ``Slot`` objects keyed ``swiss:rR:tT`` (tables in the order given)."""
+    out = []
+    for r, rnd in enumerate(history, 1):
+        for t, p in enumerate(map(as_pairing, rnd), 1):
+            out.append(Slot(table_key(r, t), "swiss", r, t, (p.a, p.b), lengths.of(r), p.b is None, p.result,
+                            sources=("pairing", "bye" if p.b is None else "pairing")))
+    return out
