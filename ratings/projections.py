@@ -18,12 +18,14 @@ MATCH = "match"
 
 class RatingsProjection(Projection):
     name = "ratings"
+    event_types = ("MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided")
 
     def apply(self, events) -> None:
+        events = [e for e in events if e.stream_type == MATCH]
         batch = _Batch()
+        batch.preload(events)
         for event in events:
-            if event.stream_type == MATCH:
-                batch.on_match_event(event)
+            batch.on_match_event(event)
         batch.save()
 
     def reset(self) -> None:
@@ -43,13 +45,19 @@ class _Batch:
         self.changes: list[RatingChange] = []
         self.recompute = False
 
+    def preload(self, events) -> None:
+        """Two queries for the whole batch instead of one per match and player."""
+        registered = {e.stream_id: e.payload["player_ids"] for e in events if e.event_type == "MatchRegistered"}
+        earlier = {e.stream_id for e in events} - set(registered)
+        for match in RatedMatch.objects.filter(key__in=earlier):
+            self.matches[match.key] = match
+        players = {p for ids in registered.values() for p in ids}
+        players.update(p for m in self.matches.values() for p in (m.player0_id, m.player1_id))
+        for row in PlayerRating.objects.filter(player_id__in=players):
+            self.ratings[row.player_id] = row
+
     def match(self, key: str) -> RatedMatch | None:
-        if key not in self.matches:
-            found = RatedMatch.objects.filter(key=key).first()
-            if found is None:
-                return None
-            self.matches[key] = found
-        return self.matches[key]
+        return self.matches.get(key)
 
     def on_match_event(self, event) -> None:
         kind, payload, key = event.event_type, event.payload, event.stream_id
@@ -88,9 +96,7 @@ class _Batch:
 
     def rating(self, player_id: int) -> PlayerRating:
         if player_id not in self.ratings:
-            self.ratings[player_id] = PlayerRating.objects.filter(player_id=player_id).first() or PlayerRating(
-                player_id=player_id
-            )
+            self.ratings[player_id] = PlayerRating(player_id=player_id)  # preloaded: absent means new
         return self.ratings[player_id]
 
     def save(self) -> None:
