@@ -6,7 +6,7 @@ from games.engine.board import BAR, OFF
 from games.engine.match import MOVE
 from games.engine.state_ids import match_id_of, position_id_of, xgid_of
 
-from .models import MatchSummary
+from .models import GameSummary, MatchSummary
 from .streams import MatchRecord
 
 
@@ -76,3 +76,12 @@ def match_summaries(*, tournament_id: int | None = None, published_only: bool = 
     if tournament_id is not None:
         rows = rows.filter(tournament_id=tournament_id)
     return rows
+
+
+def game_summaries(stream_id: str) -> list[dict]:
+    return list(
+        GameSummary.objects.filter(stream_id=stream_id)
+        .order_by("game")
+        .values("game", "score0_before", "score1_before", "crawford", "post_crawford", "finished", "winner", "points",
+                "kind", "reason")
+    )

@@ -110,6 +110,15 @@ class MatchEvents(APIView):
         return Response(EventSerializer(rows, many=True).data)
 
 
+class MatchGames(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="Each game's result and Crawford flags (read model).")
+    def get(self, request, stream_id: str):
+        _readable(request, stream_id)
+        return Response(selectors.game_summaries(stream_id))
+
+
 class MatchExport(APIView):
     permission_classes = [permissions.AllowAny]
 

@@ -45,4 +45,8 @@ def test_the_projection_stores_the_flags_of_every_game(make_user):
     projections.run("match_summary")
     stored = list(GameSummary.objects.filter(stream_id=record.stream_id).order_by("game").values_list("game", "crawford", "post_crawford", "winner", "points"))
     assert stored == [(1, False, False, 0, 4), (2, True, False, 1, 1), (3, False, True, 0, 2)]
+    from rest_framework.test import APIClient
+
+    shown = APIClient().get(f"/api/matches/{record.stream_id}/games/").json()
+    assert [(g["game"], g["crawford"], g["post_crawford"]) for g in shown] == [(1, False, False), (2, True, False), (3, False, True)]
     assert json.dumps(INDEX["match_003_5pt.mat"]["crawford_game"]) == "[2]"
