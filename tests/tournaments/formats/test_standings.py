@@ -1,0 +1,53 @@
+"""Tie-breaks on a small event worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.formats import FormatError, Pairing, Result, standings
+
+HISTORY = [
+    [Pairing(1, 2, Result(1, 2, 7, 3)), Pairing(3, 4, Result(3, 4, 7, 5)), Pairing(5, None)],
+    [Pairing(1, 3, Result(3, 1, 7, 6)), Pairing(5, 2, Result(5, 2, 7, 0)), Pairing(4, None)],
+    [Pairing(3, 5, Result(3, 5, 7, 4)), Pairing(1, 4, Result(4, 1, forfeit=True)), Pairing(2, None)],
+]
+ALL = ["buchholz", "median_buchholz", "sonneborn_berger", "points_diff"]
+
+
+def test_every_tiebreak_by_hand():
+    table = {s.player: s for s in standings([1, 2, 3, 4, 5], HISTORY, ALL)}
+    assert {p: s.score for p, s in table.items()} == {1: 1, 2: 1, 3: 3, 4: 2, 5: 2}
+    # Buchholz: opponents' scores, a bye counts 0.
+    assert {p: s.tiebreaks["buchholz"] for p, s in table.items()} == {1: 6, 2: 3, 3: 5, 4: 4, 5: 4}
+    # Median: without the highest and the lowest of the three.
+    assert {p: s.tiebreaks["median_buchholz"] for p, s in table.items()} == {1: 2, 2: 1, 3: 2, 4: 1, 5: 1}
+    # Sonneborn-Berger: scores of the opponents beaten (4's forfeit win over 1 counts).
+    assert {p: s.tiebreaks["sonneborn_berger"] for p, s in table.items()} == {1: 1, 2: 0, 3: 5, 4: 1, 5: 1}
+    assert {p: s.tiebreaks["points_diff"] for p, s in table.items()} == {1: 3, 2: -11, 3: 6, 4: -2, 5: 4}
+    four = table[4]
+    assert (four.played, four.wins, four.losses, four.byes, four.points_for, four.points_against) == (2, 2, 1, 1, 5, 7)
+
+
+@pytest.mark.parametrize(("tiebreaks", "order"), [
+    ([], [3, 4, 5, 1, 2]),  # ties fall to seed order
+    (["buchholz", "points_diff"], [3, 5, 4, 1, 2]),
+    (["sonneborn_berger"], [3, 4, 5, 1, 2]),
+    (["median_buchholz"], [3, 4, 5, 1, 2]),
+    (["points_diff"], [3, 5, 4, 1, 2]),
+])
+def test_tiebreaks_apply_in_the_order_given(tiebreaks, order):
+    table = standings([1, 2, 3, 4, 5], HISTORY, tiebreaks)
+    assert [s.player for s in table] == order
+    assert [s.rank for s in table] == [1, 2, 3, 4, 5]
+
+
+def test_byes_count_for_nothing_when_asked_and_unplayed_pairings_are_skipped():
+    table = {s.player: s for s in standings([1, 2, 3], [[Pairing(1, 2), Pairing(3, None)]], bye_is_win=False)}
+    assert table[3].wins == 0 and table[3].byes == 1 and table[1].played == 0
+
+
+def test_bad_input():
+    with pytest.raises(FormatError, match="unknown tie-break"):
+        standings([1, 2], [], ["koya"])
+    with pytest.raises(FormatError, match="not listed"):
+        standings([1, 2], [[Pairing(1, 3, Result(1, 3))]])
