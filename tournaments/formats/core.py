@@ -78,7 +78,9 @@ class Slot:
     nobody (the empty side of a bye; ``bye`` is then True). ``sources`` says in
     words where each side comes from (``"seed 3"``, ``"winner main:r1:m1"``,
     ``"bye"``); ``feeds`` names the slots the winner and the loser go on to
-    (None: nowhere, or a fresh draw).
+    (None: nowhere, or a fresh draw). ``known`` tells, per side, whether it
+    is settled (a player, or known to be nobody): a side None and known is
+    the empty side of a bye, a side None and not known is still to come.
     """
 
     key: str
@@ -91,7 +93,7 @@ class Slot:
     result: Result | None
     feeds: tuple[str | None, str | None] = (None, None)
     sources: tuple[str, str] = ("", "")
-    known: tuple[bool, bool] = (True, True)  # per side: settled (a player, or known to be nobody)
+    known: tuple[bool, bool] = (True, True)
 
     @property
     def status(self) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .core import FormatError, Result, Slot
+from .core import FormatError, Lengths, Result, Slot
 
 
 class _Nobody:
@@ -181,7 +181,7 @@ def seeded_round(players: Sequence[int]) -> list[tuple[Source, Source]]:
     return [(side(order[i]), side(order[i + 1])) for i in range(0, size, 2)]
 
 
-def knockout(bracket: str, first: Sequence[tuple[Source, Source]], lengths) -> list[Spec]:
+def knockout(bracket: str, first: Sequence[tuple[Source, Source]], lengths: Lengths) -> list[Spec]:
     """A plain knockout: ``first`` round sides, then winners meet pairwise to a final."""
     rounds = len(first).bit_length()  # len(first) is a power of two
     specs, current, rnd = [], list(first), 1
@@ -195,7 +195,7 @@ def knockout(bracket: str, first: Sequence[tuple[Source, Source]], lengths) -> l
     return specs
 
 
-def drop_in(bracket: str, main: str, size: int, feeds: int, lengths,
+def drop_in(bracket: str, main: str, size: int, feeds: int, lengths: Lengths,
             first_losers: Sequence[Source] | None = None) -> tuple[list[Spec], Source]:
     """A bracket fed by the losers of a knockout ``main`` of ``size`` draw positions.
 

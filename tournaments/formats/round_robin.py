@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .core import FormatError, Lengths, Pairing, Result, Slot, Standing
-from .knockout import check_entrants, resolve, Spec, Entrant, Empty
+from .knockout import Empty, Entrant, Spec, check_entrants, resolve
 from .standings import standings
 
 

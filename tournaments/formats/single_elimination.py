@@ -58,7 +58,6 @@ from .knockout import (
     LoserIf,
     LoserOf,
     WinnerOf,
-    bracket_size,
     check_entrants,
     drop_in,
     field_of,

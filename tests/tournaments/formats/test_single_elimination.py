@@ -127,6 +127,17 @@ def test_flights_are_fed_by_exactly_the_right_losers(n, config):
     assert set(played) <= field
 
 
+@pytest.mark.parametrize("config", [FLIGHTS, PROGRESSIVE], ids=["consolation", "progressive"])
+def test_lower_seed_wins_every_flight_the_best_seed_of_each_field_wins(config):
+    for n in range(3, 65):
+        players = entrants(n)
+        final, _ = play_out(derive, players, config, lower_seed_wins(players))
+        assert final.winner == players[0]
+        for flight in ("consolation", "last_chance"):
+            field = final.fields[flight]
+            assert final.champions[flight] == (min(field) if len(field) >= 2 or flight == "consolation" else None)
+
+
 def test_lower_seed_wins_every_flight_sixteen():
     players = list(range(1, 17))
     final, _ = play_out(derive, players, FLIGHTS, lower_seed_wins(players))
