@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
+    path("api/", include("tournaments.urls")),
     path("ratings/formula/", ratings_views.formula_page, name="rating-formula"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

@@ -291,6 +291,13 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
     return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": score, "reason": reason})]
 
 
+def match_void(*, stream_id: str, reason: str) -> None:
+    """Void a match for a process manager (a tournament replacing a pairing nobody has started)."""
+    record = match_load(stream_id)
+    if record.voided is None:
+        _append(stream_id, record.version, [NewEvent(streams.VOIDED, {"reason": reason})], None)
+
+
 # -- files -----------------------------------------------------------------------------
 
 

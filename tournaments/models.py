@@ -21,3 +21,64 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# -- read models: kept by the ``tournament_view`` projection, never written by hand ------------
+
+
+class TournamentState(models.Model):
+    tournament_id = models.BigIntegerField(primary_key=True)
+    format = models.CharField(max_length=24)
+    version = models.PositiveIntegerField(default=0)
+    entries = models.JSONField(default=list)
+    checked_in = models.JSONField(default=list)
+    withdrawn = models.JSONField(default=list)
+    drawn = models.BooleanField(default=False)
+    winner = models.BigIntegerField(null=True)
+    champions = models.JSONField(default=dict)
+    flagged = models.JSONField(default=list)
+    awaiting_draw = models.JSONField(default=list)
+
+
+class TournamentSlot(models.Model):
+    tournament_id = models.BigIntegerField(db_index=True)
+    key = models.CharField(max_length=40)
+    bracket = models.CharField(max_length=24)
+    round = models.PositiveIntegerField()
+    index = models.PositiveIntegerField()
+    player_a = models.BigIntegerField(null=True)
+    player_b = models.BigIntegerField(null=True)
+    status = models.CharField(max_length=8)
+    length = models.PositiveIntegerField()
+    match_id = models.CharField(max_length=64, blank=True)
+    winner = models.BigIntegerField(null=True)
+    winner_points = models.PositiveIntegerField(default=0)
+    loser_points = models.PositiveIntegerField(default=0)
+    forfeit = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament_id", "bracket", "round", "index"]
+        constraints = [models.UniqueConstraint(fields=["tournament_id", "key"], name="tournament_slot_unique")]
+
+
+class TournamentStanding(models.Model):
+    tournament_id = models.BigIntegerField(db_index=True)
+    player_id = models.BigIntegerField()
+    rank = models.PositiveIntegerField()
+    played = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    losses = models.PositiveIntegerField()
+    points_for = models.PositiveIntegerField()
+    points_against = models.PositiveIntegerField()
+    score = models.FloatField(default=0)
+    tiebreaks = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["tournament_id", "rank"]
+
+
+class TournamentMatchIndex(models.Model):
+    """Which tournament a match stream belongs to, so its results reach the right view."""
+
+    match_id = models.CharField(max_length=64, primary_key=True)
+    tournament_id = models.BigIntegerField(db_index=True)

@@ -1,4 +1,4 @@
-"""Every refusal as a 4xx with a reason a person can act on."""
+"""Every refusal of the API, any app's, as a 4xx with a reason a person can act on."""
 
 from django.core.exceptions import PermissionDenied
 from rest_framework import status
@@ -10,6 +10,7 @@ from eventlog.store import ConcurrencyError
 from games.engine.errors import EngineError
 from games.engine.matfile import MatFileError
 from games.services import BadCommand, MatchNotFound
+from tournaments.services import TournamentError
 
 
 def exception_handler(exc, context):
@@ -21,7 +22,7 @@ def exception_handler(exc, context):
         return _refuse(status.HTTP_400_BAD_REQUEST, "invalid_mat_file", str(exc), game=exc.game, move=exc.move)
     if isinstance(exc, EngineError):
         return _refuse(status.HTTP_400_BAD_REQUEST, _code(exc), str(exc))
-    if isinstance(exc, BadCommand):
+    if isinstance(exc, (BadCommand, TournamentError)):
         return _refuse(status.HTTP_400_BAD_REQUEST, "bad_command", str(exc))
     if isinstance(exc, MatchNotFound):
         return _refuse(status.HTTP_404_NOT_FOUND, "not_found", str(exc))

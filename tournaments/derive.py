@@ -1,0 +1,188 @@
+"""A tournament's structure, derived from its facts and its matches' results.
+
+Pure apart from reading the match streams: the formats library does the
+structure; this module turns recorded facts into its inputs and its output
+into what directors and players see (slots with their matches, standings,
+matches to create, matches flagged after a correction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournaments.formats import double_elimination, round_robin, single_elimination, swiss
+from tournaments.formats.core import Lengths, Pairing, Result
+from tournaments.formats.standings import standings as table
+
+from .stream import Facts, PaperResult
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """What a linked match stream says: started at all, finished, who won, the score."""
+
+    match_id: str
+    players: tuple[int, int]
+    started: bool
+    voided: bool
+    winner: int | None = None
+    score: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class View:
+    slots: list = field(default_factory=list)
+    standings: list = field(default_factory=list)
+    champions: dict = field(default_factory=dict)
+    winner: int | None = None
+    flagged: list[dict] = field(default_factory=list)
+    to_create: list = field(default_factory=list)  # ready slots without a live match
+    awaiting_draw: tuple = ()
+
+
+def lengths(spec: dict | None, fallback: int = 7) -> Lengths:
+    spec = spec or {}
+    return Lengths(
+        default=spec.get("default", fallback),
+        rounds={int(k): v for k, v in spec.get("rounds", {}).items()},
+        final=spec.get("final"),
+    )
+
+
+def results_of(facts: Facts, outcomes: dict[str, MatchOutcome]) -> tuple[dict[str, Result], dict[str, Result]]:
+    """Per slot: (results as corrected, results as first recorded)."""
+    first: dict[str, Result] = {}
+    for slot, link in facts.matches.items():
+        outcome = outcomes.get(link["match_id"])
+        if outcome and not outcome.voided and outcome.winner is not None:
+            first[slot] = _from_match(outcome)
+    for slot, paper in facts.paper.items():
+        first[slot] = _from_paper(paper)
+    corrected = dict(first)
+    for slot, paper in facts.corrections.items():
+        corrected[slot] = _from_paper(paper)
+    return corrected, first
+
+
+def derive(facts: Facts, outcomes: dict[str, MatchOutcome]) -> View:
+    if not facts.drawn:
+        return View()
+    corrected, first = results_of(facts, outcomes)
+    view = _structure(facts, corrected)
+    if facts.kept and not _kept_hold(facts, view):
+        # a kept match stands: the corrections upstream of it stop steering the bracket
+        for slot in reversed(list(facts.corrections)):
+            trial = dict(corrected)
+            if slot in first:
+                trial[slot] = first[slot]
+            else:
+                trial.pop(slot, None)
+            attempt = _structure(facts, trial)
+            if _kept_hold(facts, attempt):
+                corrected, view = trial, attempt
+                break
+    _links(facts, outcomes, view)
+    return view
+
+
+def _structure(facts: Facts, results: dict[str, Result]) -> View:
+    c = facts.config
+    withdrawn = frozenset(facts.withdrawn)
+    fmt = facts.format
+    if fmt == "single_elimination":
+        config = single_elimination.Config(
+            lengths=lengths(c.get("lengths", {}).get("main")),
+            withdrawn=withdrawn,
+            consolation=lengths(c["lengths"]["consolation"]) if c.get("consolation") else None,
+            consolation_feeds=c.get("consolation_feeds", 1),
+            last_chance=lengths(c["lengths"].get("last_chance")) if c.get("last_chance") else None,
+        )
+        bracket = single_elimination.derive(facts.seeds, results, config)
+        return _from_bracket(facts, bracket, results)
+    if fmt == "double_elimination":
+        spec = c.get("lengths", {})
+        config = double_elimination.Config(
+            winners=lengths(spec.get("winners")), losers=lengths(spec.get("losers")),
+            grand_final=lengths(spec.get("grand_final")), reset=c.get("reset", True), withdrawn=withdrawn,
+        )
+        return _from_bracket(facts, double_elimination.derive(facts.seeds, results, config), results)
+    if fmt == "round_robin":
+        config = round_robin.Config(
+            cycles=c.get("cycles", 1), lengths=lengths(c.get("lengths", {}).get("rounds")), withdrawn=withdrawn,
+            tiebreaks=tuple(c.get("tiebreaks", ())),
+        )
+        schedule = round_robin.derive(facts.seeds, results, config)
+        return View(slots=list(schedule.slots), standings=list(schedule.standings), winner=schedule.winner)
+    if fmt == "swiss":
+        history = swiss_history(facts, results)
+        slots = swiss.slots(history, lengths(c.get("lengths", {}).get("rounds")))
+        players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
+        start = {p: float(c.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
+        rows = table(players, history, tuple(c.get("tiebreaks", ())), start_points=start)
+        done = len(history) == c.get("rounds", 0) and all(s.result or s.bye for s in slots)
+        return View(slots=slots, standings=list(rows), winner=rows[0].player if done and rows else None)
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def swiss_history(facts: Facts, results: dict[str, Result]) -> list[list[Pairing]]:
+    history = []
+    for r, pairs in enumerate(facts.rounds, 1):
+        history.append(
+            [Pairing(a, b, results.get(swiss.table_key(r, t)) if b is not None else None) for t, (a, b) in enumerate(pairs, 1)]
+        )
+    return history
+
+
+def _from_bracket(facts: Facts, bracket, results) -> View:
+    done = [s for s in bracket.slots if s.result is not None]
+    players = list(facts.seeds)
+    rows = table(players, [[Pairing(s.result.winner, s.result.loser, s.result) for s in done]], ())
+    return View(
+        slots=list(bracket.slots), standings=list(rows), champions=dict(bracket.champions), winner=bracket.winner,
+        awaiting_draw=tuple(bracket.awaiting_draw),
+    )
+
+
+def _links(facts: Facts, outcomes: dict[str, MatchOutcome], view: View) -> None:
+    """Which ready slots still need a match, and which live matches no longer fit their slot."""
+    by_key = {s.key: s for s in view.slots}
+    for key, link in facts.matches.items():
+        slot = by_key.get(key)
+        outcome = outcomes.get(link["match_id"])
+        if outcome is None or outcome.voided or key in facts.kept:
+            continue
+        expected = set(slot.players) if slot is not None else set()
+        if set(link["players"]) != expected:
+            view.flagged.append(
+                {"slot": key, "match_id": link["match_id"], "match_players": list(link["players"]),
+                 "slot_players": [p for p in (slot.players if slot else ()) if p is not None],
+                 "started": outcome.started, "finished": outcome.winner is not None}
+            )
+    flagged = {f["slot"] for f in view.flagged}
+    for slot in view.slots:
+        if slot.status != "ready" or slot.key in flagged:
+            continue
+        link = facts.matches.get(slot.key)
+        live = link is not None and not outcomes.get(link["match_id"], MatchOutcome("", (0, 0), False, True)).voided
+        if not live and slot.key not in facts.paper:
+            view.to_create.append(slot)
+
+
+def _kept_hold(facts: Facts, view: View) -> bool:
+    by_key = {s.key: s for s in view.slots}
+    for key, match_id in facts.kept.items():
+        slot = by_key.get(key)
+        link = facts.matches.get(key)
+        if slot is None or link is None or set(link["players"]) != set(slot.players):
+            return False
+    return True
+
+
+def _from_match(outcome: MatchOutcome) -> Result:
+    seat = outcome.winner
+    winner, loser = outcome.players[seat], outcome.players[1 - seat]
+    return Result(winner, loser, outcome.score[seat], outcome.score[1 - seat])
+
+
+def _from_paper(paper: PaperResult) -> Result:
+    return Result(paper.winner, paper.loser, paper.winner_points, paper.loser_points, paper.forfeit)

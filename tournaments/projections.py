@@ -1,0 +1,78 @@
+"""The ``tournament_view`` projection: brackets, pairings, standings and flags of every event."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from eventlog.projections import Projection
+
+from . import stream
+from .models import Tournament, TournamentMatchIndex, TournamentSlot, TournamentStanding, TournamentState
+
+
+class TournamentViewProjection(Projection):
+    name = "tournament_view"
+
+    def apply(self, events) -> None:
+        touched: dict[int, None] = {}
+        for e in events:
+            if e.stream_type == stream.STREAM_TYPE:
+                touched[int(e.stream_id.rsplit("-", 1)[1])] = None
+            elif e.stream_type == "match":
+                if e.event_type == "MatchRegistered" and e.payload.get("tournament_id"):
+                    TournamentMatchIndex.objects.get_or_create(
+                        match_id=e.stream_id, defaults={"tournament_id": e.payload["tournament_id"]}
+                    )
+                linked = TournamentMatchIndex.objects.filter(match_id=e.stream_id).values_list("tournament_id", flat=True)
+                touched.update(dict.fromkeys(linked))
+        for pk in touched:
+            tournament = Tournament.objects.filter(pk=pk).first()
+            if tournament is not None:
+                needs_work = refresh(tournament)
+                if needs_work:
+                    from .tasks import advance_tournament
+
+                    transaction.on_commit(lambda pk=pk: advance_tournament.delay(pk))
+
+    def reset(self) -> None:
+        for model in (TournamentState, TournamentSlot, TournamentStanding, TournamentMatchIndex):
+            model.objects.all().delete()
+
+
+def refresh(tournament: Tournament) -> bool:
+    """Rewrite one event's rows; True when the process manager has something to do."""
+    from .services import tournament_view
+
+    facts, view = tournament_view(tournament)
+    pk = tournament.pk
+    TournamentState.objects.update_or_create(tournament_id=pk, defaults={
+        "format": facts.format, "version": facts.version, "entries": facts.entered,
+        "checked_in": sorted(facts.checked_in), "withdrawn": sorted(facts.withdrawn), "drawn": facts.drawn,
+        "winner": view.winner, "champions": view.champions, "flagged": view.flagged,
+        "awaiting_draw": list(view.awaiting_draw),
+    })
+    TournamentSlot.objects.filter(tournament_id=pk).delete()
+    TournamentSlot.objects.bulk_create(
+        TournamentSlot(
+            tournament_id=pk, key=s.key, bracket=s.bracket, round=s.round, index=s.index, player_a=s.players[0],
+            player_b=s.players[1], status=s.status, length=s.length,
+            match_id=(facts.matches.get(s.key) or {}).get("match_id", ""),
+            winner=s.result.winner if s.result else None,
+            winner_points=s.result.winner_points if s.result else 0,
+            loser_points=s.result.loser_points if s.result else 0, forfeit=bool(s.result and s.result.forfeit),
+        )
+        for s in view.slots
+    )
+    TournamentStanding.objects.filter(tournament_id=pk).delete()
+    TournamentStanding.objects.bulk_create(
+        TournamentStanding(
+            tournament_id=pk, player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
+            points_for=r.points_for, points_against=r.points_against, score=r.score, tiebreaks=r.tiebreaks,
+        )
+        for r in view.standings
+    )
+    pending_swiss = facts.format == "swiss" and facts.config.get("auto_pair", True) and view.slots and (
+        len(facts.rounds) < facts.config.get("rounds", 0) and all(s.status in ("done", "bye") for s in view.slots)
+    )
+    return bool(view.to_create or [f for f in view.flagged if not f["started"]] or pending_swiss
+                or (facts.format == "swiss" and facts.corrected_at > (facts.round_paired_at or [0])[-1]))

@@ -1,0 +1,382 @@
+"""Running an event: every director's and player's action appends to the tournament stream.
+
+``tournament_command`` judges one command against the folded facts and appends
+its event in one transaction; ``tournament_advance`` is the process manager
+(run by Celery after results arrive): it creates the matches of slots that have
+become playable, pairs the next Swiss round when one is complete, and voids
+matches a correction made wrong before anyone started them.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from eventlog import store
+from eventlog.store import NewEvent
+from eventlog.tasks import wake_projections
+from games import services as matches
+from players.models import Player
+from tournaments.formats import swiss
+from tournaments.formats.core import FormatError
+
+from . import derive, stream
+from .models import Tournament
+
+
+class TournamentError(ValueError):
+    """A command that breaks the event's rules or does not fit its state: HTTP 400."""
+
+
+# -- loading -------------------------------------------------------------------------------
+
+
+def tournament_facts(tournament: Tournament) -> stream.Facts:
+    return stream.fold(store.read_stream(stream.stream_id_of(tournament.pk)))
+
+
+def match_outcomes(facts: stream.Facts) -> dict[str, derive.MatchOutcome]:
+    out = {}
+    ids = [link["match_id"] for link in facts.matches.values()]
+    ids += [m for old in facts.superseded.values() for m in old]
+    for match_id in ids:
+        record = matches.match_load(match_id)
+        state = record.state
+        winner = record.winner if record.finished and record.voided is None else None
+        out[match_id] = derive.MatchOutcome(
+            match_id, tuple(record.player_ids), started=state.game > 0 or record.finished,
+            voided=record.voided is not None, winner=winner, score=tuple(record.score),
+        )
+    return out
+
+
+def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
+    facts = tournament_facts(tournament)
+    return facts, derive.derive(facts, match_outcomes(facts))
+
+
+# -- creating --------------------------------------------------------------------------------
+
+
+def tournament_create(*, actor, name: str, format: str, club=None, settings: dict | None = None) -> Tournament:
+    """An event and its configuration: format, match lengths per bracket and round, rounds, tie-breaks."""
+    if not (actor and (actor.is_staff or getattr(actor, "is_authenticated", False))):
+        raise PermissionDenied("log in to create an event")
+    if format not in stream.FORMATS:
+        raise TournamentError(f"format is one of {', '.join(stream.FORMATS)}")
+    config = {"format": format, **(settings or {})}
+    if format == "swiss" and int(config.get("rounds", 0)) < 1:
+        raise TournamentError("a Swiss event needs a number of rounds")
+    with transaction.atomic():
+        tournament = Tournament.objects.create(name=name, club=club, director=actor)
+        _append(tournament, 0, [NewEvent("TournamentConfigured", config)], actor)
+    return tournament
+
+
+# -- commands --------------------------------------------------------------------------------
+
+DIRECTOR_ONLY = {
+    "check_in", "withdraw", "draw", "pair_round", "forbid", "report_result", "correct_result", "forfeit",
+    "keep_match", "void_match",
+}
+
+
+def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[NewEvent]:
+    kind = command.get("type")
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise TournamentError(f"unknown command type {kind!r}; expected one of {', '.join(_HANDLERS)}")
+    official = bool(actor and actor.is_authenticated and (actor.is_staff or tournament.director_id == actor.pk))
+    if kind in DIRECTOR_ONLY and not official:
+        raise PermissionDenied("only the event's director or staff may do this")
+    with transaction.atomic():
+        facts, view = tournament_view(tournament)
+        expected = command.get("expected_version")
+        if expected is not None and expected != facts.version:
+            raise store.ConcurrencyError(stream.stream_id_of(tournament.pk), expected, facts.version)
+        new = handler(actor=actor, official=official, tournament=tournament, facts=facts, view=view, c=command)
+        if new:
+            _append(tournament, facts.version, new, actor)
+    return new
+
+
+def _player(c: dict, field: str = "player") -> int:
+    pid = c.get(field)
+    if not isinstance(pid, int) or not Player.objects.filter(pk=pid).exists():
+        raise TournamentError(f"'{field}' is the id of a player")
+    return pid
+
+
+def _enter(*, actor, official, tournament, facts, view, c):
+    pid = _player(c)
+    if not official and not Player.objects.filter(pk=pid, user=actor).exists():
+        raise PermissionDenied("you may enter only yourself")
+    if pid in facts.entered and pid not in facts.withdrawn:
+        raise TournamentError("already entered")
+    if facts.drawn:
+        if facts.format != "swiss":
+            raise TournamentError("late entry is open only in Swiss events, before the round set by the director")
+        until = facts.config.get("late_entry_until_round", 0)
+        next_round = len(facts.rounds) + 1
+        if next_round > until:
+            raise TournamentError(f"late entry closed after round {until}")
+        return [NewEvent("PlayerEntered", {"player_id": pid, "from_round": next_round})]
+    return [NewEvent("PlayerEntered", {"player_id": pid, "from_round": 1})]
+
+
+def _check_in(*, actor, official, tournament, facts, view, c):
+    pid = _player(c)
+    if pid not in facts.entered:
+        raise TournamentError("the player has not entered")
+    if facts.drawn:
+        raise TournamentError("check-in closes with the draw")
+    return [] if pid in facts.checked_in else [NewEvent("PlayerCheckedIn", {"player_id": pid})]
+
+
+def _withdraw(*, actor, official, tournament, facts, view, c):
+    pid = _player(c)
+    if pid not in facts.entered or pid in facts.withdrawn:
+        raise TournamentError("the player is not in the event")
+    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": c.get("reason", "")})]
+
+
+def _draw(*, actor, official, tournament, facts, view, c):
+    if facts.drawn:
+        raise TournamentError("the draw has been made")
+    field = [p for p in facts.entered if p not in facts.withdrawn and (not facts.checked_in or p in facts.checked_in)]
+    if len(field) < 2:
+        raise TournamentError("the draw needs at least two checked-in players")
+    method = c.get("method", "random")
+    if method == "random":
+        seeds = list(field)
+        for i in range(len(seeds) - 1, 0, -1):  # Fisher-Yates with the OS's secure generator
+            j = secrets.randbelow(i + 1)
+            seeds[i], seeds[j] = seeds[j], seeds[i]
+    elif method == "rating":
+        from ratings.models import PlayerRating  # ratings read games/players; the draw only reads ratings
+
+        rating = dict(PlayerRating.objects.filter(player_id__in=field).values_list("player_id", "rating"))
+        seeds = sorted(field, key=lambda p: (-rating.get(p, 1500.0), field.index(p)))
+    elif method == "manual":
+        seeds = c.get("seeds")
+        if not isinstance(seeds, list) or sorted(seeds) != sorted(field):
+            raise TournamentError("'seeds' must list every checked-in player exactly once")
+    else:
+        raise TournamentError("method is random, rating or manual")
+    events = [NewEvent("DrawMade", {"seeds": seeds, "method": method})]
+    if facts.format == "swiss":
+        try:
+            pairs = swiss.pair_round(1, seeds, [], forbidden=facts.forbidden)
+        except FormatError as refused:
+            raise TournamentError(str(refused)) from None
+        events.append(NewEvent("RoundPaired", {"round": 1, "pairings": [list(p) for p in pairs], "manual": False}))
+    return events
+
+
+def _pair_round(*, actor, official, tournament, facts, view, c):
+    if facts.format != "swiss":
+        raise TournamentError("only Swiss rounds are paired; brackets and round robins follow their draw")
+    manual = c.get("pairings")
+    round_no = len(facts.rounds) + 1
+    if manual is not None:
+        return [NewEvent("RoundPaired", {"round": c.get("round", round_no), "pairings": _checked_manual(facts, manual),
+                                         "manual": True})]
+    return _next_swiss_round(facts, view)
+
+
+def _checked_manual(facts, manual) -> list[list]:
+    active = set(facts.seeds or []) | set(facts.entered)
+    active -= set(facts.withdrawn)
+    seen: list[int] = []
+    for pair in manual:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise TournamentError("each pairing is [player, player] or [player, null] for a bye")
+        seen += [p for p in pair if p is not None]
+    if sorted(seen) != sorted(active):
+        raise TournamentError("a manual pairing must place every active player exactly once")
+    for a, b in manual:
+        if b is not None and frozenset((a, b)) in facts.forbidden:
+            raise TournamentError(f"players {a} and {b} may not be paired")
+    return manual
+
+
+def _next_swiss_round(facts, view, round_no: int | None = None) -> list[NewEvent]:
+    """Pair round ``round_no`` (default: the next) from the results of the rounds before it."""
+    round_no = round_no or len(facts.rounds) + 1
+    if round_no > facts.config.get("rounds", 0):
+        raise TournamentError("all rounds have been paired")
+    if any(s.status not in ("done", "bye") for s in view.slots if s.round < round_no):
+        raise TournamentError(f"round {round_no - 1} is not finished")
+    history = derive.swiss_history(facts, {s.key: s.result for s in view.slots if s.result})[: round_no - 1]
+    players = [p for p in (facts.seeds + [p for p in facts.entered if p not in facts.seeds])]
+    start = {p: float(facts.config.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
+    late = {p for p, r in facts.entered_round.items() if r > round_no}
+    try:
+        pairs = swiss.pair_round(round_no, players, history, forbidden=facts.forbidden,
+                                 withdrawn=set(facts.withdrawn) | late, start_points=start)
+    except FormatError as refused:
+        raise TournamentError(str(refused)) from None
+    return [NewEvent("RoundPaired", {"round": round_no, "pairings": [list(p) for p in pairs], "manual": False})]
+
+
+def _forbid(*, actor, official, tournament, facts, view, c):
+    players = c.get("players")
+    if not (isinstance(players, list) and len(players) == 2 and players[0] != players[1]):
+        raise TournamentError("'players' are the two players who must not meet")
+    return [NewEvent("PairingForbidden", {"players": sorted(players)})]
+
+
+def _result_payload(view, c, *, require_ready: bool = True) -> dict:
+    slot = next((s for s in view.slots if s.key == c.get("slot")), None)
+    if slot is None:
+        raise TournamentError(f"no slot {c.get('slot')!r} in this event")
+    winner = c.get("winner")
+    if winner not in slot.players or None in slot.players:
+        raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
+    loser = next(p for p in slot.players if p != winner)
+    score = c.get("score", [slot.length, 0])
+    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+        raise TournamentError("'score' is [winner's points, loser's points]")
+    if score[0] < slot.length or score[1] >= slot.length:
+        raise TournamentError(f"in a {slot.length}-point match the winner has {slot.length} points or more, the loser fewer")
+    if require_ready and slot.status != "ready":
+        raise TournamentError(f"{slot.key} is {slot.status}: report a result only for a match being played")
+    return {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": score[0], "loser_points": score[1],
+            "length": slot.length}
+
+
+def _report(*, actor, official, tournament, facts, view, c):
+    return [NewEvent("ResultReported", {**_result_payload(view, c), "reported_by": "director"})]
+
+
+def _confirm(*, actor, official, tournament, facts, view, c):
+    payload = _result_payload(view, c)
+    me = Player.objects.filter(user=actor).values_list("pk", flat=True).first()
+    slot = next(s for s in view.slots if s.key == payload["slot"])
+    if me not in slot.players:
+        raise PermissionDenied("only the two players of the match confirm its result")
+    events = [NewEvent("ResultConfirmed", {**payload, "player_id": me})]
+    other = facts.confirmations.get(payload["slot"], {})
+    agreeing = [p for p, said in other.items() if p != me and all(said[k] == payload[k] for k in payload)]
+    if agreeing:
+        events.append(NewEvent("ResultReported", {**payload, "reported_by": "players"}))
+    return events
+
+
+def _correct(*, actor, official, tournament, facts, view, c):
+    reason = c.get("reason")
+    if not reason:
+        raise TournamentError("a correction needs a 'reason'")
+    slot = next((s for s in view.slots if s.key == c.get("slot")), None)
+    if slot is None or slot.result is None:
+        raise TournamentError("correct a slot that has a result")
+    return [NewEvent("ResultCorrected", {**_result_payload(view, c, require_ready=False), "reason": reason})]
+
+
+def _forfeit(*, actor, official, tournament, facts, view, c):
+    slot = next((s for s in view.slots if s.key == c.get("slot")), None)
+    if slot is None or slot.status != "ready":
+        raise TournamentError("a forfeit is for a match that is due and not decided")
+    winner = c.get("winner")
+    if winner not in slot.players:
+        raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
+    loser = next(p for p in slot.players if p != winner)
+    payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
+               "length": slot.length, "reason": c.get("reason", "no-show")}
+    return [NewEvent("MatchForfeited", payload)]
+
+
+def _keep(*, actor, official, tournament, facts, view, c):
+    flag = next((f for f in view.flagged if f["slot"] == c.get("slot")), None)
+    if flag is None:
+        raise TournamentError("only a flagged match can be kept")
+    return [NewEvent("MatchKept", {"slot": flag["slot"], "match_id": flag["match_id"]})]
+
+
+def _void(*, actor, official, tournament, facts, view, c):
+    link = facts.matches.get(c.get("slot"))
+    if link is None:
+        raise TournamentError("no match was created for that slot")
+    record = matches.match_load(link["match_id"])
+    if record.voided is None:
+        matches.match_command(actor=actor, stream_id=link["match_id"], command={
+            "type": "void", "reason": c.get("reason") or "voided by the director", "expected_version": record.version,
+        })
+    return []
+
+
+_HANDLERS = {
+    "enter": _enter,
+    "check_in": _check_in,
+    "withdraw": _withdraw,
+    "draw": _draw,
+    "pair_round": _pair_round,
+    "forbid": _forbid,
+    "report_result": _report,
+    "confirm_result": _confirm,
+    "correct_result": _correct,
+    "forfeit": _forfeit,
+    "keep_match": _keep,
+    "void_match": _void,
+}
+
+
+# -- the process manager ----------------------------------------------------------------------
+
+
+def tournament_advance(tournament: Tournament) -> list[str]:
+    """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent."""
+    created: list[str] = []
+    with transaction.atomic():
+        facts, view = tournament_view(tournament)
+        new: list[NewEvent] = []
+        replaced = [f["match_id"] for f in view.flagged if not f["started"]]
+        repair = _swiss_round_to_repair(facts, view)
+        if repair:
+            replaced += [facts.matches[s.key]["match_id"] for s in view.slots if s.round == repair and s.key in facts.matches]
+        for match_id in replaced:  # nobody has rolled yet: a wrong pairing is simply replaced
+            matches.match_void(stream_id=match_id, reason="pairing changed by a result correction")
+        if repair:
+            new += _next_swiss_round(facts, view, repair)
+        elif replaced:
+            facts, view = tournament_view(tournament)
+        auto_pair = facts.format == "swiss" and facts.config.get("auto_pair", True)
+        if not repair and auto_pair and view.slots and len(facts.rounds) < facts.config.get("rounds", 0):
+            if all(s.status in ("done", "bye") for s in view.slots):
+                new += _next_swiss_round(facts, view)
+        for slot in [] if repair else view.to_create:
+            a, b = slot.players
+            record = matches.match_create(
+                actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
+                length=slot.length, tournament_id=tournament.pk,
+            )
+            created.append(record.stream_id)
+            new.append(NewEvent("MatchCreated", {"slot": slot.key, "match_id": record.stream_id, "players": [a, b],
+                                                 "length": slot.length}))
+        if new:
+            _append(tournament, facts.version, new, tournament.director)
+    return created
+
+
+def _swiss_round_to_repair(facts: stream.Facts, view: derive.View) -> int | None:
+    """The last Swiss round, when a correction came after its pairing and none of its matches has begun."""
+    if facts.format != "swiss" or not facts.rounds or facts.corrected_at <= facts.round_paired_at[-1]:
+        return None
+    last = len(facts.rounds)
+    outcomes = match_outcomes(facts)
+    for slot in view.slots:
+        if slot.round != last or slot.bye:
+            continue
+        link = facts.matches.get(slot.key)
+        if slot.result is not None or (link and outcomes[link["match_id"]].started):
+            return None
+    return last
+
+
+def _append(tournament: Tournament, expected: int, events: list[NewEvent], actor) -> None:
+    store.append(
+        stream_id=stream.stream_id_of(tournament.pk), stream_type=stream.STREAM_TYPE, expected_version=expected,
+        events=events, metadata={"actor": getattr(actor, "pk", None)}, on_commit=wake_projections,
+    )

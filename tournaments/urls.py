@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("tournaments/", api.TournamentListCreate.as_view(), name="tournament-list"),
+    path("tournaments/<int:pk>/", api.TournamentDetail.as_view(), name="tournament-detail"),
+    path("tournaments/<int:pk>/commands/", api.TournamentCommands.as_view(), name="tournament-commands"),
+]
