@@ -108,7 +108,7 @@ def can_read(user, record: MatchRecord) -> bool:
 # -- creating a match ----------------------------------------------------------------------
 
 
-def _rating_ramp(tournament_id: int | None) -> str:
+def rating_ramp(tournament_id: int | None) -> str:
     """The new-player ramp of the club running the event, written into the match so ratings replay exactly."""
     if tournament_id is None:
         return "fibs"
@@ -160,7 +160,7 @@ def match_create(
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
         "published": published,
-        "rating_ramp": _rating_ramp(tournament_id),
+        "rating_ramp": rating_ramp(tournament_id),
     }
     stream_id = uuid.uuid4().hex
     _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(started), actor)
@@ -308,7 +308,7 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
         "published": True,
-        "rating_ramp": _rating_ramp(tournament_id),
+        "rating_ramp": rating_ramp(tournament_id),
     }
     stream_id = uuid.uuid4().hex
     _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(record.events), actor)

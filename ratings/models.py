@@ -61,3 +61,10 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["seq"]
         indexes = [models.Index(fields=["player_id", "seq"])]
+
+
+class RatedSlot(models.Model):
+    """A tournament slot's match stream, so a director's correction of the slot reaches that match's rating."""
+
+    slot_key = models.CharField(max_length=128, primary_key=True)
+    match_key = models.CharField(max_length=128)

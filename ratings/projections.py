@@ -11,24 +11,31 @@ from __future__ import annotations
 from eventlog.projections import Projection
 
 from .formula import Rated, rate
-from .models import PlayerRating, RatedMatch, RatingChange
+from .models import PlayerRating, RatedMatch, RatedSlot, RatingChange
 
 MATCH = "match"
+TOURNAMENT = "tournament"
 
 
 class RatingsProjection(Projection):
     name = "ratings"
-    event_types = ("MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided")
+    event_types = (
+        "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided",  # match streams
+        "ResultReported", "MatchCreated",  # tournament streams: paper results, slot -> match
+    )
 
     def apply(self, events) -> None:
-        events = [e for e in events if e.stream_type == MATCH]
         batch = _Batch()
-        batch.preload(events)
+        batch.preload([e for e in events if e.stream_type == MATCH])
         for event in events:
-            batch.on_match_event(event)
+            if event.stream_type == MATCH:
+                batch.on_match_event(event)
+            elif event.stream_type == TOURNAMENT:
+                batch.on_tournament_event(event)
         batch.save()
 
     def reset(self) -> None:
+        RatedSlot.objects.all().delete()
         RatingChange.objects.all().delete()
         PlayerRating.objects.all().delete()
         RatedMatch.objects.all().delete()
@@ -86,6 +93,39 @@ class _Batch:
         elif kind == "MatchVoided":
             self.recompute = self.recompute or match.rated
             match.voided = True
+
+    def on_tournament_event(self, event) -> None:
+        """Paper results are rated like played matches; a correction of a slot reaches its match's rating."""
+        p = event.payload
+        slot_key = f"{event.stream_id}:{p['slot']}"
+        if event.event_type == "MatchCreated":
+            RatedSlot.objects.update_or_create(slot_key=slot_key, defaults={"match_key": p["match_id"]})
+            return
+        if event.event_type == "ResultCorrected":
+            alias = RatedSlot.objects.filter(slot_key=slot_key).values_list("match_key", flat=True).first()
+            key = alias or slot_key
+        else:
+            key = slot_key
+        match = self.match(key) or RatedMatch.objects.filter(key=key).first()
+        if match is None:
+            if p.get("length", 0) < 1:
+                return
+            match = RatedMatch(key=key, player0_id=p["winner"], player1_id=p["loser"], length=p["length"],
+                               ramp=p.get("rating_ramp", "fibs"))
+            self.matches[key] = match
+            self.new_matches.add(key)
+            for pid in (p["winner"], p["loser"]):
+                if pid not in self.ratings:
+                    self.ratings[pid] = PlayerRating.objects.filter(player_id=pid).first() or PlayerRating(player_id=pid)
+        self.matches[key] = match
+        self.changed_matches.add(key)
+        seat = 0 if match.player0_id == p["winner"] else 1
+        if match.seq is None:
+            match.seq, match.winner_seat = event.global_position, seat
+            self.rate(match)
+        elif match.winner_seat != seat:
+            match.winner_seat = seat
+            self.recompute = self.recompute or match.rated
 
     def rate(self, match: RatedMatch) -> None:
         if not match.rated or self.recompute:

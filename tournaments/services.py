@@ -228,7 +228,7 @@ def _forbid(*, actor, official, tournament, facts, view, c):
     return [NewEvent("PairingForbidden", {"players": sorted(players)})]
 
 
-def _result_payload(view, c, *, require_ready: bool = True) -> dict:
+def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     slot = next((s for s in view.slots if s.key == c.get("slot")), None)
     if slot is None:
         raise TournamentError(f"no slot {c.get('slot')!r} in this event")
@@ -244,15 +244,15 @@ def _result_payload(view, c, *, require_ready: bool = True) -> dict:
     if require_ready and slot.status != "ready":
         raise TournamentError(f"{slot.key} is {slot.status}: report a result only for a match being played")
     return {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": score[0], "loser_points": score[1],
-            "length": slot.length}
+            "length": slot.length, "rating_ramp": matches.rating_ramp(tournament.pk)}
 
 
 def _report(*, actor, official, tournament, facts, view, c):
-    return [NewEvent("ResultReported", {**_result_payload(view, c), "reported_by": "director"})]
+    return [NewEvent("ResultReported", {**_result_payload(tournament, view, c), "reported_by": "director"})]
 
 
 def _confirm(*, actor, official, tournament, facts, view, c):
-    payload = _result_payload(view, c)
+    payload = _result_payload(tournament, view, c)
     me = Player.objects.filter(user=actor).values_list("pk", flat=True).first()
     slot = next(s for s in view.slots if s.key == payload["slot"])
     if me not in slot.players:
@@ -272,7 +272,7 @@ def _correct(*, actor, official, tournament, facts, view, c):
     slot = next((s for s in view.slots if s.key == c.get("slot")), None)
     if slot is None or slot.result is None:
         raise TournamentError("correct a slot that has a result")
-    return [NewEvent("ResultCorrected", {**_result_payload(view, c, require_ready=False), "reason": reason})]
+    return [NewEvent("ResultCorrected", {**_result_payload(tournament, view, c, require_ready=False), "reason": reason})]
 
 
 def _forfeit(*, actor, official, tournament, facts, view, c):

@@ -274,3 +274,39 @@ def test_rebuild_gives_the_same_tournament_tables(director, field8):
     before = strip(tables())
     call_command("rebuild_projections", stdout=open("/dev/null", "w"))
     assert strip(tables()) == before
+
+
+@pytest.mark.worker
+def test_a_live_worker_advances_the_bracket_on_its_own(live_worker, make_user):
+    director = make_user("dora", player=False)
+    players = [Player.objects.create(display_name=f"W{i}").pk for i in range(4)]
+    t = start(director, players)
+    from tests.waiting import wait_for
+
+    def slots_with_matches(round_no):
+        return [s for s in tournament_data(t)["slots"] if s["round"] == round_no and s["match_id"]]
+
+    first = wait_for(lambda: len(slots_with_matches(1)) == 2 and slots_with_matches(1), what="round 1 matches")
+    play_to_end(director, first[0]["match_id"], winner_seat=1)
+    report(t, director, tournament_data(t), first[1]["key"], first[1]["players"][0])
+    final = wait_for(lambda: slots_with_matches(2), timeout=60, what="the final to be created by the worker")[0]
+    assert set(final["players"]) == {first[0]["players"][1], first[1]["players"][0]}
+
+
+def test_paper_results_and_their_corrections_are_rated(director, field8):
+    from ratings.models import PlayerRating
+    from tests.ratings.season import recompute
+
+    t = start(director, field8[:4])
+    data = settle(t)
+    first = [s for s in data["slots"] if s["round"] == 1]
+    for s in first:
+        report(t, director, data, s["key"], s["players"][0])
+    settle(t)
+    a, b = first[0]["players"]
+    cmd(t, director, type="correct_result", slot=first[0]["key"], winner=b, score=[7, 3], reason="scoresheet")
+    settle(t)
+    c, d = first[1]["players"]
+    expected = recompute([(b, a, first[0]["length"]), (c, d, first[1]["length"])])
+    stored = {r.player_id: (r.rating, r.experience) for r in PlayerRating.objects.all()}
+    assert stored == {p: (r.rating, r.experience) for p, r in expected.items()}
