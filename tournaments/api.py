@@ -23,7 +23,7 @@ class TournamentCreateSerializer(serializers.Serializer):
 class TournamentListCreate(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="tournaments_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         rows = Tournament.objects.filter(published=True).values("id", "name", "club_id", "starts_on")
         return Response(list(rows))
