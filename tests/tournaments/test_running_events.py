@@ -310,3 +310,55 @@ def test_paper_results_and_their_corrections_are_rated(director, field8):
     expected = recompute([(b, a, first[0]["length"]), (c, d, first[1]["length"])])
     stored = {r.player_id: (r.rating, r.experience) for r in PlayerRating.objects.all()}
     assert stored == {p: (r.rating, r.experience) for p, r in expected.items()}
+
+
+def test_swiss_late_entry_forbidden_pairing_and_manual_override(director):
+    players = [Player.objects.create(display_name=f"L{i}").pk for i in range(6)]
+    t = services.tournament_create(actor=director, name="Swiss", format="swiss",
+                                   settings={"rounds": 3, "late_entry_until_round": 2, "auto_pair": False})
+    for p in players[:5]:
+        cmd(t, director, type="enter", player=p)
+    cmd(t, director, type="forbid", players=[players[0], players[1]])
+    cmd(t, director, type="draw", method="manual", seeds=players[:5])
+    data = settle(t)
+    assert all(set(s["players"]) != {players[0], players[1]} for s in data["slots"])
+    cmd(t, director, type="enter", player=players[5])  # late entry for round 2
+    for s in data["slots"]:
+        if None not in s["players"]:
+            report(t, director, data, s["key"], min(s["players"]))
+    data = settle(t)
+    with pytest.raises(services.TournamentError, match="may not be paired"):
+        cmd(t, director, type="pair_round", pairings=[[players[0], players[1]], [players[2], players[3]], [players[4], players[5]]])
+    cmd(t, director, type="pair_round", pairings=[[players[5], players[0]], [players[1], players[2]], [players[3], players[4]]])
+    data = settle(t)
+    assert {frozenset(s["players"]) for s in data["slots"] if s["round"] == 2} == {
+        frozenset((players[5], players[0])), frozenset((players[1], players[2])), frozenset((players[3], players[4]))}
+    with pytest.raises(services.TournamentError, match="late entry closed after round 2"):
+        cmd(t, director, type="enter", player=Player.objects.create(display_name="Too late").pk)
+
+
+def test_forfeit_and_withdrawal_mid_event(director, field8):
+    t = start(director, field8[:4])
+    data = settle(t)
+    first = [s for s in data["slots"] if s["round"] == 1]
+    cmd(t, director, type="forfeit", slot=first[0]["key"], winner=first[0]["players"][1], reason="no-show")
+    report(t, director, data, first[1]["key"], first[1]["players"][0])
+    data = settle(t)
+    final = slot(data, "main:r2:m1")
+    assert set(final["players"]) == {first[0]["players"][1], first[1]["players"][0]}
+    assert slot(data, first[0]["key"])["forfeit"]
+    cmd(t, director, type="withdraw", player=first[1]["players"][0])
+    data = settle(t)
+    assert data["winner"] == first[0]["players"][1]
+
+
+def test_seeding_by_rating(director, field8):
+    from ratings.models import PlayerRating
+
+    for i, p in enumerate(field8):
+        PlayerRating.objects.create(player_id=p, rating=1500 + 10 * i, experience=500)
+    t = services.tournament_create(actor=director, name="Rated", format="single_elimination")
+    for p in field8:
+        cmd(t, director, type="enter", player=p)
+    events = cmd(t, director, type="draw", method="rating")
+    assert events[0].payload["seeds"] == list(reversed(field8))
