@@ -1,8 +1,13 @@
 """Celery tasks: thin, idempotent wrappers around the projection runner."""
 
+import threading
+from contextlib import contextmanager
+
 from celery import shared_task
 
 from . import projections
+
+_local = threading.local()
 
 
 @shared_task(acks_late=True, name="eventlog.tasks.project_all")
@@ -19,4 +24,19 @@ def sweep_projections() -> dict:
 
 def wake_projections() -> None:
     """Ask a worker to run the projections; with no broker it runs here and now."""
+    if getattr(_local, "deferred", None) is not None:
+        _local.deferred = True
+        return
     project_all.delay()
+
+
+@contextmanager
+def one_wake_up():
+    """Batch work (a demo, an import): wake the projections once at the end, not after every append."""
+    _local.deferred = False
+    try:
+        yield
+    finally:
+        pending, _local.deferred = _local.deferred, None
+        if pending:
+            project_all.delay()

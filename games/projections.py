@@ -15,16 +15,21 @@ from .models import GameSummary, MatchSummary
 from .services import match_load
 
 
+_GAME_EVENTS = ("MatchStarted", "GameStarted", "GameWon")
+
+
 class MatchSummaryProjection(Projection):
     name = "match_summary"
 
     def apply(self, events) -> None:
         touched = dict.fromkeys(e.stream_id for e in events if e.stream_type == streams.STREAM_TYPE)
+        new_games = {e.stream_id for e in events if e.event_type in _GAME_EVENTS}
         for stream_id in touched:
             # the whole stream's fold (from a committed snapshot): the row a rebuild would give
             record = match_load(stream_id)
             MatchSummary.objects.update_or_create(stream_id=stream_id, defaults=summary_fields(record))
-            _save_games(stream_id, game_flags(store.read_stream(stream_id)))
+            if stream_id in new_games:  # rolls and moves leave the per-game rows as they are
+                _save_games(stream_id, game_flags(store.read_stream(stream_id)))
 
     def reset(self) -> None:
         MatchSummary.objects.all().delete()

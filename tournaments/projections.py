@@ -12,6 +12,12 @@ from .models import Tournament, TournamentMatchIndex, TournamentSlot, Tournament
 
 class TournamentViewProjection(Projection):
     name = "tournament_view"
+    # the tournament stream's own events, and the few match events that change a bracket
+    event_types = (
+        "TournamentConfigured", "PlayerEntered", "PlayerCheckedIn", "PlayerWithdrew", "DrawMade", "RoundPaired",
+        "PairingForbidden", "MatchCreated", "ResultReported", "ResultConfirmed", "ResultCorrected", "MatchForfeited",
+        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided",
+    )
 
     def apply(self, events) -> None:
         touched: dict[int, None] = {}

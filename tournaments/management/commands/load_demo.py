@@ -1,8 +1,10 @@
-"""A demo club event: players, a director, and matches recorded move by move.
+"""A demo club event: players, a director, a bracket whose matches are recorded move by move.
 
-The matches are played by the engine against itself with server dice, through
-the same services the API uses, so every event in the demo was judged by the
-rules engine. Running it again does nothing once the demo club exists.
+The event is run through the same services as the API and the admin: entries,
+check-in, the draw, the process manager creating each match as it becomes
+playable. The matches are played by the engine against itself with server
+dice, so every event in the demo was judged by the rules engine. Running it
+again does nothing once the demo club exists.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from eventlog import projections
-from games import services
+from eventlog.tasks import one_wake_up
+from games import services as matches
 from players.models import Club, Player
-from tournaments.models import Tournament
+from tournaments import services
+from tournaments.selectors import tournament_data
 
 CLUB = "Crawford Demo Backgammon Club"
 MEMBERS = ["Ada", "Bruno", "Chloé", "Dimitri", "Eva", "Farid", "Greta", "Hugo"]
@@ -27,7 +31,7 @@ class Command(BaseCommand):
     help = "Load a demo club with players, a director and an event whose matches are recorded move by move."
 
     def add_arguments(self, parser):
-        parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument("--seed", type=int, default=2026, help="the engine's choices (the dice are the server's)")
 
     def handle(self, *args, seed: int, **options):
         if Club.objects.filter(name=CLUB).exists():
@@ -38,25 +42,51 @@ class Command(BaseCommand):
         with transaction.atomic():
             club = Club.objects.create(name=CLUB, country="FR")
             director = User.objects.create_user("director", password="director", is_staff=True, is_superuser=True)
-            players = []
             password = make_password("crawford")  # hashed once: the members share the demo password
+            players = []
             for name in MEMBERS:
                 user = User.objects.create(username=name.lower().replace("é", "e"), password=password)
                 players.append(Player.objects.create(display_name=name, club=club, country="FR", user=user))
-            event = Tournament.objects.create(name="Thursday club night", club=club, director=director)
-        rnd.shuffle(players)
-        for i in range(0, len(players), 2):
-            finished = i < len(players) - 2  # the last pairing is still at the board
-            self._record(director, event, players[i], players[i + 1], rnd, finished)
-        projections.run_all()
+        event = services.tournament_create(
+            actor=director, name="Thursday club night", format="single_elimination", club=club,
+            settings={"lengths": {"main": {"default": 5, "final": 7}}},
+        )
+        for player in players:
+            services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": player.pk})
+            services.tournament_command(actor=director, tournament=event, command={"type": "check_in", "player": player.pk})
+        services.tournament_command(actor=director, tournament=event, command={"type": "draw", "method": "random"})
+        self._settle(event)
+        # round 1 and the first semi-final are played out; the other semi-final is still at the board
+        for slot in self._ready(event):
+            self._play(director, slot["match_id"], rnd, moves=None)
+        self._settle(event)
+        semis = self._ready(event)
+        self._play(director, semis[0]["match_id"], rnd, moves=None)
+        self._play(director, semis[1]["match_id"], rnd, moves=40)
+        self._settle(event)
         self.stdout.write(
             f"demo loaded: {CLUB}, {len(players)} players, event '{event.name}'; "
             "log in at /admin/ as director / director"
         )
 
-    def _record(self, director, event, p0, p1, rnd, finished: bool) -> None:
-        record = services.match_create(actor=director, player0=p0, player1=p1, length=5, tournament_id=event.pk)
-        for _ in range(4000 if finished else 40):
+    def _settle(self, event) -> None:
+        for _ in range(10):
+            projections.run_all()
+            if not services.tournament_advance(event):
+                projections.run_all()
+                return
+
+    def _ready(self, event) -> list[dict]:
+        return [s for s in tournament_data(event)["slots"] if s["status"] == "ready" and s["match_id"]]
+
+    def _play(self, director, match_id: str, rnd: random.Random, moves: int | None) -> None:
+        with one_wake_up():  # the read models catch up once a match, not after every move
+            self._self_play(director, match_id, rnd, moves)
+
+    def _self_play(self, director, match_id: str, rnd: random.Random, moves: int | None) -> None:
+        """Self-play with server dice: a random legal play, now and then a double."""
+        record = matches.match_load(match_id)
+        for _ in range(moves or 10_000):
             s = record.state
             if record.finished:
                 return
@@ -70,4 +100,4 @@ class Command(BaseCommand):
             else:
                 command = {"type": "take" if rnd.random() < 0.7 else "drop"}
             command["expected_version"] = record.version
-            record, _ = services.match_command(actor=director, stream_id=record.stream_id, command=command)
+            record, _ = matches.match_command(actor=director, stream_id=match_id, command=command)
