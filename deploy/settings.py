@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_celery_beat",
     "eventlog",
     "players",
@@ -122,6 +123,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Backgammon matches recorded move by move as an append-only event log.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # the browsable UI's scripts come from our own static files, never from a CDN
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # -- Celery ---------------------------------------------------------------------

@@ -10,8 +10,10 @@ urlpatterns = [
     path("api/", include("ratings.urls")),
     path("api/", include("tournaments.urls")),
     path("ratings/formula/", ratings_views.formula_page, name="rating-formula"),
+    path("ratings/", ratings_views.rating_list_page, name="rating-list-page"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api-auth/", include("rest_framework.urls")),
+    path("", include("tournaments.urls_pages")),
     path("", include("games.urls")),
 ]

@@ -1,28 +1,43 @@
-"""Public pages: the matches of the club's events, and one match's state."""
+"""Public match pages: the move-by-move viewer and the recording screen at the table."""
 
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
-from . import selectors, services
+from eventlog import store
+
+from . import selectors, services, viewer
 
 
-def home(request):
-    from tournaments.models import Tournament  # the page groups matches by event
-
-    tournaments = {t.pk: t for t in Tournament.objects.filter(published=True)}
-    groups: dict = {}
-    for summary in selectors.match_summaries()[:500]:
-        groups.setdefault(tournaments.get(summary.tournament_id), []).append(summary)
-    sections = [(t, rows) for t, rows in groups.items()]
-    sections.sort(key=lambda item: (item[0] is None, str(item[0])))
-    return render(request, "games/home.html", {"sections": sections})
-
-
-def match_page(request, stream_id: str):
+def _record_or_404(request, stream_id: str):
     try:
         record = services.match_load(stream_id)
     except services.MatchNotFound:
         raise Http404("no such match") from None
     if not services.can_read(request.user, record):
         raise Http404("no such match")
-    return render(request, "games/match.html", {"m": selectors.match_state_data(record)})
+    return record
+
+
+def _may_record(user, record) -> bool:
+    return services.is_official(user, record) or services.seat_of(user, record) is not None
+
+
+def match_page(request, stream_id: str):
+    record = _record_or_404(request, stream_id)
+    return render(request, "games/match.html", {
+        "m": selectors.match_state_data(record),
+        "frames": viewer.frames(store.read_stream(stream_id)),
+        "games": selectors.game_summaries(stream_id),
+        "can_record": _may_record(request.user, record),
+    })
+
+
+@login_required
+def match_record(request, stream_id: str):
+    record = _record_or_404(request, stream_id)
+    if not _may_record(request.user, record):
+        raise PermissionDenied("only the players, the director and staff record this match")
+    return render(request, "games/record.html", {"m": selectors.match_state_data(record),
+                                                 "seat": services.seat_of(request.user, record)})

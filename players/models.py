@@ -23,6 +23,10 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="duplicates",
+        help_text="a duplicate entry of the same person: counted as that player",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -45,6 +45,7 @@ class _Batch:
     """What one batch of events changes, kept in memory and written at the end."""
 
     def __init__(self):
+        self.alias = merged_players()
         self.matches: dict[str, RatedMatch] = {}
         self.new_matches: set[str] = set()
         self.changed_matches: set[str] = set()
@@ -54,7 +55,8 @@ class _Batch:
 
     def preload(self, events) -> None:
         """Two queries for the whole batch instead of one per match and player."""
-        registered = {e.stream_id: e.payload["player_ids"] for e in events if e.event_type == "MatchRegistered"}
+        registered = {e.stream_id: [self.alias.get(p, p) for p in e.payload["player_ids"]]
+                      for e in events if e.event_type == "MatchRegistered"}
         earlier = {e.stream_id for e in events} - set(registered)
         for match in RatedMatch.objects.filter(key__in=earlier):
             self.matches[match.key] = match
@@ -69,7 +71,7 @@ class _Batch:
     def on_match_event(self, event) -> None:
         kind, payload, key = event.event_type, event.payload, event.stream_id
         if kind == "MatchRegistered":
-            p0, p1 = payload["player_ids"]
+            p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
             self.matches[key] = RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs"))
             self.new_matches.add(key)
             return
@@ -96,7 +98,9 @@ class _Batch:
 
     def on_tournament_event(self, event) -> None:
         """Paper results are rated like played matches; a correction of a slot reaches its match's rating."""
-        p = event.payload
+        p = dict(event.payload)
+        if "winner" in p:
+            p["winner"], p["loser"] = self.alias.get(p["winner"], p["winner"]), self.alias.get(p["loser"], p["loser"])
         slot_key = f"{event.stream_id}:{p['slot']}"
         if event.event_type == "MatchCreated":
             RatedSlot.objects.update_or_create(slot_key=slot_key, defaults={"match_key": p["match_id"]})
@@ -128,7 +132,7 @@ class _Batch:
             self.recompute = self.recompute or match.rated
 
     def rate(self, match: RatedMatch) -> None:
-        if not match.rated or self.recompute:
+        if not match.rated or self.recompute or match.player0_id == match.player1_id:
             return  # a recomputation at the end of the batch will include it
         seats = (match.player0_id, match.player1_id)
         winner, loser = seats[match.winner_seat], seats[1 - match.winner_seat]
@@ -174,8 +178,11 @@ def recompute_all() -> None:
     """Rate every result again in log order: what a correction of an old result needs."""
     ratings: dict[int, PlayerRating] = {}
     changes: list[RatingChange] = []
+    alias = merged_players()
     for match in RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0).order_by("seq"):
-        seats = (match.player0_id, match.player1_id)
+        seats = (alias.get(match.player0_id, match.player0_id), alias.get(match.player1_id, match.player1_id))
+        if seats[0] == seats[1]:
+            continue  # two entries of one person, merged: not a match between two players
         winner, loser = (
             ratings.setdefault(pid, PlayerRating(player_id=pid))
             for pid in (seats[match.winner_seat], seats[1 - match.winner_seat])
@@ -185,6 +192,13 @@ def recompute_all() -> None:
     PlayerRating.objects.all().delete()
     PlayerRating.objects.bulk_create(ratings.values(), batch_size=2000)
     RatingChange.objects.bulk_create(changes, batch_size=2000)
+
+
+def merged_players() -> dict[int, int]:
+    """Duplicate player entries merged by a director: their results count for the kept player."""
+    from players.models import Player
+
+    return dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into"))
 
 
 def _save_ratings(rows: list[PlayerRating]) -> None:

@@ -1,9 +1,18 @@
 from django.shortcuts import render
 
-from . import formula
+from players.models import Club
+
+from . import formula, selectors
 
 
 def formula_page(request):
     """The published formula: anyone can check every rating."""
     return render(request, "ratings/formula.html", {"doc": formula.__doc__, "start": formula.START_RATING,
                                                     "provisional": formula.PROVISIONAL_BELOW})
+
+
+def rating_list_page(request):
+    club = request.GET.get("club")
+    sort = request.GET.get("sort", "rating")
+    rows = selectors.rating_list(club_id=int(club) if club and club.isdigit() else None, sort=sort)
+    return render(request, "ratings/list.html", {"rows": rows, "clubs": Club.objects.all(), "club": club, "sort": sort})

@@ -1,9 +1,118 @@
-from django.contrib import admin
+"""The admin, fit for directors: run an event from one page; every button calls the services."""
 
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from eventlog.store import ConcurrencyError
+from players.models import Player
+
+from . import selectors, services, stream
 from .models import Tournament
+
+
+class TournamentForm(forms.ModelForm):
+    format = forms.ChoiceField(choices=[(f, f.replace("_", " ")) for f in stream.FORMATS], required=False,
+                               help_text="Chosen when the event is created; it is part of the event's record.")
+    rounds = forms.IntegerField(required=False, min_value=1, help_text="Swiss only")
+    length = forms.IntegerField(required=False, min_value=1, initial=7, help_text="Match length (odd)")
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "club", "director", "starts_on", "published"]
 
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "club", "director", "starts_on", "published")
+    form = TournamentForm
+    list_display = ("name", "club", "director", "starts_on", "published", "run_link")
     search_fields = ("name",)
+    actions = ["make_random_draw", "pair_next_round"]
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) or bool(obj and obj.director_id == request.user.pk)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        # a new event gets its stream and configuration through the service, like the API
+        data = form.cleaned_data
+        fmt = data.get("format") or "single_elimination"
+        length = data.get("length") or 7
+        settings = {"lengths": {b: {"default": length} for b in ("main", "consolation", "last_chance", "winners",
+                                                                  "losers", "grand_final", "rounds")}}
+        if data.get("rounds"):
+            settings["rounds"] = data["rounds"]
+        created = services.tournament_create(actor=request.user, name=obj.name, format=fmt, club=obj.club,
+                                             settings=settings)
+        obj.pk = created.pk
+        Tournament.objects.filter(pk=obj.pk).update(starts_on=obj.starts_on, published=obj.published,
+                                                    director=obj.director or request.user)
+
+    @admin.display(description="")
+    def run_link(self, obj):
+        return format_html('<a href="{}">Run this event</a>', reverse("admin:tournaments_tournament_run", args=[obj.pk]))
+
+    @admin.action(description="Make the draw (random seeding)")
+    def make_random_draw(self, request, queryset):
+        for tournament in queryset:
+            self._command(request, tournament, {"type": "draw", "method": "random"})
+
+    @admin.action(description="Pair the next round (Swiss)")
+    def pair_next_round(self, request, queryset):
+        for tournament in queryset:
+            self._command(request, tournament, {"type": "pair_round"})
+
+    def get_urls(self):
+        return [path("<int:pk>/run/", self.admin_site.admin_view(self.run_view), name="tournaments_tournament_run")] + super().get_urls()
+
+    def _command(self, request, tournament, command) -> bool:
+        try:
+            services.tournament_command(actor=request.user, tournament=tournament, command=command)
+        except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+            self.message_user(request, f"{tournament.name}: {refused}", messages.ERROR)
+            return False
+        from eventlog import projections
+
+        projections.run_all()  # directors see the outcome of their click at once
+        services.tournament_advance(tournament)
+        projections.run_all()
+        return True
+
+    def run_view(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not (request.user.is_staff and (request.user.is_superuser or tournament.director_id == request.user.pk
+                                           or self.has_change_permission(request, tournament))):
+            raise PermissionDenied
+        if request.method == "POST":
+            command = _command_from_form(request.POST)
+            if command and self._command(request, tournament, command):
+                self.message_user(request, f"Done: {command['type'].replace('_', ' ')}.", messages.SUCCESS)
+            return redirect("admin:tournaments_tournament_run", pk=pk)
+        data = selectors.tournament_data(tournament)
+        entered = {e["player_id"] for e in data["entries"]}
+        context = {
+            **self.admin_site.each_context(request), "title": f"Run {tournament.name}", "t": tournament, "data": data,
+            "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
+            "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
+        }
+        return render(request, "admin/tournaments/run.html", context)
+
+
+def _command_from_form(post) -> dict | None:
+    kind = post.get("action")
+    if not kind:
+        return None
+    command = {"type": kind}
+    for field in ("player", "winner"):
+        if post.get(field):
+            command[field] = int(post[field])
+    for field in ("slot", "reason", "method"):
+        if post.get(field):
+            command[field] = post[field]
+    if post.get("winner_points") and post.get("loser_points"):
+        command["score"] = [int(post["winner_points"]), int(post["loser_points"])]
+    return command

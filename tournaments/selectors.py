@@ -42,3 +42,22 @@ def tournament_data(tournament: Tournament) -> dict:
             for r in rows
         ],
     }
+
+
+BRACKET_NAMES = {
+    "main": "Main", "consolation": "Consolation", "last_chance": "Last Chance", "winners": "Winners",
+    "losers": "Losers", "grand_final": "Grand final", "swiss": "Rounds", "rr": "Rounds",
+}
+
+
+def bracket_columns(data: dict) -> list[dict]:
+    """Slots grouped bracket by bracket, round by round, as the page draws them."""
+    out: dict[str, dict] = {}
+    for s in data["slots"]:
+        bracket = out.setdefault(s["bracket"], {"name": BRACKET_NAMES.get(s["bracket"], s["bracket"]), "rounds": {}})
+        bracket["rounds"].setdefault(s["round"], []).append(s)
+    return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])]} for k, v in out.items()]
+
+
+def tiebreak_names(data: dict) -> list[str]:
+    return list(data["standings"][0]["tiebreaks"]) if data["standings"] else []

@@ -130,3 +130,16 @@ def test_rating_list_and_history_through_the_api(players, api):
 def test_the_formula_is_published(api):
     page = api().get("/ratings/formula/")
     assert page.status_code == 200 and b"P_upset = 1 / (10^(D * sqrt(n) / 2000) + 1)" in page.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_merging_duplicate_players_counts_their_results_as_one(players):
+    from players.services import player_merge
+
+    played = season(players[:4], 20)
+    projections.run("ratings")
+    kept, duplicate = Player.objects.get(pk=players[0]), Player.objects.get(pk=players[1])
+    player_merge(players=[kept, duplicate])
+    merged = [(players[0] if w == players[1] else w, players[0] if l == players[1] else l, n) for _, w, l, n in played]
+    merged = [(w, l, n) for w, l, n in merged if w != l]
+    assert stored() == expected(merged)

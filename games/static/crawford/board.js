@@ -1,0 +1,82 @@
+// Crawford: draws a backgammon position as SVG. No dependencies, no network.
+// A position is seen from player 0: points[i] is point i+1 in player 0's numbering,
+// > 0 player 0's checkers (light), < 0 player 1's (dark); bar and off are [player 0, player 1].
+"use strict";
+window.Crawford = window.Crawford || {};
+
+(function (C) {
+  const NS = "http://www.w3.org/2000/svg";
+  const W = 640, H = 420, PW = 40, BAR = 40, TRAY = 40, R = 17;
+
+  function el(name, attrs, text) {
+    const e = document.createElementNS(NS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // x of a point's column, and whether it is on the top half (player 0's numbering)
+  function column(p) {
+    if (p >= 13) { const i = p - 13; return { x: 10 + i * PW + (i >= 6 ? BAR : 0), top: true }; }
+    const i = 12 - p; return { x: 10 + i * PW + (i >= 6 ? BAR : 0), top: false };
+  }
+
+  function checkers(g, x, top, count, owner, label) {
+    const shown = Math.min(count, 5);
+    for (let k = 0; k < shown; k++) {
+      const cy = top ? 10 + R + k * 2 * R : H - 10 - R - k * 2 * R;
+      g.appendChild(el("circle", { cx: x + PW / 2, cy, r: R - 1, class: owner === 0 ? "c0" : "c1" }));
+    }
+    if (count > 5) {
+      const cy = top ? 10 + R + 4 * 2 * R : H - 10 - R - 4 * 2 * R;
+      g.appendChild(el("text", { x: x + PW / 2, y: cy + 5, class: "n" + owner, "text-anchor": "middle" }, String(count)));
+    }
+    if (label) g.appendChild(el("title", {}, label));
+  }
+
+  C.drawBoard = function (svg, pos, opts) {
+    opts = opts || {};
+    svg.setAttribute("viewBox", `0 0 ${W + TRAY} ${H}`);
+    svg.setAttribute("role", "img");
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    svg.appendChild(el("rect", { x: 0, y: 0, width: W + TRAY, height: H, class: "frame" }));
+    for (let p = 1; p <= 24; p++) {
+      const { x, top } = column(p);
+      const tip = top ? H / 2 - 20 : H / 2 + 20;
+      const base = top ? 10 : H - 10;
+      const g = el("g", { class: "point" + (opts.selected === p ? " selected" : ""), "data-point": p, tabindex: opts.clickable ? 0 : -1 });
+      g.appendChild(el("polygon", { points: `${x},${base} ${x + PW},${base} ${x + PW / 2},${tip}`, class: p % 2 ? "t1" : "t2" }));
+      g.appendChild(el("rect", { x, y: top ? 0 : H / 2, width: PW, height: H / 2, class: "hit" }));
+      g.appendChild(el("text", { x: x + PW / 2, y: top ? H / 2 - 4 : H / 2 + 14, class: "label", "text-anchor": "middle" }, String(opts.numbering ? opts.numbering(p) : p)));
+      const n = pos.points[p - 1];
+      if (n) checkers(g, x, top, Math.abs(n), n > 0 ? 0 : 1, `point ${p}: ${Math.abs(n)}`);
+      if (opts.clickable) g.addEventListener("click", () => opts.onPoint(p));
+      svg.appendChild(g);
+    }
+    const barX = 10 + 6 * PW;
+    const bar = el("g", { class: "bar" + (opts.selected === 25 ? " selected" : ""), "data-point": "bar", tabindex: opts.clickable ? 0 : -1 });
+    bar.appendChild(el("rect", { x: barX, y: 0, width: BAR, height: H, class: "barrect" }));
+    if (pos.bar[0]) checkers(bar, barX, false, pos.bar[0], 0, `bar: ${pos.bar[0]}`);
+    if (pos.bar[1]) checkers(bar, barX, true, pos.bar[1], 1, `bar: ${pos.bar[1]}`);
+    if (opts.clickable) bar.addEventListener("click", () => opts.onPoint(25));
+    svg.appendChild(bar);
+    const tray = el("g", { class: "tray", "data-point": "off", tabindex: opts.clickable ? 0 : -1 });
+    tray.appendChild(el("rect", { x: W, y: 0, width: TRAY, height: H, class: "trayrect" }));
+    tray.appendChild(el("text", { x: W + TRAY / 2, y: H - 20, "text-anchor": "middle", class: "offcount" }, `${pos.off[0]}`));
+    tray.appendChild(el("text", { x: W + TRAY / 2, y: 30, "text-anchor": "middle", class: "offcount" }, `${pos.off[1]}`));
+    if (opts.clickable) tray.addEventListener("click", () => opts.onPoint(0));
+    svg.appendChild(tray);
+    if (pos.cube) {
+      const cy = pos.cube_owner === 0 ? H - 40 : pos.cube_owner === 1 ? 40 : H / 2;
+      svg.appendChild(el("rect", { x: W + 4, y: cy - 16, width: 32, height: 32, rx: 4, class: "cube" }));
+      svg.appendChild(el("text", { x: W + 20, y: cy + 6, "text-anchor": "middle", class: "cubetext" }, String(pos.cube)));
+    }
+    if (pos.dice) {
+      pos.dice.forEach((d, i) => {
+        const x = 10 + 9 * PW + BAR + i * 44, y = H / 2 - 18;
+        svg.appendChild(el("rect", { x, y, width: 36, height: 36, rx: 6, class: "die" }));
+        svg.appendChild(el("text", { x: x + 18, y: y + 25, "text-anchor": "middle", class: "dietext" }, String(d)));
+      });
+    }
+  };
+})(window.Crawford);

@@ -1,0 +1,106 @@
+// Recording a match at the table: dice, taps from-point then to-point (or typed notation), cube actions.
+// The server's engine is the judge: an illegal play comes back with the reason and changes nothing.
+"use strict";
+(function () {
+  let state = JSON.parse(document.getElementById("state").textContent);
+  const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
+  const svg = document.getElementById("board");
+  const $ = (id) => document.getElementById(id);
+  let steps = [];      // the play being composed: [from, to] in the mover's numbering (25 bar, 0 off)
+  let from = null;
+
+  const moverPoint = (p0) => (p0 === 0 || p0 === 25) ? p0 : (state.turn === 0 ? p0 : 25 - p0);
+  const boardPoint = (mp) => (state.turn === 0 ? mp : 25 - mp);
+  const name = (seat) => state.players[seat].name;
+
+  function preview() {
+    // the composed steps applied to a copy of the board, so the recorder sees the checkers move
+    const b = { points: state.board.points.slice(), bar: state.board.bar.slice(), off: state.board.off.slice(),
+                dice: state.dice, cube: state.cube.value, cube_owner: state.cube.owner };
+    const sign = state.turn === 0 ? 1 : -1, me = state.turn, them = 1 - state.turn;
+    for (const [f, t] of steps) {
+      if (f === 25) b.bar[me] -= 1; else b.points[boardPoint(f) - 1] -= sign;
+      if (t === 0) { b.off[me] += 1; continue; }
+      const i = boardPoint(t) - 1;
+      if (b.points[i] === -sign) { b.points[i] = 0; b.bar[them] += 1; }
+      b.points[i] += sign;
+    }
+    return b;
+  }
+
+  function text() { return steps.map(([f, t]) => `${f === 25 ? "bar" : f}/${t === 0 ? "off" : t}`).join(" "); }
+
+  function render(message, isError) {
+    Crawford.drawBoard(svg, preview(), {
+      clickable: state.phase === "move", selected: from === null ? null : (from === 25 ? 25 : boardPoint(from)),
+      onPoint: tap, numbering: (p) => moverPoint(p),
+    });
+    $("score").textContent = `${state.score[0]}–${state.score[1]}`;
+    const crawford = state.crawford ? " · Crawford game (no cube)" : "";
+    $("facts").textContent = `${state.length ? state.length + "-point match" : "Money session"} · game ${state.game} · cube ${state.cube.value}` +
+      `${crawford} · pips ${name(0)} ${state.pips[0]}, ${name(1)} ${state.pips[1]}`;
+    const phase = state.phase, finished = state.finished;
+    const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on; };
+    show("roll", !finished && (phase === "opening" || phase === "roll"));
+    show("enter-dice", !finished && (phase === "opening" || phase === "roll"));
+    $("die1").disabled = $("die2").disabled = !(phase === "opening" || phase === "roll");
+    show("play", !finished && phase === "move");
+    show("undo", phase === "move" && steps.length > 0);
+    show("double", !finished && phase === "roll" && state.may_double);
+    show("take", phase === "doubled"); show("drop", phase === "doubled");
+    show("resign", !finished && (phase === "roll" || phase === "move"));
+    show("accept", phase === "resigned"); show("decline", phase === "resigned");
+    $("move-text").value = phase === "move" ? text() : "";
+    let line = message;
+    if (!line) {
+      if (finished) line = state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.`;
+      else if (phase === "opening") line = `Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
+      else if (phase === "roll") line = `${name(state.turn)} to roll or double.`;
+      else if (phase === "move") line = `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker's point, then where it goes.`;
+      else if (phase === "doubled") line = `${name(1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
+      else if (phase === "resigned") line = `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
+    }
+    $("status").textContent = line;
+    $("status").classList.toggle("error", !!isError);
+  }
+
+  function tap(p0) {
+    const p = moverPoint(p0);
+    if (from === null) { if (p !== 0) from = p; }
+    else if (p === from) from = null;
+    else { steps.push([from, p]); from = null; }
+    render();
+  }
+
+  async function send(command) {
+    command.expected_version = state.version;
+    const response = await fetch(`/api/matches/${state.id}/commands/`, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf,
+                 "Idempotency-Key": `${state.id}-${state.version}-${command.type}` },
+      body: JSON.stringify(command),
+    });
+    const body = await response.json();
+    if (!response.ok) { render(body.detail || "refused", true); return false; }
+    state = body.state; steps = []; from = null; render(); return true;
+  }
+
+  $("roll").addEventListener("click", () => send({ type: "roll" }));
+  $("enter-dice").addEventListener("click", () => send({ type: "roll", dice: [+$("die1").value, +$("die2").value] }));
+  $("play").addEventListener("click", () => send({ type: "move", move: $("move-text").value.trim() }));
+  $("undo").addEventListener("click", () => { steps.pop(); from = null; render(); });
+  $("double").addEventListener("click", () => send({ type: "double" }));
+  $("take").addEventListener("click", () => send({ type: "take" }));
+  $("drop").addEventListener("click", () => send({ type: "drop" }));
+  $("resign").addEventListener("click", () => send({ type: "resign", kind: $("resign-kind").value }));
+  $("accept").addEventListener("click", () => send({ type: "accept_resignation" }));
+  $("decline").addEventListener("click", () => send({ type: "decline_resignation" }));
+  $("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("play").click(); } });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "r" && !$("roll").hidden) $("roll").click();
+    else if (e.key === "Backspace" && steps.length) { e.preventDefault(); $("undo").click(); }
+    else if (e.key === "Enter" && !$("play").hidden) $("play").click();
+  });
+  render();
+})();

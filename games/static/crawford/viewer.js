@@ -1,0 +1,38 @@
+// The move-by-move match viewer: steps through the frames embedded in the page.
+"use strict";
+(function () {
+  const frames = JSON.parse(document.getElementById("frames").textContent);
+  const svg = document.getElementById("board");
+  const at = document.getElementById("step");
+  let i = frames.length ? frames.length - 1 : 0;
+
+  function show() {
+    if (!frames.length) return;
+    const f = frames[i];
+    Crawford.drawBoard(svg, f, {});
+    document.getElementById("text").textContent = f.text;
+    document.getElementById("score").textContent = `${f.score[0]}–${f.score[1]}`;
+    document.getElementById("game").textContent = f.game;
+    document.getElementById("cube").textContent = f.cube + (f.cube_owner === null ? " (centred)" : "");
+    document.getElementById("crawford").textContent = f.crawford ? "yes" : "no";
+    document.getElementById("pips").textContent = `${f.pips[0]} / ${f.pips[1]}`;
+    document.getElementById("posid").textContent = f.position_id;
+    document.getElementById("matchid").textContent = f.match_id;
+    document.getElementById("xgid").textContent = f.xgid;
+    at.textContent = `${i + 1} / ${frames.length}`;
+    document.getElementById("prev").disabled = i === 0;
+    document.getElementById("next").disabled = i === frames.length - 1;
+  }
+  function go(k) { i = Math.max(0, Math.min(frames.length - 1, k)); show(); }
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("prev").addEventListener("click", () => go(i - 1));
+  document.getElementById("next").addEventListener("click", () => go(i + 1));
+  document.getElementById("last").addEventListener("click", () => go(frames.length - 1));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") go(i - 1);
+    else if (e.key === "ArrowRight") go(i + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(frames.length - 1);
+  });
+  show();
+})();
