@@ -1,10 +1,14 @@
 from django.contrib import admin
+from django.templatetags.static import static
+from django.views.generic import RedirectView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from ratings import views as ratings_views
 
 urlpatterns = [
+    # browsers ask for /favicon.ico on every page, the admin's too
+    path("favicon.ico", RedirectView.as_view(url=static("crawford/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),

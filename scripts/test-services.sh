@@ -2,7 +2,7 @@
 # Make sure the real servers the test suite needs are there, then run the command given.
 #   PostgreSQL: $DATABASE_URL, else 127.0.0.1:5432 if a server answers, else a throwaway cluster.
 #   Redis:      $REDIS_URL, else 127.0.0.1:6379 if a server answers, else a throwaway server.
-#   GNU Backgammon (the test oracle): installed from Debian's packages when missing.
+#   GNU Backgammon (the test oracle) and Chromium (the browser tests): Debian's packages, when missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 run_dir=${CRAWFORD_TEST_RUN_DIR:-/tmp/crawford-test-$(id -u)}
@@ -19,6 +19,10 @@ answers() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 if [ ! -x /usr/games/gnubg ]; then
   echo "installing GNU Backgammon (gnubg) ..." >&2
   apt_install gnubg
+fi
+if [ ! -x /usr/bin/chromium ]; then
+  echo "installing Chromium for the browser tests ..." >&2
+  apt_install chromium chromium-driver
 fi
 
 if [ -z "${DATABASE_URL:-}" ]; then

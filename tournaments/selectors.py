@@ -59,5 +59,10 @@ def bracket_columns(data: dict) -> list[dict]:
     return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])]} for k, v in out.items()]
 
 
+TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": "Median Buchholz",
+                   "sonneborn_berger": "Sonneborn-Berger", "points_diff": "Points difference"}
+
+
 def tiebreak_names(data: dict) -> list[str]:
-    return list(data["standings"][0]["tiebreaks"]) if data["standings"] else []
+    names = list(data["standings"][0]["tiebreaks"]) if data["standings"] else []
+    return [TIEBREAK_LABELS.get(n, n) for n in names]

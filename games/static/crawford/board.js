@@ -50,7 +50,12 @@ window.Crawford = window.Crawford || {};
       g.appendChild(el("text", { x: x + PW / 2, y: top ? H / 2 - 4 : H / 2 + 14, class: "label", "text-anchor": "middle" }, String(opts.numbering ? opts.numbering(p) : p)));
       const n = pos.points[p - 1];
       if (n) checkers(g, x, top, Math.abs(n), n > 0 ? 0 : 1, `point ${p}: ${Math.abs(n)}`);
-      if (opts.clickable) g.addEventListener("click", () => opts.onPoint(p));
+      if (opts.clickable) {
+        g.setAttribute("role", "button");
+        g.setAttribute("aria-label", `point ${opts.numbering ? opts.numbering(p) : p}`);
+        g.addEventListener("click", () => opts.onPoint(p));
+        g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onPoint(p); } });
+      }
       svg.appendChild(g);
     }
     const barX = 10 + 6 * PW;
@@ -58,13 +63,21 @@ window.Crawford = window.Crawford || {};
     bar.appendChild(el("rect", { x: barX, y: 0, width: BAR, height: H, class: "barrect" }));
     if (pos.bar[0]) checkers(bar, barX, false, pos.bar[0], 0, `bar: ${pos.bar[0]}`);
     if (pos.bar[1]) checkers(bar, barX, true, pos.bar[1], 1, `bar: ${pos.bar[1]}`);
-    if (opts.clickable) bar.addEventListener("click", () => opts.onPoint(25));
+    if (opts.clickable) {
+      bar.setAttribute("role", "button"); bar.setAttribute("aria-label", "bar");
+      bar.addEventListener("click", () => opts.onPoint(25));
+      bar.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onPoint(25); } });
+    }
     svg.appendChild(bar);
     const tray = el("g", { class: "tray", "data-point": "off", tabindex: opts.clickable ? 0 : -1 });
     tray.appendChild(el("rect", { x: W, y: 0, width: TRAY, height: H, class: "trayrect" }));
     tray.appendChild(el("text", { x: W + TRAY / 2, y: H - 20, "text-anchor": "middle", class: "offcount" }, `${pos.off[0]}`));
     tray.appendChild(el("text", { x: W + TRAY / 2, y: 30, "text-anchor": "middle", class: "offcount" }, `${pos.off[1]}`));
-    if (opts.clickable) tray.addEventListener("click", () => opts.onPoint(0));
+    if (opts.clickable) {
+      tray.setAttribute("role", "button"); tray.setAttribute("aria-label", "bear off");
+      tray.addEventListener("click", () => opts.onPoint(0));
+      tray.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onPoint(0); } });
+    }
     svg.appendChild(tray);
     if (pos.cube) {
       const cy = pos.cube_owner === 0 ? H - 40 : pos.cube_owner === 1 ? 40 : H / 2;
