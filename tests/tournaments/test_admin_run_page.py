@@ -1,0 +1,66 @@
+"""The director's run-the-event page in the admin: every button goes through the services."""
+
+import pytest
+from django.urls import reverse
+
+from eventlog.models import Event
+from players.models import Player
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director(django_user_model, client):
+    user = django_user_model.objects.create_user("dora", password="pw", is_staff=True, is_superuser=True)
+    client.force_login(user)
+    return user
+
+
+def run(client, t, **form):
+    response = client.post(reverse("admin:tournaments_tournament_run", args=[t.pk]), form)
+    assert response.status_code == 302
+    return tournament_data(t)
+
+
+def test_a_whole_event_from_the_admin(client, director):
+    players = [Player.objects.create(display_name=f"P{i}") for i in range(4)]
+    response = client.post(reverse("admin:tournaments_tournament_add"),
+                           {"name": "Club night", "format": "single_elimination", "length": "3", "published": "on"})
+    assert response.status_code == 302
+    t = Tournament.objects.get(name="Club night")
+    for p in players:
+        run(client, t, action="enter", player=p.pk)
+        run(client, t, action="check_in", player=p.pk)
+    data = run(client, t, action="draw", method="random")
+    first = [s for s in data["slots"] if s["round"] == 1]
+    assert len(first) == 2 and all(s["match_id"] for s in first)
+    data = run(client, t, action="report_result", slot=first[0]["key"], winner=first[0]["players"][0],
+               winner_points=3, loser_points=1)
+    data = run(client, t, action="forfeit", slot=first[1]["key"], winner=first[1]["players"][1])
+    final = next(s for s in data["slots"] if s["round"] == 2)
+    assert set(final["players"]) == {first[0]["players"][0], first[1]["players"][1]}
+    data = run(client, t, action="correct_result", slot=first[0]["key"], winner=first[0]["players"][1],
+               winner_points=3, loser_points=2, reason="scoresheet")
+    final = next(s for s in data["slots"] if s["round"] == 2)
+    assert first[0]["players"][1] in final["players"]
+    data = run(client, t, action="withdraw", player=first[1]["players"][1])
+    assert data["winner"] == first[0]["players"][1]
+    page = client.get(reverse("admin:tournaments_tournament_run", args=[t.pk]))
+    assert page.status_code == 200 and b"Correct result" in page.content
+
+
+def test_refusals_are_shown_and_change_nothing(client, director):
+    from tournaments import services
+
+    t = services.tournament_create(actor=director, name="Empty night", format="swiss", settings={"rounds": 3})
+    before = Event.objects.count()
+    response = client.post(reverse("admin:tournaments_tournament_run", args=[t.pk]), {"action": "draw"}, follow=True)
+    assert b"at least two checked-in players" in response.content
+    assert Event.objects.count() == before
+
+
+def test_the_event_log_is_read_only_in_the_admin(client, director):
+    response = client.get("/admin/eventlog/event/add/")
+    assert response.status_code == 403
