@@ -26,9 +26,8 @@ class ConcurrencyError(Exception):
 
     def __init__(self, stream_id: str, expected: int, actual: int):
         self.stream_id, self.expected, self.actual = stream_id, expected, actual
-        super().__init__(
-            f"the match has changed: you sent version {expected} but it is at version {actual}; reload and try again"
-        )
+        sent = f"you sent version {expected} but " if expected >= 0 else ""
+        super().__init__(f"the match has changed: {sent}it is at version {actual}; reload and try again")
 
 
 @dataclass(frozen=True)

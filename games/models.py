@@ -61,3 +61,16 @@ class GameSummary(models.Model):
     class Meta:
         ordering = ["stream_id", "game"]
         constraints = [models.UniqueConstraint(fields=["stream_id", "game"], name="game_summary_unique")]
+
+
+class DiceSeed(models.Model):
+    """A game's dice seed, kept secret until the game ends; only its hash is in the log before that."""
+
+    stream_id = models.CharField(max_length=64)
+    game = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    used = models.PositiveIntegerField(default=0, help_text="server rolls drawn from it so far")
+    revealed = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stream_id", "game"], name="dice_seed_unique")]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
 import threading
 import uuid
 from collections import OrderedDict
 
 from django.apps import apps
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from eventlog import store
 from eventlog.store import NewEvent
@@ -21,7 +20,9 @@ from games.engine.match import DOUBLED, MOVE, OPENING, RESIGNED, MatchState, dec
 from games.engine.matfile import read_mat, write_mat
 from players.models import Player
 
+from . import dice as dice_rolls
 from . import streams
+from .models import DiceSeed
 from .streams import MatchRecord
 
 
@@ -201,16 +202,25 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
         raise store.ConcurrencyError(stream_id, expected, record.version)
     if record.voided is not None:
         raise engine_errors.MatchOver("the match was voided by the director")
-    if kind in DIRECTOR_COMMANDS:
-        if not official:
-            raise PermissionDenied("only the tournament director or staff may correct or void a match")
-        new = _director_event(kind, command, record)
-    else:
-        if record.correction is not None:
-            raise engine_errors.MatchOver("the director has set this match's result")
-        player = _acting_player(kind, command, record.state, seat, official)
-        new = _new(_decide(kind, command, record.state, player))
-    rows = _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
+    with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
+        if kind in DIRECTOR_COMMANDS:
+            if not official:
+                raise PermissionDenied("only the tournament director or staff may correct or void a match")
+            new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
+        else:
+            if record.correction is not None:
+                raise engine_errors.MatchOver("the director has set this match's result")
+            player = _acting_player(kind, command, record.state, seat, official)
+            decided = _decide(kind, command, record.state, player, stream_id)
+            new = []
+            for event in decided:
+                if isinstance(event, NewEvent):
+                    new.append(event)
+                    continue
+                new.extend(_new([event]))
+                if type(event).__name__ == "GameWon":
+                    new.extend(_reveal_open_seed(stream_id))
+        rows = _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
     record = streams.fold(stream_id, rows, record)
     _remember_on_commit(record)
     return record, new
@@ -240,9 +250,9 @@ def _expected_actor(kind: str, state: MatchState) -> int:
     return state.turn
 
 
-def _decide(kind: str, command: dict, state: MatchState, player: int | None) -> list:
+def _decide(kind: str, command: dict, state: MatchState, player: int | None, stream_id: str) -> list:
     if kind == "roll":
-        return _roll(command, state, player)
+        return _roll(command, state, player, stream_id)
     if kind == "move":
         move = command.get("move")
         if not isinstance(move, str):
@@ -256,22 +266,46 @@ def _decide(kind: str, command: dict, state: MatchState, player: int | None) -> 
     return decide(state, _SIMPLE[kind](player))
 
 
-def _roll(command: dict, state: MatchState, player: int | None) -> list:
+def _roll(command: dict, state: MatchState, player: int | None, stream_id: str) -> list:
     dice = command.get("dice")
     if dice is not None:
         if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
             raise BadCommand("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
         return decide(state, cmd.Roll(player, tuple(dice), "physical"))
-    # server dice from the OS's cryptographically secure generator; opening ties are rolled again
-    out: list = []
+    # server dice: drawn from the game's secret seed, whose hash is published before its first roll
+    game = state.game + 1 if state.phase == OPENING else state.game
+    seed, out = _game_seed(stream_id, game)
     while True:
-        rolled = (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
-        new = decide(state, cmd.Roll(player, rolled, "server"))
+        new = decide(state, cmd.Roll(player, dice_rolls.roll(seed.seed, seed.used), "server"))
+        seed.used += 1
         out.extend(new)
-        if not (len(new) and isinstance(new[0], OpeningRollTied)):
+        if not (new and isinstance(new[0], OpeningRollTied)):  # an opening tie is rolled again
+            seed.save(update_fields=["used"])
             return out
         for event in new:
             state = evolve(state, event)
+
+
+def _game_seed(stream_id: str, game: int) -> tuple[DiceSeed, list]:
+    seed = DiceSeed.objects.select_for_update().filter(stream_id=stream_id, game=game).first()
+    if seed is not None:
+        return seed, []
+    try:
+        with transaction.atomic():
+            seed = DiceSeed.objects.create(stream_id=stream_id, game=game, seed=dice_rolls.new_seed())
+    except IntegrityError:  # another command of this match got there first: this one is stale
+        raise store.ConcurrencyError(stream_id, -1, store.stream_version(stream_id)) from None
+    return seed, [NewEvent(streams.SEED_COMMITTED, {"game": game, "commitment": dice_rolls.commitment(seed.seed)})]
+
+
+def _reveal_open_seed(stream_id: str) -> list[NewEvent]:
+    """Publish the seed of a game that has ended (or of a match voided mid-game)."""
+    out = []
+    for seed in DiceSeed.objects.select_for_update().filter(stream_id=stream_id, revealed=False):
+        seed.revealed = True
+        seed.save(update_fields=["revealed"])
+        out.append(NewEvent(streams.SEED_REVEALED, {"game": seed.game, "seed": seed.seed}))
+    return out
 
 
 def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEvent]:
@@ -295,7 +329,9 @@ def match_void(*, stream_id: str, reason: str) -> None:
     """Void a match for a process manager (a tournament replacing a pairing nobody has started)."""
     record = match_load(stream_id)
     if record.voided is None:
-        _append(stream_id, record.version, [NewEvent(streams.VOIDED, {"reason": reason})], None)
+        with transaction.atomic():
+            events = [NewEvent(streams.VOIDED, {"reason": reason})] + _reveal_open_seed(stream_id)
+            _append(stream_id, record.version, events, None)
 
 
 # -- files -----------------------------------------------------------------------------

@@ -19,7 +19,9 @@ STREAM_TYPE = "match"
 REGISTERED = "MatchRegistered"
 RESULT_CORRECTED = "ResultCorrected"
 VOIDED = "MatchVoided"
-PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED)
+SEED_COMMITTED = "DiceSeedCommitted"
+SEED_REVEALED = "DiceSeedRevealed"
+PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, SEED_COMMITTED, SEED_REVEALED)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
             changes["correction"] = Correction(winner, tuple(payload["score"]), payload.get("reason", ""))
         elif kind == VOIDED:
             changes["voided"] = payload.get("reason", "")
+        elif kind in (SEED_COMMITTED, SEED_REVEALED):
+            pass  # the dice's proof: nothing the rules look at
         else:
             state = evolve(state, engine_event(kind, payload))
         changes["version"] = row.version

@@ -8,6 +8,7 @@ urlpatterns = [
     path("matches/<str:stream_id>/", views.MatchDetail.as_view(), name="match-detail"),
     path("matches/<str:stream_id>/commands/", views.MatchCommands.as_view(), name="match-commands"),
     path("matches/<str:stream_id>/events/", views.MatchEvents.as_view(), name="match-events"),
+    path("matches/<str:stream_id>/dice/", views.MatchDice.as_view(), name="match-dice"),
     path("matches/<str:stream_id>/games/", views.MatchGames.as_view(), name="match-games"),
     path("matches/<str:stream_id>/export.mat", views.MatchExport.as_view(), name="match-export"),
 ]

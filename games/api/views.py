@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from eventlog import store
 from eventlog.idempotency import run_once
-from games import selectors, services
+from games import dice, selectors, services
 from players.models import Player
 
 from .serializers import (
@@ -117,6 +117,16 @@ class MatchGames(APIView):
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
         return Response(selectors.game_summaries(stream_id))
+
+
+class MatchDice(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT},
+                   description="Each game's dice commitment, its seed once revealed, and whether every server roll checks out.")
+    def get(self, request, stream_id: str):
+        _readable(request, stream_id)
+        return Response(dice.verify(store.read_stream(stream_id)))
 
 
 class MatchExport(APIView):

@@ -1,0 +1,95 @@
+"""Server dice come from a seed committed before the game and revealed after it: anyone can verify them."""
+
+import random
+
+import pytest
+
+from eventlog import store
+from eventlog.models import Event
+from games import dice, services
+
+from .recorder import Recorder
+
+pytestmark = pytest.mark.django_db
+
+
+def new_match(api, user, seats, length=1) -> Recorder:
+    body = {"player0": seats[0].player.pk, "player1": seats[1].player.pk, "length": length}
+    client = api(user)
+    return Recorder(client, client.post("/api/matches/", body, format="json").json())
+
+
+def test_each_game_commits_to_a_seed_before_its_first_roll_and_reveals_it_at_the_end(api, make_user):
+    seats = make_user("alice"), make_user("bob")
+    staff = make_user("root", staff=True, player=False)
+    m = new_match(api, staff, seats, length=3)
+    m.play_random(random.Random(5))
+    rows = store.read_stream(m.id)
+    kinds = [r.event_type for r in rows]
+    first_roll = next(i for i, k in enumerate(kinds) if k in ("GameStarted", "OpeningRollTied"))
+    assert kinds.index("DiceSeedCommitted") < first_roll
+    checks = dice.verify(rows)
+    assert checks and all(c["verified"] for c in checks), checks
+    assert len(checks) == kinds.count("GameWon") == kinds.count("DiceSeedRevealed")
+    assert sum(c["rolls"] for c in checks) == sum(1 for r in rows if r.payload.get("source") == "server")
+
+
+def test_the_seed_stays_secret_while_the_game_is_played(api, make_user):
+    seats = make_user("alice"), make_user("bob")
+    m = new_match(api, seats[0], seats)
+    m.send(type="roll")
+    rows = store.read_stream(m.id)
+    assert [c["verified"] for c in dice.verify(rows)] == [None]
+    assert not Event.objects.filter(stream_id=m.id, event_type="DiceSeedRevealed").exists()
+    assert m.client.get(f"/api/matches/{m.id}/dice/").json()[0]["seed"] is None
+
+
+def test_a_tampered_roll_or_seed_is_caught():
+    seed = dice.new_seed()
+
+    class Row:
+        def __init__(self, kind, payload):
+            self.event_type, self.payload = kind, payload
+
+    honest = [Row("DiceSeedCommitted", {"game": 1, "commitment": dice.commitment(seed)}),
+              Row("GameStarted", {"game": 1, "dice": list(dice.roll(seed, 0)), "source": "server"}),
+              Row("DiceRolled", {"player": 0, "dice": list(dice.roll(seed, 1)), "source": "server"}),
+              Row("DiceSeedRevealed", {"game": 1, "seed": seed})]
+    assert dice.verify(honest)[0]["verified"]
+    forged = list(honest)
+    a, b = dice.roll(seed, 1)
+    other = [1, 1] if sorted((a, b)) != [1, 1] else [2, 2]
+    forged[2] = Row("DiceRolled", {"player": 0, "dice": other, "source": "server"})
+    assert dice.verify(forged)[0] == {"game": 1, "commitment": dice.commitment(seed), "seed": seed, "rolls": 2,
+                                      "verified": False, "problem": "rolls [1] do not come from the seed"}
+    swapped = honest[:3] + [Row("DiceSeedRevealed", {"game": 1, "seed": dice.new_seed()})]
+    assert dice.verify(swapped)[0]["problem"] == "the revealed seed does not match the commitment"
+
+
+def test_the_dice_are_uniform_enough():
+    counts = [0] * 7
+    seed = dice.new_seed()
+    for k in range(6000):
+        for d in dice.roll(seed, k):
+            counts[d] += 1
+    assert all(1700 < c < 2300 for c in counts[1:])  # 2000 expected per face; 6 sigma is about 260
+
+
+def test_a_voided_match_reveals_its_open_seed(api, make_user):
+    seats = make_user("alice"), make_user("bob")
+    staff = make_user("root", staff=True, player=False)
+    m = new_match(api, staff, seats, length=5)
+    m.send(type="roll")
+    m.send(type="void", reason="wrong table")
+    checks = dice.verify(store.read_stream(m.id))
+    assert checks[0]["seed"] is not None and checks[0]["verified"]
+
+
+def test_dice_proof_through_the_api(api, make_user):
+    seats = make_user("alice"), make_user("bob")
+    staff = make_user("root", staff=True, player=False)
+    m = new_match(api, staff, seats, length=1)
+    m.play_random(random.Random(2))
+    proof = api().get(f"/api/matches/{m.id}/dice/").json()
+    assert proof and all(line["verified"] for line in proof)
+    assert services.match_load(m.id).finished
