@@ -66,6 +66,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "deploy.urls"
 WSGI_APPLICATION = "deploy.wsgi.application"
@@ -148,11 +149,15 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a task killed mid-way is delivered again
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ROUTES = {"*.project_*": {"queue": "projections"}, "*.sweep_projections": {"queue": "projections"}}
+CELERY_TASK_ROUTES = {
+    "eventlog.tasks.*": {"queue": "projections"},
+    "tournaments.tasks.*": {"queue": "default"},
+}
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_BEAT_SCHEDULER = os.environ.get("CELERY_BEAT_SCHEDULER", "django_celery_beat.schedulers:DatabaseScheduler")
 CELERY_BEAT_SCHEDULE = {
-    "sweep-projections": {"task": "eventlog.tasks.sweep_projections", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))}
+    "sweep-projections": {"task": "eventlog.tasks.sweep_projections", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
+    "advance-events": {"task": "tournaments.tasks.advance_pending", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

@@ -1,5 +1,6 @@
 """Celery tasks: thin, idempotent wrappers around the projection runner."""
 
+import logging
 import threading
 from contextlib import contextmanager
 
@@ -8,6 +9,7 @@ from celery import shared_task
 from . import projections
 
 _local = threading.local()
+log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, name="eventlog.tasks.project_all")
@@ -27,7 +29,16 @@ def wake_projections() -> None:
     if getattr(_local, "deferred", None) is not None:
         _local.deferred = True
         return
-    project_all.delay()
+    _send_wake_up()
+
+
+def _send_wake_up() -> None:
+    # The command is committed already: a broker that is down must not turn its success into an
+    # error. The wake-up is only a hint; the beat sweep catches up whatever it missed.
+    try:
+        project_all.apply_async(retry=False)
+    except Exception as broker_down:  # noqa: BLE001 - any transport error means the same here
+        log.warning("projection wake-up not sent (%s); the sweep will catch up", broker_down)
 
 
 @contextmanager
@@ -39,4 +50,4 @@ def one_wake_up():
     finally:
         pending, _local.deferred = _local.deferred, None
         if pending:
-            project_all.delay()
+            _send_wake_up()

@@ -38,6 +38,7 @@ class TournamentState(models.Model):
     champions = models.JSONField(default=dict)
     flagged = models.JSONField(default=list)
     awaiting_draw = models.JSONField(default=list)
+    needs_advance = models.BooleanField(default=False, help_text="the process manager has matches to create or replace")
 
 
 class TournamentSlot(models.Model):

@@ -34,11 +34,10 @@ class TournamentViewProjection(Projection):
         for pk in touched:
             tournament = Tournament.objects.filter(pk=pk).first()
             if tournament is not None:
-                needs_work = refresh(tournament)
-                if needs_work:
-                    from .tasks import advance_tournament
+                if refresh(tournament):
+                    from .tasks import request_advance
 
-                    transaction.on_commit(lambda pk=pk: advance_tournament.delay(pk))
+                    transaction.on_commit(lambda pk=pk: request_advance(pk))
 
     def reset(self) -> None:
         for model in (TournamentState, TournamentSlot, TournamentStanding, TournamentMatchIndex):
@@ -77,6 +76,12 @@ def refresh(tournament: Tournament) -> bool:
         )
         for r in view.standings
     )
+    needs = _needs_advance(facts, view)
+    TournamentState.objects.filter(tournament_id=pk).update(needs_advance=needs)
+    return needs
+
+
+def _needs_advance(facts, view) -> bool:
     pending_swiss = facts.format == "swiss" and facts.config.get("auto_pair", True) and view.slots and (
         len(facts.rounds) < facts.config.get("rounds", 0) and all(s.status in ("done", "bye") for s in view.slots)
     )

@@ -1,8 +1,12 @@
-"""The process manager as a Celery task: thin, idempotent (the append's expected version guards it)."""
+"""The process manager as Celery tasks: thin, idempotent (the append's expected version guards it)."""
+
+import logging
 
 from celery import shared_task
 
 from eventlog.store import ConcurrencyError
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, name="tournaments.tasks.advance_tournament", autoretry_for=(ConcurrencyError,),
@@ -13,3 +17,18 @@ def advance_tournament(tournament_pk: int) -> list[str]:
 
     tournament = Tournament.objects.filter(pk=tournament_pk).first()
     return tournament_advance(tournament) if tournament else []
+
+
+@shared_task(acks_late=True, name="tournaments.tasks.advance_pending")
+def advance_pending() -> dict:
+    """Periodic (celery beat): advance every event whose wake-up was lost."""
+    from .models import TournamentState
+
+    return {pk: advance_tournament(pk) for pk in TournamentState.objects.filter(needs_advance=True).values_list("tournament_id", flat=True)}
+
+
+def request_advance(tournament_pk: int) -> None:
+    try:
+        advance_tournament.apply_async((tournament_pk,), retry=False)
+    except Exception as broker_down:  # noqa: BLE001 - the periodic advance_pending catches up
+        log.warning("advance of event %s not sent (%s)", tournament_pk, broker_down)
