@@ -78,6 +78,30 @@ def test_malformed_files_get_a_clear_error_and_store_nothing(api, make_user, con
     assert Event.objects.count() == 0
 
 
+def _truncated() -> bytes:
+    text = MATCHES[2].read_text()
+    return text[: text.index(" 13) 31: 6/3* 8/7") + len(" 13) 31: 6/3* 8/")].encode()
+
+
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (_truncated(), "game 1, move 13: cannot read '8/'"),
+        (MATCHES[2].read_text().encode("utf-16"), "binary data"),
+        (MATCHES[2].read_text().replace(" Bob : 1", " Bob : 3", 1).encode(), "game 3: the file gives the score 4-3"),
+        (MATCHES[2].read_text().replace("  9) 33: 25/22 25/22", "  9) 33: 25/21 25/22", 1).encode(), "game 1, move 9:"),
+    ],
+    ids=["truncated", "utf-16", "wrong-score", "illegal-move"],
+)
+def test_hostile_files_are_refused_naming_game_and_move(api, make_user, content, reason, tmp_path):
+    client = api(make_user("root", staff=True, player=False))
+    bad = tmp_path / "hostile.mat"
+    bad.write_bytes(content)
+    response = import_mat(client, bad)
+    assert response.status_code == 400 and reason in response.json()["detail"], response.json()
+    assert Event.objects.count() == 0
+
+
 def test_anonymous_users_cannot_import(api):
     response = import_mat(api(), MATCHES[0])
     assert response.status_code in (401, 403)
