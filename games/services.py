@@ -156,7 +156,11 @@ def match_create(
             (f"{player0.display_name} ({player0.pk})", f"{player1.display_name} ({player1.pk})"),
             **{k: v for k, v in vars(start).items() if k != "players"},
         )
-    started = decide(MatchState(), start)
+    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start))
+
+
+def _open_stream(actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events) -> MatchRecord:
+    """A new match stream: who plays (in the platform's terms), then the engine's events."""
     registration = {
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
@@ -164,7 +168,7 @@ def match_create(
         "rating_ramp": rating_ramp(tournament_id),
     }
     stream_id = uuid.uuid4().hex
-    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(started), actor)
+    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(engine_events), actor)
     return match_load(stream_id)
 
 
@@ -339,16 +343,7 @@ def match_void(*, stream_id: str, reason: str) -> None:
 
 def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error."""
-    record = read_mat(text)
-    registration = {
-        "player_ids": [player0.pk, player1.pk],
-        "tournament_id": tournament_id,
-        "published": True,
-        "rating_ramp": rating_ramp(tournament_id),
-    }
-    stream_id = uuid.uuid4().hex
-    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(record.events), actor)
-    return match_load(stream_id)
+    return _open_stream(actor, player0, player1, tournament_id, True, read_mat(text).events)
 
 
 def match_export_mat(record: MatchRecord, rows) -> str:
