@@ -1,0 +1,108 @@
+"""A small world with one user per role, shared by the security tests.
+
+Roles, as the services see them:
+
+    anonymous       no credentials
+    player          seat 0 of the match, entered in the event
+    opponent        seat 1 of the match, entered in the event
+    unrelated       a player with an account, in neither the match nor the event
+    other_director  directs another event (not staff)
+    director        directs this event (not staff, not in the match)
+    staff           is_staff (no superuser, no model permissions)
+
+Every user with an account has a Player and an API token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROLES = ("anonymous", "player", "opponent", "unrelated", "other_director", "director", "staff")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnubg" / "matches"
+
+
+@dataclass
+class World:
+    users: dict = field(default_factory=dict)  # role -> User (None for anonymous)
+    tokens: dict = field(default_factory=dict)  # role -> token key
+    event: object = None  # this event (single elimination), directed by "director"
+    other_event: object = None  # directed by "other_director"
+
+    def user(self, role: str):
+        return self.users[role]
+
+    def player(self, role: str):
+        return self.users[role].player
+
+    def client(self, role: str):
+        """An API client that authenticates the way a program does: ``Authorization: Token …``."""
+        from rest_framework.test import APIClient
+
+        client = APIClient()
+        if role != "anonymous":
+            client.credentials(HTTP_AUTHORIZATION=f"Token {self.tokens[role]}")
+        return client
+
+    def new_match(self, *, length: int = 5, tournament=True, published: bool = True, **options) -> str:
+        """A match between "player" (seat 0) and "opponent" (seat 1), in this event unless ``tournament=False``."""
+        from games import services as matches
+
+        record = matches.match_create(
+            actor=self.users["staff"], player0=self.player("player"), player1=self.player("opponent"), length=length,
+            tournament_id=self.event.pk if tournament else None, published=published, **options,
+        )
+        return record.stream_id
+
+    def send(self, match_id: str, **command) -> None:
+        """Drive a match as staff through the service (setting the scene, not under test)."""
+        from games import services as matches
+
+        version = matches.match_load(match_id).version
+        matches.match_command(actor=self.users["staff"], stream_id=match_id,
+                              command={**command, "expected_version": version})
+
+    def version(self, match_id: str) -> int:
+        from games import services as matches
+
+        return matches.match_load(match_id).version
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """PBKDF2 takes about a second per user on this machine; these tests make many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(db, django_user_model) -> World:
+    from rest_framework.authtoken.models import Token
+
+    from players.models import Player
+    from tournaments import services
+
+    w = World(users={"anonymous": None})
+    for role in ROLES[1:]:
+        user = django_user_model.objects.create_user(username=role, password="pw-" + role, is_staff=role == "staff")
+        Player.objects.create(display_name=role.replace("_", " ").title(), user=user)
+        w.users[role] = user
+        w.tokens[role] = Token.objects.create(user=user).key
+    lengths = {"main": {"default": 3}}
+    w.event = services.tournament_create(actor=w.users["director"], name="Club night", format="single_elimination",
+                                         settings={"lengths": lengths})
+    w.other_event = services.tournament_create(actor=w.users["other_director"], name="Another club's night",
+                                               format="single_elimination", settings={"lengths": lengths})
+    return w
+
+
+def event_count() -> int:
+    from eventlog.models import Event
+
+    return Event.objects.count()
+
+
+def mat_text() -> str:
+    """A real one-point match file written by GNU Backgammon (Alice against Bob)."""
+    return (FIXTURES / "match_021_1pt.mat").read_text()
