@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
 from eventlog.idempotency import IdempotencyKeyReused
-from eventlog.store import ConcurrencyError
+from eventlog.store import ConcurrencyError, EventRejected
 from games.engine.errors import EngineError
 from games.engine.matfile import MatFileError
 from games.services import BadCommand, MatchNotFound
@@ -22,7 +22,7 @@ def exception_handler(exc, context):
         return _refuse(status.HTTP_400_BAD_REQUEST, "invalid_mat_file", str(exc), game=exc.game, move=exc.move)
     if isinstance(exc, EngineError):
         return _refuse(status.HTTP_400_BAD_REQUEST, _code(exc), str(exc))
-    if isinstance(exc, (BadCommand, TournamentError)):
+    if isinstance(exc, (BadCommand, TournamentError, EventRejected)):
         return _refuse(status.HTTP_400_BAD_REQUEST, "bad_command", str(exc))
     if isinstance(exc, MatchNotFound):
         return _refuse(status.HTTP_404_NOT_FOUND, "not_found", str(exc))

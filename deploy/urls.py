@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.http import JsonResponse
+from django.views.defaults import page_not_found
 from django.templatetags.static import static
 from django.views.generic import RedirectView
 from django.urls import include, path
@@ -21,3 +23,13 @@ urlpatterns = [
     path("", include("tournaments.urls_pages")),
     path("", include("games.urls")),
 ]
+
+
+def not_found(request, exception=None):
+    """API clients get a JSON reason for an unknown address; people get the site's page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": f"no such address: {request.path}", "code": "not_found"}, status=404)
+    return page_not_found(request, exception)
+
+
+handler404 = not_found

@@ -30,6 +30,24 @@ class ConcurrencyError(Exception):
         super().__init__(f"the match has changed: {sent}it is at version {actual}; reload and try again")
 
 
+class EventRejected(ValueError):
+    """An event the log cannot store as given (e.g. a NUL character in a string): HTTP 400."""
+
+
+def _check_storable(value, where: str = "payload") -> None:
+    # PostgreSQL's jsonb cannot hold U+0000; refuse it with a reason instead of a database error
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise EventRejected(f"{where} contains a NUL character (\\u0000), which cannot be stored")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_storable(k, where)
+            _check_storable(v, f"{where}.{k}")
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _check_storable(v, where)
+
+
 @dataclass(frozen=True)
 class NewEvent:
     event_type: str
@@ -52,6 +70,9 @@ def append(
 ) -> list[Event]:
     """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically."""
     events = list(events)
+    for event in events:
+        _check_storable(event.payload)
+    _check_storable(metadata or {}, "metadata")
     with transaction.atomic():
         _lock_log()
         actual = stream_version(stream_id)

@@ -232,7 +232,7 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
 
 def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
     requested = command.get("player")
-    if requested is not None and requested not in (0, 1):
+    if requested is not None and (isinstance(requested, bool) or requested not in (0, 1)):
         raise BadCommand("'player' is 0 or 1")
     if kind == "roll" and state.phase == OPENING:
         return None  # both players roll one die each
@@ -264,7 +264,7 @@ def _decide(kind: str, command: dict, state: MatchState, player: int | None, str
         return decide(state, cmd.Move(player, move))
     if kind == "resign":
         resign_kind = command.get("kind", "single")
-        if resign_kind not in KIND_VALUE:
+        if not isinstance(resign_kind, str) or resign_kind not in KIND_VALUE:
             raise BadCommand("'kind' is single, gammon or backgammon")
         return decide(state, cmd.Resign(player, resign_kind))
     return decide(state, _SIMPLE[kind](player))
@@ -273,7 +273,8 @@ def _decide(kind: str, command: dict, state: MatchState, player: int | None, str
 def _roll(command: dict, state: MatchState, player: int | None, stream_id: str) -> list:
     dice = command.get("dice")
     if dice is not None:
-        if not (isinstance(dice, list) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+        if not (isinstance(dice, list) and len(dice) == 2
+                and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
             raise BadCommand("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
         return decide(state, cmd.Roll(player, tuple(dice), "physical"))
     # server dice: drawn from the game's secret seed, whose hash is published before its first roll

@@ -25,7 +25,7 @@ class RatingList(APIView):
     def get(self, request):
         club = request.query_params.get("club")
         rows = selectors.rating_list(
-            club_id=int(club) if club and club.isdigit() else None, sort=request.query_params.get("sort", "rating")
+            club_id=int(club) if club and club.isascii() and club.isdigit() else None, sort=request.query_params.get("sort", "rating")
         )
         return Response(rows)
 

@@ -14,5 +14,5 @@ def formula_page(request):
 def rating_list_page(request):
     club = request.GET.get("club")
     sort = request.GET.get("sort", "rating")
-    rows = selectors.rating_list(club_id=int(club) if club and club.isdigit() else None, sort=sort)
+    rows = selectors.rating_list(club_id=int(club) if club and club.isascii() and club.isdigit() else None, sort=sort)
     return render(request, "ratings/list.html", {"rows": rows, "clubs": Club.objects.all(), "club": club, "sort": sort})

@@ -84,8 +84,10 @@ DIRECTOR_ONLY = {
 
 
 def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[NewEvent]:
+    if not isinstance(command, dict):
+        raise TournamentError("a command is a JSON object with a 'type'")
     kind = command.get("type")
-    handler = _HANDLERS.get(kind)
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise TournamentError(f"unknown command type {kind!r}; expected one of {', '.join(_HANDLERS)}")
     official = bool(actor and actor.is_authenticated and (actor.is_staff or tournament.director_id == actor.pk))
@@ -94,6 +96,8 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     with transaction.atomic():
         facts, view = tournament_view(tournament)
         expected = command.get("expected_version")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            raise TournamentError("'expected_version' is the event's version number")
         if expected is not None and expected != facts.version:
             raise store.ConcurrencyError(stream.stream_id_of(tournament.pk), expected, facts.version)
         new = handler(actor=actor, official=official, tournament=tournament, facts=facts, view=view, c=command)
@@ -102,9 +106,20 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     return new
 
 
+def _ids(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+def _slot_key(c: dict) -> str:
+    slot = c.get("slot")
+    if not isinstance(slot, str):
+        raise TournamentError("'slot' is a slot's key, e.g. \"main:r1:m1\"")
+    return slot
+
+
 def _player(c: dict, field: str = "player") -> int:
     pid = c.get(field)
-    if not isinstance(pid, int) or not Player.objects.filter(pk=pid).exists():
+    if not isinstance(pid, int) or isinstance(pid, bool) or not Player.objects.filter(pk=pid).exists():
         raise TournamentError(f"'{field}' is the id of a player")
     return pid
 
@@ -139,7 +154,8 @@ def _withdraw(*, actor, official, tournament, facts, view, c):
     pid = _player(c)
     if pid not in facts.entered or pid in facts.withdrawn:
         raise TournamentError("the player is not in the event")
-    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": c.get("reason", "")})]
+    reason = c.get("reason", "")
+    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": reason if isinstance(reason, str) else ""})]
 
 
 def _draw(*, actor, official, tournament, facts, view, c):
@@ -161,7 +177,7 @@ def _draw(*, actor, official, tournament, facts, view, c):
         seeds = sorted(field, key=lambda p: (-rating.get(p, 1500.0), field.index(p)))
     elif method == "manual":
         seeds = c.get("seeds")
-        if not isinstance(seeds, list) or sorted(seeds) != sorted(field):
+        if not _ids(seeds) or sorted(seeds) != sorted(field):
             raise TournamentError("'seeds' must list every checked-in player exactly once")
     else:
         raise TournamentError("method is random, rating or manual")
@@ -180,6 +196,8 @@ def _pair_round(*, actor, official, tournament, facts, view, c):
         raise TournamentError("only Swiss rounds are paired; brackets and round robins follow their draw")
     manual = c.get("pairings")
     round_no = len(facts.rounds) + 1
+    if manual is not None and not isinstance(manual, list):
+        raise TournamentError("'pairings' is a list of [player, player] (or [player, null] for a bye)")
     if manual is not None:
         return [NewEvent("RoundPaired", {"round": c.get("round", round_no), "pairings": _checked_manual(facts, manual),
                                          "manual": True})]
@@ -191,7 +209,7 @@ def _checked_manual(facts, manual) -> list[list]:
     active -= set(facts.withdrawn)
     seen: list[int] = []
     for pair in manual:
-        if not (isinstance(pair, list) and len(pair) == 2):
+        if not (isinstance(pair, list) and len(pair) == 2 and _ids(pair[:1]) and (pair[1] is None or _ids(pair[1:]))):
             raise TournamentError("each pairing is [player, player] or [player, null] for a bye")
         seen += [p for p in pair if p is not None]
     if sorted(seen) != sorted(active):
@@ -223,17 +241,18 @@ def _next_swiss_round(facts, view, round_no: int | None = None) -> list[NewEvent
 
 def _forbid(*, actor, official, tournament, facts, view, c):
     players = c.get("players")
-    if not (isinstance(players, list) and len(players) == 2 and players[0] != players[1]):
+    if not (_ids(players) and len(players) == 2 and players[0] != players[1]):
         raise TournamentError("'players' are the two players who must not meet")
     return [NewEvent("PairingForbidden", {"players": sorted(players)})]
 
 
 def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
-    slot = next((s for s in view.slots if s.key == c.get("slot")), None)
+    key = _slot_key(c)
+    slot = next((s for s in view.slots if s.key == key), None)
     if slot is None:
         raise TournamentError(f"no slot {c.get('slot')!r} in this event")
     winner = c.get("winner")
-    if winner not in slot.players or None in slot.players:
+    if isinstance(winner, bool) or winner not in slot.players or None in slot.players:
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
     score = c.get("score", [slot.length, 0])
@@ -267,42 +286,46 @@ def _confirm(*, actor, official, tournament, facts, view, c):
 
 def _correct(*, actor, official, tournament, facts, view, c):
     reason = c.get("reason")
-    if not reason:
+    if not isinstance(reason, str) or not reason.strip():
         raise TournamentError("a correction needs a 'reason'")
-    slot = next((s for s in view.slots if s.key == c.get("slot")), None)
+    key = _slot_key(c)
+    slot = next((s for s in view.slots if s.key == key), None)
     if slot is None or slot.result is None:
         raise TournamentError("correct a slot that has a result")
     return [NewEvent("ResultCorrected", {**_result_payload(tournament, view, c, require_ready=False), "reason": reason})]
 
 
 def _forfeit(*, actor, official, tournament, facts, view, c):
-    slot = next((s for s in view.slots if s.key == c.get("slot")), None)
+    key = _slot_key(c)
+    slot = next((s for s in view.slots if s.key == key), None)
     if slot is None or slot.status != "ready":
         raise TournamentError("a forfeit is for a match that is due and not decided")
     winner = c.get("winner")
-    if winner not in slot.players:
+    if isinstance(winner, bool) or winner not in slot.players:
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
     payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
-               "length": slot.length, "reason": c.get("reason", "no-show")}
+               "length": slot.length, "reason": c["reason"] if isinstance(c.get("reason"), str) else "no-show"}
     return [NewEvent("MatchForfeited", payload)]
 
 
 def _keep(*, actor, official, tournament, facts, view, c):
-    flag = next((f for f in view.flagged if f["slot"] == c.get("slot")), None)
+    key = _slot_key(c)
+    flag = next((f for f in view.flagged if f["slot"] == key), None)
     if flag is None:
         raise TournamentError("only a flagged match can be kept")
     return [NewEvent("MatchKept", {"slot": flag["slot"], "match_id": flag["match_id"]})]
 
 
 def _void(*, actor, official, tournament, facts, view, c):
-    link = facts.matches.get(c.get("slot"))
+    link = facts.matches.get(_slot_key(c))
     if link is None:
         raise TournamentError("no match was created for that slot")
     record = matches.match_load(link["match_id"])
     if record.voided is None:
         matches.match_command(actor=actor, stream_id=link["match_id"], command={
-            "type": "void", "reason": c.get("reason") or "voided by the director", "expected_version": record.version,
+            "type": "void", "reason": c["reason"] if isinstance(c.get("reason"), str) and c["reason"].strip()
+            else "voided by the director", "expected_version": record.version,
         })
     return []
 

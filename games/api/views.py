@@ -25,6 +25,10 @@ from .serializers import (
 )
 
 
+def _is_number(text: str | None) -> bool:
+    return bool(text) and text.isascii() and text.isdigit()  # "²" is a digit to str.isdigit, not to int()
+
+
 def _readable(request, stream_id: str):
     record = services.match_load(stream_id)
     if not services.can_read(request.user, record):
@@ -41,7 +45,7 @@ class MatchListCreate(APIView):
     )
     def get(self, request):
         tournament = request.query_params.get("tournament")
-        rows = selectors.match_summaries(tournament_id=int(tournament) if tournament and tournament.isdigit() else None)
+        rows = selectors.match_summaries(tournament_id=int(tournament) if _is_number(tournament) else None)
         return Response(MatchSummarySerializer(rows[:500], many=True).data)
 
     @extend_schema(request=MatchCreateSerializer, responses={201: OpenApiTypes.OBJECT})
@@ -104,7 +108,7 @@ class MatchEvents(APIView):
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
         after = request.query_params.get("after", "0")
-        if not after.isdigit():
+        if not _is_number(after):
             raise services.BadCommand("'after' is a version number")
         rows = store.read_stream(stream_id, after=int(after))
         return Response(EventSerializer(rows, many=True).data)
