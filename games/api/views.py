@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -160,10 +161,11 @@ class MatchImport(APIView):
             text = services.decode_mat_upload(raw)
         if not text:
             raise services.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
-        player0, player1 = services.players_for_import(text, data.get("player0"), data.get("player1"))
-        tournament_id = data.get("tournament")
-        services.check_may_create(request.user, (player0, player1), tournament_id, importing=True)
-        record = services.match_import_mat(
-            actor=request.user, text=text, player0=player0, player1=player1, tournament_id=tournament_id
-        )
+        with transaction.atomic():  # players named in a refused file are not kept
+            player0, player1 = services.players_for_import(text, data.get("player0"), data.get("player1"))
+            tournament_id = data.get("tournament")
+            services.check_may_create(request.user, (player0, player1), tournament_id, importing=True)
+            record = services.match_import_mat(
+                actor=request.user, text=text, player0=player0, player1=player1, tournament_id=tournament_id
+            )
         return Response(selectors.match_state_data(record), status=status.HTTP_201_CREATED)

@@ -217,10 +217,6 @@ def test_importing_a_mat_file(world, role, in_event):
     check(response, (CREATE_IN_EVENT if in_event else CREATE_CASUAL)[role], before)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "MatchImport calls services.players_for_import() before services.check_may_create(): a refused import "
-    "without player ids still creates a Player for each unknown name in the file (no transaction around "
-    "the view). The permission check should come first (or the view should be atomic)."))
 def test_a_refused_import_creates_no_players(world):
     players, before = Player.objects.count(), event_count()
     response = world.client("unrelated").post("/api/matches/import/", {"text": mat_text()}, format="json")
