@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test install bench clean
+.PHONY: run test install bench bench-load bench-events clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,15 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+# 64 matches recorded through the API (gunicorn, Celery worker, PostgreSQL, Redis db 13) while 50 readers poll;
+# then every stream re-judged and every projection compared with a rebuild. BENCH_ARGS="--seconds 900" to finish them all.
+bench-load: $(STAMP)
+	$(BIN)/python bench/load.py $(BENCH_ARGS)
+
+# Append throughput and a full rebuild of every projection over a log of 1,000,000 events (~15 min).
+bench-events: $(STAMP)
+	$(BIN)/python bench/events.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles

@@ -1,0 +1,316 @@
+"""The event log at a million events: append throughput, raw read speed, and a full replay of every projection.
+
+    .venv/bin/python bench/events.py [--events 1000000] [--appends 20000] [--late-appends 5000]
+                                     [--tables 64] [--database-url URL]
+
+Makes a fresh database ``crawford_bench_events`` on the PostgreSQL server of
+DATABASE_URL (default 127.0.0.1:5432); no Redis (nothing is woken: projections
+run only when rebuilt here). The log is what a busy club server would hold:
+``--tables`` matches in play at once, their commands interleaved in the log,
+each match a real stream judged by the engine (``MatchRegistered``, then
+``decide``/``evolve`` on: server-style random dice, a random legal play, now and
+then a double, taken or dropped; lengths 1, 3, 5 or 7), a new match at a table
+when one ends; 2,000 players.
+
+1. **Appends** (``--appends``, default 20,000): each command's events (1 to 3,
+   as the API appends them) through ``eventlog.store.append`` with the stream's
+   expected version, one transaction each (advisory lock, version check,
+   insert, commit with fsync), one connection, on the empty log.
+2. **Fill**: the same generator continues, and the rest of the log up to
+   ``--events`` is loaded with COPY (not a measured figure), then ANALYZE.
+3. **Appends at size** (``--late-appends``, default 5,000): the same as 1, on the full log.
+4. **Raw read**: every row in ``global_position`` order, (a) with one
+   server-side cursor (psycopg, 2,000 rows per fetch, payload decoded),
+   (b) the way projections read: keyset batches of 2,000 through the ORM
+   (``values_list`` of the ``LoggedEvent`` fields).
+5. **Replay**: ``eventlog.projections.rebuild(name)`` for every registered
+   projection (``manage.py rebuild_projections``): empty it, replay the log
+   from position 0. Figures per projection and in total, in log events per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DB_NAME = "crawford_bench_events"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=1_000_000, help="size of the log (at least)")
+    parser.add_argument("--appends", type=int, default=20_000, help="appends timed on the empty log")
+    parser.add_argument("--late-appends", type=int, default=5_000, help="appends timed on the full log")
+    parser.add_argument("--tables", type=int, default=64, help="matches in play at once")
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
+    args = parser.parse_args()
+
+    url = urlparse(args.database_url)
+    _recreate(url)
+    os.environ["DATABASE_URL"] = urlunparse(url._replace(path="/" + DB_NAME))
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from players.models import Player
+
+    players = [p.pk for p in Player.objects.bulk_create(Player(display_name=f"Bench {i}") for i in range(args.players))]
+    club = Club(args.tables, players, random.Random(2026))
+    print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; {args.tables} matches in play at once, "
+          f"{args.players:,} players; CPython {sys.version.split()[0]}; {_code_version()}")
+    began = time.perf_counter()
+    from load import CpuMeter  # bench/load.py: where the CPU went (this script, PostgreSQL, the rest)
+
+    meter = CpuMeter({})
+
+    def phase(run, *args) -> None:
+        before, started = meter.snapshot(), time.perf_counter()
+        run(*args)
+        print("    " + meter.report(before, meter.snapshot(), time.perf_counter() - started))
+
+    phase(_appends, "appends on the empty log", club, args.appends)
+    _fill(club, args.events)
+    phase(_appends, "appends on the full log", club, args.late_appends)
+    total = _count()
+    print(f"log: {total:,} events in {club.streams:,} match streams ({club.finished:,} finished), "
+          f"{_table_size()} on disk")
+    phase(_read_raw, total)
+    phase(_read_batches, total)
+    phase(_rebuild, total, club)
+    print(f"whole run {time.perf_counter() - began:.0f} s")
+
+
+def _code_version() -> str:
+    """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside)."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
+    changed = [line[3:] for line in status.splitlines() if not line[3:].startswith("bench/") and line[3:] != "Makefile"]
+    return f"code at {head or '?'}" + (f" + uncommitted changes to {', '.join(changed)}" if changed else "")
+
+
+def _recreate(url) -> None:
+    import psycopg
+
+    with psycopg.connect(urlunparse(url._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+# -- the log's content: matches at many tables, every command judged by the engine ------------------
+
+
+class Table:
+    """One match in play; ``command()`` judges the next command and returns its events."""
+
+    def __init__(self, rnd: random.Random, players: list[int]):
+        from games import streams
+        from games.engine import commands as c
+        from games.engine.match import MatchState, decide, evolve
+
+        self.rnd, self.c, self.decide, self.evolve, self.streams = rnd, c, decide, evolve, streams
+        p0, p1 = rnd.sample(players, 2)
+        self.stream_id = uuid.uuid4().hex
+        self.version = 0
+        length = rnd.choice([1, 1, 3, 3, 5, 7])
+        self.state = MatchState()
+        started = self._judge(c.StartMatch((f"Bench {p0}", f"Bench {p1}"), length))
+        registration = {"player_ids": [p0, p1], "tournament_id": None, "published": True, "rating_ramp": "fibs"}
+        self.first = [(streams.REGISTERED, registration)] + started
+
+    def _judge(self, command) -> list[tuple[str, dict]]:
+        out = []
+        for event in self.decide(self.state, command):
+            self.state = self.evolve(self.state, event)
+            out.append(self.streams.engine_payload(event))
+        return out
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def command(self) -> list[tuple[str, dict]]:
+        if self.first:
+            first, self.first = self.first, None
+            return first
+        s, c, rnd = self.state, self.c, self.rnd
+        dice = (rnd.randint(1, 6), rnd.randint(1, 6))
+        if s.phase == "opening":
+            return self._judge(c.Roll(None, dice))
+        if s.phase == "move":
+            plays = s.legal_plays()
+            return self._judge(c.Move(s.turn, rnd.choice(plays) if plays else ""))
+        if s.phase == "doubled":
+            return self._judge(c.Take(1 - s.turn) if rnd.random() < 0.75 else c.Drop(1 - s.turn))
+        if s.may_double(s.turn) and rnd.random() < 0.03:
+            return self._judge(c.Double(s.turn))
+        return self._judge(c.Roll(s.turn, dice))
+
+
+class Club:
+    """``tables`` matches in play; ``next()`` gives the next append: (stream id, expected version, events)."""
+
+    def __init__(self, tables: int, players: list[int], rnd: random.Random):
+        self.rnd, self.players = rnd, players
+        self.tables = [Table(rnd, players) for _ in range(tables)]
+        self.streams, self.finished = tables, 0
+
+    def next(self) -> tuple[str, int, list[tuple[str, dict]]]:
+        i = self.rnd.randrange(len(self.tables))
+        table = self.tables[i]
+        if table.over:
+            self.finished += 1
+            self.streams += 1
+            table = self.tables[i] = Table(self.rnd, self.players)
+        events = table.command()
+        expected = table.version
+        table.version += len(events)
+        return table.stream_id, expected, events
+
+
+# -- 1 and 3: appends -----------------------------------------------------------------------------------
+
+
+def _appends(label: str, club: Club, count: int) -> None:
+    from eventlog import store
+    from eventlog.store import NewEvent
+
+    batches = [club.next() for _ in range(count)]  # judged before the clock starts
+    latencies = []
+    events = 0
+    started = time.perf_counter()
+    for stream_id, expected, new in batches:
+        t = time.perf_counter()
+        store.append(stream_id=stream_id, stream_type="match", expected_version=expected,
+                     events=[NewEvent(kind, payload) for kind, payload in new], metadata={"actor": None})
+        latencies.append(time.perf_counter() - t)
+        events += len(new)
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    print(f"{label}: {count:,} appends ({events:,} events, {events / count:.2f} per append) in {elapsed:.1f} s: "
+          f"{count / elapsed:,.0f} appends/s, {events / elapsed:,.0f} events/s; per append p50 "
+          f"{statistics.median(latencies) * 1000:.2f} ms, p99 {latencies[int(0.99 * (count - 1))] * 1000:.2f} ms")
+
+
+# -- 2: the fill ------------------------------------------------------------------------------------------
+
+
+def _fill(club: Club, target: int) -> None:
+    from django.db import connection
+
+    position = _top()
+    started = time.perf_counter()
+    with connection.cursor() as cursor, cursor.connection.cursor().copy(
+        "COPY eventlog_event (global_position, stream_id, stream_type, version, event_type, schema_version,"
+        " payload, metadata, recorded_at) FROM STDIN"
+    ) as copy:
+        while position < target:
+            stream_id, expected, new = club.next()
+            for version, (kind, payload) in enumerate(new, start=expected + 1):
+                position += 1
+                copy.write_row((position, stream_id, "match", version, kind, 1, json.dumps(payload),
+                                '{"actor": null}', "2026-11-21T12:00:00Z"))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE eventlog_event")
+    print(f"filled to {position:,} events with COPY in {time.perf_counter() - started:.0f} s (engine judging every "
+          f"command included; not a measured figure), then ANALYZE")
+
+
+def _top() -> int:
+    from django.db.models import Max
+
+    from eventlog.models import Event
+
+    return Event.objects.aggregate(p=Max("global_position"))["p"] or 0
+
+
+def _count() -> int:
+    from eventlog.models import Event
+
+    return Event.objects.count()
+
+
+def _table_size() -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_size_pretty(pg_total_relation_size('eventlog_event'))")
+        return cursor.fetchone()[0] + " (table and indexes)"
+
+
+# -- 4: reading the log -----------------------------------------------------------------------------------
+
+
+def _read_raw(total: int) -> None:
+    from django.db import connection, transaction
+
+    started = time.perf_counter()
+    rows = 0
+    with transaction.atomic(), connection.cursor() as django_cursor:
+        with django_cursor.connection.cursor(name="bench_read_all") as cursor:  # server-side
+            cursor.itersize = 2000
+            cursor.execute("SELECT global_position, stream_id, stream_type, version, event_type, payload, recorded_at"
+                           " FROM eventlog_event ORDER BY global_position")
+            while batch := cursor.fetchmany(2000):
+                rows += len(batch)
+    elapsed = time.perf_counter() - started
+    print(f"raw read, one server-side cursor: {rows:,} events in {elapsed:.1f} s: {rows / elapsed:,.0f} events/s")
+
+
+def _read_batches(total: int) -> None:
+    from eventlog.models import Event
+    from eventlog.projections import _FIELDS, BATCH, LoggedEvent
+
+    started = time.perf_counter()
+    rows, after = 0, 0
+    while True:
+        batch = [LoggedEvent(*r) for r in Event.objects.filter(global_position__gt=after)
+                 .order_by("global_position").values_list(*_FIELDS)[:BATCH]]
+        if not batch:
+            break
+        rows += len(batch)
+        after = batch[-1].global_position
+    elapsed = time.perf_counter() - started
+    print(f"read as projections do (ORM keyset batches of {BATCH:,}): {rows:,} events in {elapsed:.1f} s: "
+          f"{rows / elapsed:,.0f} events/s")
+
+
+# -- 5: replay --------------------------------------------------------------------------------------------
+
+
+def _rebuild(total: int, club: Club) -> None:
+    from eventlog import projections
+    from games.models import GameSummary, MatchSummary
+
+    overall = 0.0
+    for name in sorted(projections.registered()):
+        started = time.perf_counter()
+        applied = projections.rebuild(name)
+        elapsed = time.perf_counter() - started
+        overall += elapsed
+        print(f"rebuild {name}: {elapsed:.1f} s, {applied:,} events applied ({applied / elapsed:,.0f}/s), "
+              f"{total / elapsed:,.0f} log events/s")
+    print(f"rebuild of all projections: {overall:.1f} s for {total:,} events: {total / overall:,.0f} log events/s")
+    summaries = MatchSummary.objects.count()
+    print(f"check: {summaries:,} match summaries for {club.streams:,} streams "
+          f"({MatchSummary.objects.filter(finished=True).count():,} finished), {GameSummary.objects.count():,} games")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,715 @@
+"""A club event under load: 64 matches recorded at once through the API while 50 spectators poll it.
+
+    .venv/bin/python bench/load.py [--seconds 120] [--matches 64] [--readers 50] [--length 1]
+                                   [--poll 1.0] [--gunicorn-workers 4] [--pool prefork --concurrency 2]
+                                   [--database-url URL] [--redis-url redis://127.0.0.1:6379/13]
+
+Everything runs on this machine, over loopback, against a fresh PostgreSQL
+database ``crawford_bench_load`` (server of DATABASE_URL, default
+127.0.0.1:5432) and Redis db 13 (flushed first):
+
+* gunicorn (``deploy/services/gunicorn.conf.py``, DEBUG=0) serves the API;
+* a real Celery worker (``celery -A deploy worker -Q default,projections``,
+  prefork with 2 processes as in ``crawford-worker.service``, or ``--pool solo``)
+  runs the projections after every append and the tournament's process manager.
+  No celery beat: a lost wake-up would show as projections that never catch up.
+
+Through the API the script creates a Swiss tournament of 1 round with
+2 x 64 players (staff token), enters them and draws; the worker's process
+manager then creates the 64 matches. Then, for at most ``--seconds``:
+
+* 64 writer threads (http.client, keep-alive) each record one match to its end
+  through ``POST /api/matches/{id}/commands/``: server dice, the first legal
+  play, now and then a double (taken, sometimes dropped); an
+  ``Idempotency-Key`` on every command, the ``expected_version`` of the last answer;
+* 50 reader threads each poll every ``--poll`` seconds (jittered), alternately
+  ``GET /api/matches/{id}/`` of a random match and ``GET /api/tournaments/{id}/``.
+
+Printed: commands/s, p50/p99 latency of commands and of each kind of read,
+errors counted by HTTP status, the projections' lag during the run and how long
+they took to catch up after the last command. Then, with gunicorn and the
+worker stopped, two checks in this process (Django set up on the bench DB):
+
+(a) every match stream is re-judged by the engine event by event (each
+    command-initiated event is turned back into its command, ``decide`` must
+    give exactly the stored events, ``evolve`` folds them), and the folded
+    record, shaped by ``games.selectors.match_state_data``, must equal the last
+    state the API returned to the writer;
+(b) every read-model table (match and game summaries, ratings, tournament
+    state/slots/standings and their indexes) is dumped with ``model_to_dict``
+    (auto ids left out), every registered projection is rebuilt from position
+    0 (``eventlog.projections.rebuild``) and the tables are dumped again:
+    "identical", or the differences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import http.client
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = ROOT / ".venv" / "bin"
+DB_NAME = "crawford_bench_load"
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=120.0, help="cap on the recording phase (default 120)")
+    parser.add_argument("--matches", type=int, default=64)
+    parser.add_argument("--readers", type=int, default=50)
+    parser.add_argument("--length", type=int, default=1, choices=[1, 3, 5], help="match length in points")
+    parser.add_argument("--poll", type=float, default=1.0, help="seconds between two reads of one reader")
+    parser.add_argument("--double-rate", type=float, default=0.05, help="chance of doubling when the cube is available")
+    parser.add_argument("--gunicorn-workers", type=int, default=4)
+    parser.add_argument("--pool", choices=["prefork", "solo"], default="prefork")
+    parser.add_argument("--concurrency", type=int, default=2, help="worker processes with --pool prefork")
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--no-idempotency-key", dest="idempotency", action="store_false",
+                        help="send commands without an Idempotency-Key")
+    parser.add_argument("--conn-max-age", type=int, help="CONN_MAX_AGE for gunicorn and the worker (default: the "
+                        "settings' default, 0: one PostgreSQL connection per request)")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the gunicorn and worker logs (kept anyway on errors)")
+    args = parser.parse_args()
+
+    url = urlparse(args.database_url)
+    _recreate_database(url)
+    env = dict(
+        os.environ, DATABASE_URL=urlunparse(url._replace(path="/" + DB_NAME)), REDIS_URL=args.redis_url,
+        DEBUG="0", SECRET_KEY="bench-" + uuid.uuid4().hex, SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_SETTINGS_MODULE="deploy.settings", PYTHONUNBUFFERED="1",
+    )
+    if args.conn_max_age is not None:
+        env["CONN_MAX_AGE"] = str(args.conn_max_age)
+    os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SECURE_SSL_REDIRECT",
+                                           "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE")}, LOG_LEVEL="WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    import redis
+
+    broker = redis.Redis.from_url(args.redis_url)
+    broker.flushdb()
+    token = _setup_users()
+
+    logs = Path(tempfile.mkdtemp(prefix="crawford-bench-load-"))
+    port = _free_port()
+    services = _Services(env, logs, port, args)
+    try:
+        services.start()
+        print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; Redis {args.redis_url} (flushed); "
+              f"gunicorn {args.gunicorn_workers} workers x 2 threads on 127.0.0.1:{port}, DEBUG=0; "
+              f"celery worker --pool {args.pool}" + (f" --concurrency {args.concurrency}" if args.pool == "prefork" else "")
+              + f"; CONN_MAX_AGE={env.get('CONN_MAX_AGE', '0 (the settings default)')}; Idempotency-Key {'on' if args.idempotency else 'off'}"
+              + f"; CPython {sys.version.split()[0]}; {_code_version()}")
+        api = Client(port, token)
+        tournament, match_ids = _make_tournament(api, args.matches, args.length)
+        print(f"tournament {tournament}: swiss, 1 round, {2 * args.matches} players; {len(match_ids)} matches of "
+              f"{args.length} point{'s' if args.length > 1 else ''} created by the process manager")
+        run = _Run(port, token, tournament, match_ids, args)
+        meter = CpuMeter({"gunicorn": services.procs[1].pid, "celery worker": services.procs[0].pid})
+        before = meter.snapshot()
+        run.go()
+        after = meter.snapshot()
+        run.report()
+        print(meter.report(before, after, run.elapsed))
+        caught_up = _wait_for_projections(broker, run.finished_at)
+        clean_logs = services.check_logs()
+    finally:
+        services.stop()
+    if args.keep_logs or not clean_logs or run.failed():
+        print(f"logs: {logs}")
+    else:
+        shutil.rmtree(logs)
+
+    print()
+    ok_streams = _verify_streams(run.last_state)
+    ok_projections = _verify_projections(broker) if caught_up else False
+    return 0 if (ok_streams and ok_projections and not run.failed()) else 1
+
+
+def _code_version() -> str:
+    """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside)."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
+    changed = [line[3:] for line in status.splitlines() if not line[3:].startswith("bench/") and line[3:] != "Makefile"]
+    return f"code at {head or '?'}" + (f" + uncommitted changes to {', '.join(changed)}" if changed else "")
+
+
+# -- set-up -------------------------------------------------------------------------------------
+
+
+def _recreate_database(url) -> None:
+    import psycopg
+
+    with psycopg.connect(urlunparse(url._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def _setup_users() -> str:
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user("bench-director", is_staff=True)
+    return Token.objects.create(user=user).key
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Services:
+    """gunicorn and the Celery worker as subprocesses, each in its own process group."""
+
+    def __init__(self, env: dict, logs: Path, port: int, args):
+        self.env, self.logs, self.port, self.args = env, logs, port, args
+        self.procs: list[subprocess.Popen] = []
+
+    def start(self) -> None:
+        pool = ["--pool", "solo"] if self.args.pool == "solo" else ["--pool", "prefork", "--concurrency",
+                                                                     str(self.args.concurrency)]
+        self.worker_log = self.logs / "worker.log"
+        self.procs.append(self._spawn(
+            [str(BIN / "celery"), "-A", "deploy", "worker", "-Q", "default,projections", *pool,
+             "--prefetch-multiplier", "1", "--without-gossip", "--without-mingle", "-l", "info"],
+            {}, self.worker_log))
+        self.web_log = self.logs / "gunicorn.log"
+        self.procs.append(self._spawn(
+            [str(BIN / "gunicorn"), "-c", "deploy/services/gunicorn.conf.py", "deploy.wsgi:application",
+             "--access-logfile", "/dev/null"],
+            {"GUNICORN_BIND": f"127.0.0.1:{self.port}", "GUNICORN_WORKERS": str(self.args.gunicorn_workers)},
+            self.web_log))
+        deadline = time.time() + 90
+        while "ready." not in self.worker_log.read_text():
+            self._alive_or_die(deadline, "the Celery worker")
+            time.sleep(0.2)
+        while True:
+            self._alive_or_die(deadline, "gunicorn")
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                conn.request("GET", "/api/tournaments/")
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.3)
+
+    def _spawn(self, argv: list[str], extra: dict, log: Path) -> subprocess.Popen:
+        out = open(log, "w")
+        return subprocess.Popen(argv, cwd=ROOT, env=dict(self.env, **extra), stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+    def _alive_or_die(self, deadline: float, what: str) -> None:
+        for proc in self.procs:
+            if proc.poll() is not None or time.time() > deadline:
+                tail = "\n".join(p.read_text()[-3000:] for p in (self.worker_log, self.web_log) if p.exists())
+                raise SystemExit(f"{what} did not start:\n{tail}")
+
+    def check_logs(self) -> bool:
+        """Print the tracebacks and errors the services logged; True when there were none."""
+        clean = True
+        for name, log in (("gunicorn", self.web_log), ("worker", self.worker_log)):
+            text = log.read_text()
+            failures = text.count("Traceback (most recent call last)")
+            raised = sum(1 for line in text.splitlines() if " raised " in line or "ERROR" in line)
+            print(f"{name} log: {failures} tracebacks, {raised} error lines")
+            if failures or raised:
+                clean = False
+                print(text[max(0, text.find("Traceback") - 2000) if "Traceback" in text else -3000:][:6000])
+        return clean
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+class Client:
+    """One keep-alive connection, as a browser or a recording tablet holds."""
+
+    def __init__(self, port: int, token: str | None = None):
+        self.port = port
+        self.headers = {"Content-Type": "application/json"}
+        if token:
+            self.headers["Authorization"] = f"Token {token}"
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.reconnects = 0
+
+    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+        """(status, decoded body, seconds). A keep-alive connection the server closed meanwhile is reopened
+        and the request sent again once, as browsers do (safe: commands carry an Idempotency-Key); a
+        failure after that is status 0."""
+        started = time.perf_counter()
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, json.dumps(body) if body is not None else None,
+                                  dict(self.headers, **(headers or {})))
+                response = self.conn.getresponse()
+                raw = response.read()
+                status = response.status
+                break
+            except (OSError, http.client.HTTPException):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+                self.reconnects += 1
+                if attempt == 2:
+                    return 0, {}, time.perf_counter() - started
+        elapsed = time.perf_counter() - started
+        try:
+            data = json.loads(raw) if raw else {}
+        except ValueError:
+            data = {"raw": raw[:2000].decode("utf-8", "replace")}
+        return status, data, elapsed
+
+
+def _make_tournament(api: Client, matches: int, length: int) -> tuple[int, list[str]]:
+    """A Swiss event of one round: 2 x ``matches`` entries and a random draw; the worker creates the matches."""
+    from players.models import Player
+
+    players = [p.pk for p in Player.objects.bulk_create(Player(display_name=f"Load {i:03d}") for i in range(2 * matches))]
+    status, body, _ = api.request("POST", "/api/tournaments/", {
+        "name": "Bench night", "format": "swiss",
+        "settings": {"rounds": 1, "lengths": {"rounds": {"default": length}}},
+    })
+    if status != 201:
+        raise SystemExit(f"POST /api/tournaments/ -> {status} {body}")
+    tid = body["id"]
+    for pid in players:
+        status, body, _ = api.request("POST", f"/api/tournaments/{tid}/commands/", {"type": "enter", "player": pid})
+        if status != 200:
+            raise SystemExit(f"enter {pid} -> {status} {body}")
+    status, body, _ = api.request("POST", f"/api/tournaments/{tid}/commands/", {"type": "draw", "method": "random"})
+    if status != 200:
+        raise SystemExit(f"draw -> {status} {body}")
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        status, body, _ = api.request("GET", f"/api/tournaments/{tid}/")
+        ids = [s["match_id"] for s in body.get("slots", []) if s.get("match_id")]
+        if len(ids) == matches:
+            status, listed, _ = api.request("GET", f"/api/matches/?tournament={tid}")
+            if status == 200 and len(listed) == matches:
+                return tid, ids
+        time.sleep(0.5)
+    raise SystemExit(f"the process manager did not create {matches} matches in 120 s (slots: {body.get('slots')})")
+
+
+class CpuMeter:
+    """Where the machine's CPU time went between two snapshots, from /proc (Linux).
+
+    The bench's parts are the processes of the given process groups (gunicorn's and
+    the worker's) and this script (the HTTP clients); PostgreSQL is every process of the server (all its databases),
+    exited backends included (their time is in the postmaster's children's time);
+    "other" is the rest of the machine's busy time: whatever else was running.
+    """
+
+    def __init__(self, groups: dict[str, int]):
+        self.groups = groups
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def snapshot(self) -> dict[str, float]:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        busy = (sum(fields) - fields[3] - fields[4]) / self.tick  # all but idle and iowait
+        parts = {name: 0.0 for name in self.groups}
+        parts["postgres"] = 0.0
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    raw = f.read()
+            except OSError:
+                continue
+            comm = raw[raw.index("(") + 1: raw.rindex(")")]
+            rest = raw[raw.rindex(")") + 2:].split()
+            pgid = int(rest[2])
+            own = (int(rest[11]) + int(rest[12])) / self.tick
+            for name, group in self.groups.items():
+                if pgid == group:
+                    parts[name] += own
+            if comm == "postgres":
+                parts["postgres"] += own
+                if _is_postmaster(int(pid)):
+                    parts["postgres"] += (int(rest[13]) + int(rest[14])) / self.tick  # reaped backends
+        times = os.times()
+        parts["this script"] = times.user + times.system
+        return {"busy": busy, **parts}
+
+    def report(self, before: dict, after: dict, seconds: float) -> str:
+        cpus = os.cpu_count() or 1
+        delta = {k: after[k] - before[k] for k in before}
+        ours = sum(v for k, v in delta.items() if k != "busy")
+        delta["other processes"] = max(0.0, delta["busy"] - ours)
+        shares = ", ".join(f"{k} {100 * v / seconds:.0f}%" for k, v in delta.items() if k != "busy")
+        return (f"CPU: machine busy {100 * delta['busy'] / (seconds * cpus):.0f}% of {cpus} CPUs "
+                f"(in CPU-% of one core: {shares}); load average {os.getloadavg()[0]:.2f}")
+
+
+def _is_postmaster(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"-D" in f.read()
+    except OSError:
+        return False
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))] * 1000 if ordered else float("nan")
+
+
+class _Run:
+    def __init__(self, port: int, token: str, tournament: int, match_ids: list[str], args):
+        self.port, self.token, self.tournament, self.match_ids, self.args = port, token, tournament, match_ids, args
+        self.lock = threading.Lock()
+        self.command_latency: list[float] = []
+        self.read_latency: dict[str, list[float]] = {"match": [], "tournament": []}
+        self.command_errors: collections.Counter = collections.Counter()
+        self.read_errors: collections.Counter = collections.Counter()
+        self.error_samples: list[str] = []
+        self.last_state: dict[str, dict] = {}
+        self.commands_by_type: collections.Counter = collections.Counter()
+        self.writers_done = threading.Event()
+        self.lag_samples: list[int] = []
+        self.lock_samples: list[tuple[int, int]] = []
+        self.reconnects = 0
+
+    def go(self) -> None:
+        self.deadline = time.time() + self.args.seconds
+        writers = [threading.Thread(target=self._writer, args=(m, i)) for i, m in enumerate(self.match_ids)]
+        readers = [threading.Thread(target=self._reader, args=(i,)) for i in range(self.args.readers)]
+        monitor = threading.Thread(target=self._monitor)
+        self.started = time.perf_counter()
+        for t in writers + readers + [monitor]:
+            t.start()
+        for t in writers:
+            t.join()
+        self.finished_at = time.time()
+        self.elapsed = time.perf_counter() - self.started
+        self.writers_done.set()
+        for t in readers + [monitor]:
+            t.join()
+
+    def _error(self, counter, status: int, what: str, body) -> None:
+        with self.lock:
+            counter[status] += 1
+            if len(self.error_samples) < 10:
+                self.error_samples.append(f"{what} -> {status} {json.dumps(body)[:1500]}")
+
+    def _writer(self, match_id: str, index: int) -> None:
+        rnd = random.Random(index)
+        api = Client(self.port, self.token)
+        status, state, _ = api.request("GET", f"/api/matches/{match_id}/")
+        latencies, kinds = [], collections.Counter()
+        failures_in_a_row = 0
+        while status == 200 and not state["finished"] and time.time() < self.deadline and failures_in_a_row < 5:
+            command = self._next_command(state, rnd)
+            command["expected_version"] = state["version"]
+            key = {"Idempotency-Key": uuid.uuid4().hex} if self.args.idempotency else None
+            status, body, elapsed = api.request("POST", f"/api/matches/{match_id}/commands/", command, key)
+            latencies.append(elapsed)
+            kinds[command["type"]] += 1
+            if status == 200:
+                state, failures_in_a_row = body["state"], 0
+                continue
+            failures_in_a_row += 1
+            self._error(self.command_errors, status, f"POST {match_id} {command}", body)
+            status, state, _ = api.request("GET", f"/api/matches/{match_id}/")  # reload, as a client would
+        with self.lock:
+            self.command_latency.extend(latencies)
+            self.commands_by_type.update(kinds)
+            self.last_state[match_id] = state
+            self.reconnects += api.reconnects
+
+    def _next_command(self, state: dict, rnd: random.Random) -> dict:
+        phase = state["phase"]
+        if phase == "move":
+            return {"type": "move", "move": state["legal_moves"][0] if state["legal_moves"] else ""}
+        if phase == "doubled":
+            return {"type": "take" if rnd.random() < 0.75 else "drop"}
+        if phase == "roll" and state["may_double"] and rnd.random() < self.args.double_rate:
+            return {"type": "double"}
+        return {"type": "roll"}
+
+    def _reader(self, index: int) -> None:
+        rnd = random.Random(1000 + index)
+        api = Client(self.port)  # spectators are anonymous
+        latencies: dict[str, list[float]] = {"match": [], "tournament": []}
+        tick = index % 2
+        next_at = time.time() + rnd.uniform(0, self.args.poll)
+        while not self.writers_done.is_set() and time.time() < self.deadline:
+            pause = next_at - time.time()
+            if pause > 0:
+                self.writers_done.wait(pause)
+                continue
+            next_at += self.args.poll * rnd.uniform(0.8, 1.2)
+            tick += 1
+            if tick % 2:
+                kind, path = "tournament", f"/api/tournaments/{self.tournament}/"
+            else:
+                kind, path = "match", f"/api/matches/{rnd.choice(self.match_ids)}/"
+            status, body, elapsed = api.request("GET", path)
+            latencies[kind].append(elapsed)
+            if status != 200:
+                self._error(self.read_errors, status, f"GET {path}", body)
+        with self.lock:
+            for kind, values in latencies.items():
+                self.read_latency[kind].extend(values)
+            self.reconnects += api.reconnects
+
+    def _monitor(self) -> None:
+        """Once a second: how far behind the log the slowest projection is (events), and how many
+        of the bench database's connections wait for the log's advisory lock or are inside a transaction."""
+        from django.db import connection
+
+        try:
+            while not self.writers_done.wait(1.0):
+                self.lag_samples.append(_projection_lag()[0])
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT count(*) FILTER (WHERE wait_event = 'advisory'), count(*) FILTER (WHERE state LIKE"
+                        " 'idle in transaction%%' OR (state = 'active' AND xact_start IS NOT NULL)) FROM"
+                        " pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                    self.lock_samples.append(cursor.fetchone())
+        finally:
+            connection.close()
+
+    def failed(self) -> bool:
+        unfinished = sum(1 for s in self.last_state.values() if not s.get("finished"))
+        return bool(unfinished or self.command_errors or self.read_errors)
+
+    def report(self) -> None:
+        commands = len(self.command_latency)
+        reads = sum(len(v) for v in self.read_latency.values())
+        finished = sum(1 for s in self.last_state.values() if s.get("finished"))
+        print(f"recording: {self.elapsed:.1f} s (cap {self.args.seconds:.0f} s); matches finished {finished} of "
+              f"{len(self.match_ids)}; commands by type: "
+              + ", ".join(f"{k} {v}" for k, v in self.commands_by_type.most_common()))
+        print(f"{'':<22}{'requests':>9}{'per s':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+        rows = [("commands (POST)", self.command_latency), ("GET match", self.read_latency["match"]),
+                ("GET tournament", self.read_latency["tournament"])]
+        for label, values in rows:
+            print(f"{label:<22}{len(values):>9}{len(values) / self.elapsed:>8.1f}{_pct(values, 0.5):>9.1f}"
+                  f"{_pct(values, 0.99):>9.1f}{max(values, default=0) * 1000:>9.1f}")
+        print(f"errors: commands {dict(self.command_errors) or 0}, reads {dict(self.read_errors) or 0}"
+              f" (of {commands} commands, {reads} reads); keep-alive connections closed by the server and reopened:"
+              f" {self.reconnects}")
+        for sample in self.error_samples:
+            print("  " + sample)
+        if self.lag_samples:
+            print(f"projection lag during the run (slowest projection, sampled each second): median "
+                  f"{statistics.median(self.lag_samples):.0f} events, max {max(self.lag_samples)} events")
+        if self.lock_samples:
+            waiting = [w for w, _ in self.lock_samples]
+            busy = [b for _, b in self.lock_samples]
+            print(f"bench DB connections waiting for the log's advisory lock (sampled each second): median "
+                  f"{statistics.median(waiting):.0f}, max {max(waiting)}; in a transaction: median "
+                  f"{statistics.median(busy):.0f}, max {max(busy)}")
+
+
+def _projection_lag() -> tuple[int, int, dict[str, int]]:
+    from django.db.models import Max
+
+    from eventlog.models import Event, ProjectionCheckpoint
+    from eventlog.projections import registered
+
+    top = Event.objects.aggregate(p=Max("global_position"))["p"] or 0
+    at = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+    positions = {name: at.get(name, 0) for name in registered()}
+    return top - min(positions.values()), top, positions
+
+
+def _queued(broker) -> int:
+    """Tasks waiting in the two queues or delivered and not yet acknowledged."""
+    return broker.llen("default") + broker.llen("projections") + broker.hlen("unacked")
+
+
+def _wait_for_projections(broker, since: float, timeout: float = 600) -> bool:
+    """Until every checkpoint is at the last position and no task is queued or running (three polls in a row).
+
+    Prints when the checkpoints reached the log's end and when the queue of wake-ups
+    (one ``project_all`` per append) was drained, both counted from the last command.
+    """
+    deadline = time.time() + timeout
+    quiet, reached = 0, None
+    while time.time() < deadline:
+        lag, top, positions = _projection_lag()
+        queued = _queued(broker)
+        if lag == 0 and reached is None:
+            reached = time.time()
+            print(f"projections at the end of the log (position {top:,}) {reached - since:.1f} s after the last command;"
+                  f" {queued} wake-up tasks still queued")
+        quiet = quiet + 1 if lag == 0 and queued == 0 else 0
+        if quiet == 3:
+            print(f"queue drained {time.time() - since - 1.0:.1f} s after the last command: checkpoints {positions}")
+            return True
+        time.sleep(0.5)
+    print(f"projections NOT caught up after {timeout:.0f} s: lag {lag} events, checkpoints {positions}, top {top}, "
+          f"queued tasks {_queued(broker)}")
+    return False
+
+
+# -- checks ---------------------------------------------------------------------------------------
+
+
+_COMMAND_OF = {  # stored engine event -> the command that causes it (consequences: CannotMove, GameWon, ...)
+    "MatchStarted": lambda c, e: c.StartMatch(**{f.name: getattr(e, f.name) for f in dataclasses.fields(c.StartMatch)}),
+    "OpeningRollTied": lambda c, e: c.Roll(None, (e.die, e.die), e.source),
+    "GameStarted": lambda c, e: c.Roll(None, e.dice, e.source),
+    "DiceRolled": lambda c, e: c.Roll(e.player, e.dice, e.source),
+    "CheckersMoved": lambda c, e: c.Move(e.player, e.move),
+    "DoubleOffered": lambda c, e: c.Double(e.player),
+    "DoubleTaken": lambda c, e: c.Take(e.player),
+    "DoubleDropped": lambda c, e: c.Drop(e.player),
+    "Beavered": lambda c, e: c.Beaver(e.player),
+    "Raccooned": lambda c, e: c.Raccoon(e.player),
+    "ResignationOffered": lambda c, e: c.Resign(e.player, e.kind),
+    "ResignationAccepted": lambda c, e: c.AcceptResignation(e.player),
+    "ResignationDeclined": lambda c, e: c.DeclineResignation(e.player),
+}
+
+
+def rejudge(engine_events: list):
+    """Re-decide a stream: each initiating event back into its command; ``decide`` must give the stored events."""
+    from games.engine import commands as c
+    from games.engine.match import MatchState, decide, evolve
+
+    state, i = MatchState(), 0
+    while i < len(engine_events):
+        event = engine_events[i]
+        make = _COMMAND_OF.get(type(event).__name__)
+        if make is None:
+            raise AssertionError(f"event {i} {event} is not caused by any command at that point")
+        produced = decide(state, make(c, event))
+        stored = engine_events[i: i + len(produced)]
+        if produced != stored:
+            raise AssertionError(f"event {i}: the engine decides {produced}, the stream holds {stored}")
+        for e in produced:
+            state = evolve(state, e)
+        i += len(produced)
+    return state
+
+
+def _verify_streams(last_state: dict[str, dict]) -> bool:
+    from eventlog.store import read_stream
+    from games import selectors, streams
+    from games.engine.match import replay
+
+    same, events, problems = 0, 0, []
+    for match_id, api_state in last_state.items():
+        rows = read_stream(match_id)
+        events += len(rows)
+        engine = [streams.engine_event(r.event_type, r.payload) for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
+        try:
+            judged = rejudge(engine)
+        except Exception as refused:  # noqa: BLE001 - reported, not raised
+            problems.append(f"{match_id}: {refused}")
+            continue
+        record = streams.fold(match_id, rows)
+        if judged != record.state or replay(engine) != record.state:
+            problems.append(f"{match_id}: re-judged / replayed state differs from the stream's fold")
+            continue
+        folded = selectors.match_state_data(record)
+        if folded != api_state:
+            diff = {k: (api_state.get(k), folded.get(k)) for k in set(folded) | set(api_state)
+                    if folded.get(k) != api_state.get(k)}
+            problems.append(f"{match_id}: the API's last answer differs from the replay: {diff}")
+            continue
+        same += 1
+    print(f"(a) streams: {same} of {len(last_state)} match streams ({events:,} events) re-judged by the engine event by "
+          f"event, replayed, and equal to the API's last answer" + ("" if not problems else ": DIFFERENCES"))
+    for p in problems[:20]:
+        print("    " + p)
+    return not problems and same == len(last_state)
+
+
+def _read_models() -> list:
+    from games.models import GameSummary, MatchSummary
+    from ratings.models import PlayerRating, RatedMatch, RatedSlot, RatingChange
+    from tournaments.models import TournamentMatchIndex, TournamentSlot, TournamentStanding, TournamentState
+
+    return [MatchSummary, GameSummary, RatedMatch, RatedSlot, PlayerRating, RatingChange, TournamentState,
+            TournamentSlot, TournamentStanding, TournamentMatchIndex]
+
+
+def _dump() -> dict[str, collections.Counter]:
+    """Each table as a multiset of rows (JSON text), auto ids and auto_now stamps left out."""
+    from django.db.models import AutoField, BigAutoField
+    from django.forms.models import model_to_dict
+
+    out = {}
+    for model in _read_models():
+        auto = [f.name for f in model._meta.fields if isinstance(f, (AutoField, BigAutoField))]
+        out[model.__name__] = collections.Counter(
+            json.dumps(model_to_dict(row, exclude=auto), sort_keys=True, default=str) for row in model.objects.all()
+        )
+    return out
+
+
+def _verify_projections(broker) -> bool:
+    from eventlog import projections
+    from tournaments.models import TournamentState
+
+    before = _dump()
+    sizes = ", ".join(f"{name} {sum(rows.values())}" for name, rows in before.items())
+    timings = []
+    for name in sorted(projections.registered()):
+        started = time.perf_counter()
+        applied = projections.rebuild(name)
+        timings.append(f"{name} {applied:,} events in {time.perf_counter() - started:.1f} s")
+    after = _dump()
+    print(f"(b) read models at the worker's checkpoints: {sizes}")
+    print(f"    rebuilt from position 0: {'; '.join(timings)}")
+    differ = False
+    for name in before:
+        if before[name] != after[name]:
+            differ = True
+            gone, new = before[name] - after[name], after[name] - before[name]
+            print(f"    {name}: {sum(gone.values())} rows only in the worker's tables, {sum(new.values())} only in the rebuild")
+            for row in list(gone)[:3]:
+                print(f"      worker : {row}")
+            for row in list(new)[:3]:
+                print(f"      rebuild: {row}")
+    print("    identical" if not differ else "    DIFFERENT")
+    if _queued(broker):
+        print(f"    note: the rebuild queued {_queued(broker)} task(s) (process manager woken by the rebuild)")
+    state = TournamentState.objects.first()
+    if state is not None:
+        print(f"    tournament: winner player {state.winner}, {len(state.entries)} entries, flagged {state.flagged}")
+    return not differ
+
+
+if __name__ == "__main__":
+    sys.exit(main())
