@@ -54,7 +54,8 @@ def main() -> None:
     parser.add_argument("--late-appends", type=int, default=5_000, help="appends timed on the full log")
     parser.add_argument("--tables", type=int, default=64, help="matches in play at once")
     parser.add_argument("--players", type=int, default=2_000)
-    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
+    parser.add_argument("--database-url",
+                        default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     args = parser.parse_args()
 
     url = urlparse(args.database_url)
@@ -100,7 +101,8 @@ def _code_version() -> str:
     """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside)."""
     git = ["git", "-C", str(ROOT)]
     head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
+    status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"],
+                            capture_output=True, text=True).stdout
     changed = [line[3:] for line in status.splitlines() if not line[3:].startswith("bench/") and line[3:] != "Makefile"]
     return f"code at {head or '?'}" + (f" + uncommitted changes to {', '.join(changed)}" if changed else "")
 

@@ -81,13 +81,15 @@ def main() -> int:
     parser.add_argument("--gunicorn-workers", type=int, default=4)
     parser.add_argument("--pool", choices=["prefork", "solo"], default="prefork")
     parser.add_argument("--concurrency", type=int, default=2, help="worker processes with --pool prefork")
-    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
+    parser.add_argument("--database-url",
+                        default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/13")
     parser.add_argument("--no-idempotency-key", dest="idempotency", action="store_false",
                         help="send commands without an Idempotency-Key")
     parser.add_argument("--conn-max-age", type=int, help="CONN_MAX_AGE for gunicorn and the worker (default: the "
                         "settings' default, 0: one PostgreSQL connection per request)")
-    parser.add_argument("--keep-logs", action="store_true", help="keep the gunicorn and worker logs (kept anyway on errors)")
+    parser.add_argument("--keep-logs", action="store_true",
+                        help="keep the gunicorn and worker logs (kept anyway on errors)")
     args = parser.parse_args()
 
     url = urlparse(args.database_url)
@@ -118,11 +120,12 @@ def main() -> int:
     services = _Services(env, logs, port, args)
     try:
         services.start()
+        pool = f"--pool {args.pool}" + (f" --concurrency {args.concurrency}" if args.pool == "prefork" else "")
         print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; Redis {args.redis_url} (flushed); "
               f"gunicorn {args.gunicorn_workers} workers x 2 threads on 127.0.0.1:{port}, DEBUG=0; "
-              f"celery worker --pool {args.pool}" + (f" --concurrency {args.concurrency}" if args.pool == "prefork" else "")
-              + f"; CONN_MAX_AGE={env.get('CONN_MAX_AGE', '0 (the settings default)')}; Idempotency-Key {'on' if args.idempotency else 'off'}"
-              + f"; CPython {sys.version.split()[0]}; {_code_version()}")
+              f"celery worker {pool}; CONN_MAX_AGE={env.get('CONN_MAX_AGE', '0 (the settings default)')}; "
+              f"Idempotency-Key {'on' if args.idempotency else 'off'}; CPython {sys.version.split()[0]}; "
+              f"{_code_version()}")
         api = Client(port, token)
         tournament, match_ids = _make_tournament(api, args.matches, args.length)
         print(f"tournament {tournament}: swiss, 1 round, {2 * args.matches} players; {len(match_ids)} matches of "
@@ -138,10 +141,13 @@ def main() -> int:
         clean_logs = services.check_logs()
     finally:
         services.stop()
-    if args.keep_logs or not clean_logs or run.failed():
+    if args.keep_logs or not clean_logs or run.errors():
         print(f"logs: {logs}")
     else:
         shutil.rmtree(logs)
+    unfinished = sum(1 for state in run.last_state.values() if not state.get("finished"))
+    if unfinished:
+        print(f"{unfinished} matches were still being played when --seconds ran out (raise it to play them all)")
 
     print()
     ok_streams = _verify_streams(run.last_state)
@@ -153,7 +159,8 @@ def _code_version() -> str:
     """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside)."""
     git = ["git", "-C", str(ROOT)]
     head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
+    status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"],
+                            capture_output=True, text=True).stdout
     changed = [line[3:] for line in status.splitlines() if not line[3:].startswith("bench/") and line[3:] != "Makefile"]
     return f"code at {head or '?'}" + (f" + uncommitted changes to {', '.join(changed)}" if changed else "")
 
@@ -297,7 +304,8 @@ def _make_tournament(api: Client, matches: int, length: int) -> tuple[int, list[
     """A Swiss event of one round: 2 x ``matches`` entries and a random draw; the worker creates the matches."""
     from players.models import Player
 
-    players = [p.pk for p in Player.objects.bulk_create(Player(display_name=f"Load {i:03d}") for i in range(2 * matches))]
+    made = Player.objects.bulk_create(Player(display_name=f"Load {i:03d}") for i in range(2 * matches))
+    players = [p.pk for p in made]
     status, body, _ = api.request("POST", "/api/tournaments/", {
         "name": "Bench night", "format": "swiss",
         "settings": {"rounds": 1, "lengths": {"rounds": {"default": length}}},
@@ -506,9 +514,12 @@ class _Run:
         finally:
             connection.close()
 
+    def errors(self) -> bool:
+        return bool(self.command_errors or self.read_errors)
+
     def failed(self) -> bool:
-        unfinished = sum(1 for s in self.last_state.values() if not s.get("finished"))
-        return bool(unfinished or self.command_errors or self.read_errors)
+        """An error, or a match not played to its end."""
+        return self.errors() or any(not s.get("finished") for s in self.last_state.values())
 
     def report(self) -> None:
         commands = len(self.command_latency)
@@ -569,8 +580,8 @@ def _wait_for_projections(broker, since: float, timeout: float = 600) -> bool:
         queued = _queued(broker)
         if lag == 0 and reached is None:
             reached = time.time()
-            print(f"projections at the end of the log (position {top:,}) {reached - since:.1f} s after the last command;"
-                  f" {queued} wake-up tasks still queued")
+            print(f"projections at the end of the log (position {top:,}) {reached - since:.1f} s after the last "
+                  f"command; {queued} wake-up tasks still queued")
         quiet = quiet + 1 if lag == 0 and queued == 0 else 0
         if quiet == 3:
             print(f"queue drained {time.time() - since - 1.0:.1f} s after the last command: checkpoints {positions}")
@@ -631,7 +642,8 @@ def _verify_streams(last_state: dict[str, dict]) -> bool:
     for match_id, api_state in last_state.items():
         rows = read_stream(match_id)
         events += len(rows)
-        engine = [streams.engine_event(r.event_type, r.payload) for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
+        engine = [streams.engine_event(r.event_type, r.payload)
+                  for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
         try:
             judged = rejudge(engine)
         except Exception as refused:  # noqa: BLE001 - reported, not raised
@@ -648,8 +660,8 @@ def _verify_streams(last_state: dict[str, dict]) -> bool:
             problems.append(f"{match_id}: the API's last answer differs from the replay: {diff}")
             continue
         same += 1
-    print(f"(a) streams: {same} of {len(last_state)} match streams ({events:,} events) re-judged by the engine event by "
-          f"event, replayed, and equal to the API's last answer" + ("" if not problems else ": DIFFERENCES"))
+    print(f"(a) streams: {same} of {len(last_state)} match streams ({events:,} events) re-judged by the engine "
+          f"event by event, replayed, and equal to the API's last answer" + ("" if not problems else ": DIFFERENCES"))
     for p in problems[:20]:
         print("    " + p)
     return not problems and same == len(last_state)
@@ -697,7 +709,8 @@ def _verify_projections(broker) -> bool:
         if before[name] != after[name]:
             differ = True
             gone, new = before[name] - after[name], after[name] - before[name]
-            print(f"    {name}: {sum(gone.values())} rows only in the worker's tables, {sum(new.values())} only in the rebuild")
+            print(f"    {name}: {sum(gone.values())} rows only in the worker's tables, "
+                  f"{sum(new.values())} only in the rebuild")
             for row in list(gone)[:3]:
                 print(f"      worker : {row}")
             for row in list(new)[:3]:
