@@ -83,7 +83,9 @@ def _setup_users(env) -> tuple[str, list[int]]:
         "from rest_framework.authtoken.models import Token\n"
         "from players.models import Player\n"
         "import json\n"
+        "from django.contrib.auth.models import Group\n"
         "u=get_user_model().objects.create_user('bench', is_staff=True)\n"
+        "u.groups.add(Group.objects.get(name='Officials'))  # records casual matches for both players\n"
         "ps=[Player.objects.create(display_name=f'Bench {i}').pk for i in range(32)]\n"
         "print(json.dumps({'token': Token.objects.create(user=u).key, 'players': ps}))\n"
     )

@@ -60,9 +60,12 @@ MIDDLEWARE = [
 ]
 
 # failed logins are counted per address and user name: after 10 in a row, that pair is
-# locked out for 15 minutes (HTTP 429); a successful login resets the count
+# locked out for 15 minutes (HTTP 429); a successful login resets the pair's count. An address
+# trying many user names is locked out after 30 failures in 15 minutes (deploy/login_lockout.py)
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_HANDLER = "deploy.login_lockout.PairAndAddressLockout"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
+AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "30"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
@@ -89,7 +92,8 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'crawford.sqlite3'}", conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0"))
+        default=f"sqlite:///{VAR_DIR / 'crawford.sqlite3'}", conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
+        conn_health_checks=True,  # a connection kept across requests is checked before reuse
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -116,7 +120,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 
-LOGIN_URL = "/admin/login/"
+# the site's own login, open to every member (the admin's accepts staff only)
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.http import JsonResponse
+from django.views import defaults
 from django.views.defaults import page_not_found
 from django.templatetags.static import static
 from django.views.generic import RedirectView
@@ -12,6 +14,9 @@ urlpatterns = [
     # browsers ask for /favicon.ico on every page, the admin's too
     path("favicon.ico", RedirectView.as_view(url=static("crawford/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
+    # every member logs in here (players at the table, directors who are not staff); the admin's page takes staff only
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
     path("api/", include("tournaments.urls")),
@@ -32,4 +37,14 @@ def not_found(request, exception=None):
     return page_not_found(request, exception)
 
 
+def server_error(request):
+    """A failure the API could not turn into a 4xx (say, its database connection killed): still JSON for API clients."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "the server failed while answering; it is logged. Retry the request with the "
+                                       "same Idempotency-Key: it is applied at most once.", "code": "server_error"},
+                            status=500)
+    return defaults.server_error(request)
+
+
 handler404 = not_found
+handler500 = server_error

@@ -18,6 +18,7 @@ from games.engine import errors as engine_errors
 from games.engine.events import KIND_VALUE, OpeningRollTied
 from games.engine.match import DOUBLED, MOVE, OPENING, RESIGNED, MatchState, decide, evolve
 from games.engine.matfile import read_mat, write_mat
+from players import authority
 from players.models import Player
 
 from . import dice as dice_rolls
@@ -83,10 +84,10 @@ def _tournament_director_id(tournament_id: int | None) -> int | None:
 
 
 def is_official(user, record: MatchRecord) -> bool:
-    """Staff, or the director of the match's tournament: may record for either player."""
+    """The director of the match's event, or an official (players/authority.py): may record for either player."""
     if not user or not user.is_authenticated:
         return False
-    return bool(user.is_staff or (record.tournament_id and _tournament_director_id(record.tournament_id) == user.pk))
+    return authority.runs_event(user, _tournament_director_id(record.tournament_id))
 
 
 def seat_of(user, record: MatchRecord) -> int | None:
@@ -201,7 +202,7 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     official = is_official(actor, record)
     seat = seat_of(actor, record)
     if not official and seat is None:
-        raise PermissionDenied("only the match's players, its tournament director and staff may send commands")
+        raise PermissionDenied("only the match's players, its event's director and officials may send commands")
     if record.version != expected:
         raise store.ConcurrencyError(stream_id, expected, record.version)
     if record.voided is not None:
@@ -209,7 +210,7 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
         if kind in DIRECTOR_COMMANDS:
             if not official:
-                raise PermissionDenied("only the tournament director or staff may correct or void a match")
+                raise PermissionDenied("only the event's director or an official may correct or void a match")
             new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
         else:
             if record.correction is not None:
@@ -383,7 +384,7 @@ MAX_MAT_BYTES = 2_000_000
 
 
 def check_may_create(user, players: tuple[Player, Player], tournament_id: int | None, importing: bool = False) -> None:
-    """Staff, the tournament's director, or (outside a tournament) one of the two players."""
+    """The event's director or an official; outside an event, one of the two players or an official."""
     if not user or not user.is_authenticated:
         raise PermissionDenied("log in to create a match")
     if tournament_id is not None:
@@ -392,10 +393,10 @@ def check_may_create(user, players: tuple[Player, Player], tournament_id: int | 
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             raise BadCommand(f"no tournament {tournament_id}")
-        if not (user.is_staff or tournament.director_id == user.pk):
-            raise PermissionDenied("only the tournament's director or staff may add matches to it")
+        if not authority.runs_event(user, tournament.director_id):
+            raise PermissionDenied("only the event's director or an official may add matches to it")
         return
-    if user.is_staff or any(p.user_id == user.pk for p in players):
+    if authority.officiates_everything(user) or any(p.user_id == user.pk for p in players):
         return
     raise PermissionDenied("you may create matches only between yourself and another player")
 

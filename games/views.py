@@ -38,6 +38,6 @@ def match_page(request, stream_id: str):
 def match_record(request, stream_id: str):
     record = _record_or_404(request, stream_id)
     if not _may_record(request.user, record):
-        raise PermissionDenied("only the players, the director and staff record this match")
+        raise PermissionDenied("only the players, the event's director and officials record this match")
     return render(request, "games/record.html", {"m": selectors.match_state_data(record),
                                                  "seat": services.seat_of(request.user, record)})

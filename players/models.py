@@ -7,6 +7,10 @@ from django.db import models
 class Club(models.Model):
     name = models.CharField(max_length=120, unique=True)
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 code, e.g. FR")
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_clubs",
+        help_text="may create events under the club's name (and so with its rating rule)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -31,6 +35,8 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["display_name"]
+        # see players/authority.py: the one rule of who runs events and officiates matches
+        permissions = [("officiate", "Run every event and officiate every match")]
 
     def __str__(self) -> str:
         return self.display_name

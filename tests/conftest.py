@@ -21,10 +21,16 @@ def pytest_configure(config):
 
 @pytest.fixture
 def make_user(django_user_model):
-    def make(username: str, *, staff: bool = False, player: bool = True, club=None):
+    def make(username: str, *, official: bool = False, player: bool = True, club=None):
+        """``official``: staff in the "Officials" group, who run every event and officiate every match."""
+        from django.contrib.auth.models import Group
+
+        from players import authority
         from players.models import Player
 
-        user = django_user_model.objects.create_user(username=username, password="pw-" + username, is_staff=staff)
+        user = django_user_model.objects.create_user(username=username, password="pw-" + username, is_staff=official)
+        if official:
+            user.groups.add(Group.objects.get(name=authority.OFFICIALS_GROUP))
         if player:
             Player.objects.create(display_name=username.capitalize(), user=user, club=club)
         return user

@@ -1,6 +1,11 @@
 """The admin, fit for directors: run an event from one page; every button calls the services."""
 
+from functools import wraps
+
 from django import forms
+from django.contrib.auth.views import redirect_to_login
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
@@ -8,6 +13,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from eventlog.store import ConcurrencyError
+from players import authority
 from players.models import Player
 
 from . import selectors, services, stream
@@ -24,6 +30,14 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ["name", "club", "director", "starts_on", "published"]
 
+    user = None  # set by TournamentAdmin.get_form
+
+    def clean_club(self):
+        club = self.cleaned_data.get("club")
+        if club and club.pk != self.initial.get("club") and not authority.may_create_event(self.user, club):
+            raise forms.ValidationError(f"Only the directors of {club} and officials may hold events under its name.")
+        return club
+
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
@@ -32,8 +46,31 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     actions = ["make_random_draw", "pair_next_round"]
 
+    # a staff user without the model permissions still sees, and edits, the events they direct
+    def _sees_all(self, request) -> bool:
+        return super().has_view_permission(request) or authority.officiates_everything(request.user)
+
+    def get_queryset(self, request):
+        events = super().get_queryset(request)
+        return events if self._sees_all(request) else events.filter(director=request.user)
+
+    def has_module_permission(self, request):
+        return super().has_module_permission(request) or _directs_any(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_change_permission(request, obj) or super().has_view_permission(request, obj)
+
     def has_change_permission(self, request, obj=None):
-        return super().has_change_permission(request, obj) or bool(obj and obj.director_id == request.user.pk)
+        if super().has_change_permission(request, obj) or authority.officiates_everything(request.user):
+            return True
+        if obj is None:
+            return _directs_any(request.user)
+        return authority.runs_event(request.user, obj.director_id)
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        form.user = request.user  # clean_club asks who is creating the event
+        return form
 
     def save_model(self, request, obj, form, change):
         if change:
@@ -67,7 +104,7 @@ class TournamentAdmin(admin.ModelAdmin):
             self._command(request, tournament, {"type": "pair_round"})
 
     def get_urls(self):
-        return [path("<int:pk>/run/", self.admin_site.admin_view(self.run_view), name="tournaments_tournament_run")] + super().get_urls()
+        return [path("<int:pk>/run/", _event_runners_only(self.run_view), name="tournaments_tournament_run")] + super().get_urls()
 
     def _command(self, request, tournament, command) -> bool:
         try:
@@ -84,9 +121,8 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def run_view(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
-        if not (request.user.is_staff and (request.user.is_superuser or tournament.director_id == request.user.pk
-                                           or self.has_change_permission(request, tournament))):
-            raise PermissionDenied
+        if not authority.runs_event(request.user, tournament.director_id):
+            raise PermissionDenied("only the event's director or an official runs this event")
         if request.method == "POST":
             command = _command_from_form(request.POST)
             if command and self._command(request, tournament, command):
@@ -100,6 +136,25 @@ class TournamentAdmin(admin.ModelAdmin):
             "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
         }
         return render(request, "admin/tournaments/run.html", context)
+
+
+def _directs_any(user) -> bool:
+    return user.is_authenticated and Tournament.objects.filter(director=user).exists()
+
+
+def _event_runners_only(view):
+    """Not behind the admin's staff-only door: an event's director runs it without being staff.
+
+    The page keeps the admin's protections: a login first (the site's login page, open to every member),
+    CSRF, no caching; ``run_view`` then applies the one rule of players/authority.py."""
+
+    @wraps(view)
+    def guarded(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return csrf_protect(never_cache(guarded))
 
 
 def _command_from_form(post) -> dict | None:

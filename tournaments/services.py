@@ -18,6 +18,7 @@ from eventlog import store
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
+from players import authority
 from players.models import Player
 from tournaments.formats import swiss
 from tournaments.formats.core import FormatError
@@ -52,6 +53,16 @@ def match_outcomes(facts: stream.Facts) -> dict[str, derive.MatchOutcome]:
     return out
 
 
+def may_see(user, tournament: Tournament) -> bool:
+    """A published event is public; a hidden one (a draft) exists only for its officials and its entrants."""
+    if tournament.published or authority.runs_event(user, tournament.director_id):
+        return True
+    player = Player.objects.filter(user_id=getattr(user, "pk", None)).values_list("pk", flat=True).first()
+    if player is None:
+        return False
+    return player in tournament_facts(tournament).entered
+
+
 def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
     facts = tournament_facts(tournament)
     return facts, derive.derive(facts, match_outcomes(facts))
@@ -62,8 +73,10 @@ def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
 
 def tournament_create(*, actor, name: str, format: str, club=None, settings: dict | None = None) -> Tournament:
     """An event and its configuration: format, match lengths per bracket and round, rounds, tie-breaks."""
-    if not (actor and (actor.is_staff or getattr(actor, "is_authenticated", False))):
+    if not (actor and getattr(actor, "is_authenticated", False)):
         raise PermissionDenied("log in to create an event")
+    if not authority.may_create_event(actor, club):
+        raise PermissionDenied(f"only the directors of {club} and officials may create events under its name")
     if format not in stream.FORMATS:
         raise TournamentError(f"format is one of {', '.join(stream.FORMATS)}")
     config = {"format": format, **(settings or {})}
@@ -90,9 +103,9 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise TournamentError(f"unknown command type {kind!r}; expected one of {', '.join(_HANDLERS)}")
-    official = bool(actor and actor.is_authenticated and (actor.is_staff or tournament.director_id == actor.pk))
+    official = authority.runs_event(actor, tournament.director_id)
     if kind in DIRECTOR_ONLY and not official:
-        raise PermissionDenied("only the event's director or staff may do this")
+        raise PermissionDenied("only the event's director or an official may do this")
     with transaction.atomic():
         facts, view = tournament_view(tournament)
         expected = command.get("expected_version")

@@ -157,7 +157,7 @@ def test_redis_stopped_and_restarted_loses_no_command_and_the_read_model_converg
     alice, bob = make_user("alice"), make_user("bob")
     from rest_framework.authtoken.models import Token
 
-    token = Token.objects.create(user=make_user("recorder", staff=True, player=False)).key  # records for both
+    token = Token.objects.create(user=make_user("recorder", official=True, player=False)).key  # records for both
     procs = [
         subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", "deploy/services/gunicorn.conf.py", "deploy.wsgi:application"],
                          cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True),

@@ -38,7 +38,7 @@ def test_flags_agree_with_the_engine_on_random_matches(seed):
 
 @pytest.mark.django_db
 def test_the_projection_stores_the_flags_of_every_game(make_user):
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     a, b = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
     record = services.match_import_mat(actor=staff, text=MATCHES[2].read_text(), player0=a, player1=b)
     projections.run("match_summary")

@@ -21,7 +21,7 @@ def new_match(api, user, seats, length=1) -> Recorder:
 
 def test_each_game_commits_to_a_seed_before_its_first_roll_and_reveals_it_at_the_end(api, make_user):
     seats = make_user("alice"), make_user("bob")
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     m = new_match(api, staff, seats, length=3)
     m.play_random(random.Random(5))
     rows = store.read_stream(m.id)
@@ -77,7 +77,7 @@ def test_the_dice_are_uniform_enough():
 
 def test_a_voided_match_reveals_its_open_seed(api, make_user):
     seats = make_user("alice"), make_user("bob")
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     m = new_match(api, staff, seats, length=5)
     m.send(type="roll")
     m.send(type="void", reason="wrong table")
@@ -87,7 +87,7 @@ def test_a_voided_match_reveals_its_open_seed(api, make_user):
 
 def test_dice_proof_through_the_api(api, make_user):
     seats = make_user("alice"), make_user("bob")
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     m = new_match(api, staff, seats, length=1)
     m.play_random(random.Random(2))
     proof = api().get(f"/api/matches/{m.id}/dice/").json()

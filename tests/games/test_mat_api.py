@@ -21,7 +21,7 @@ def import_mat(client, path: Path):
 
 @pytest.mark.skipif(not os.path.exists(GNUBG), reason="GNU Backgammon is not installed")
 def test_every_gnubg_match_imported_and_exported_reads_the_same_in_gnubg(api, make_user, tmp_path):
-    client = api(make_user("root", staff=True, player=False))
+    client = api(make_user("root", official=True, player=False))
     expected = {}
     for path in MATCHES:
         response = import_mat(client, path)
@@ -43,7 +43,7 @@ def test_every_gnubg_match_imported_and_exported_reads_the_same_in_gnubg(api, ma
 def test_import_uses_the_names_in_the_file(api, make_user):
     from players.models import Player
 
-    client = api(make_user("root", staff=True, player=False))
+    client = api(make_user("root", official=True, player=False))
     response = import_mat(client, MATCHES[2])
     assert [p["name"] for p in response.json()["players"]] == ["Alice", "Bob"]
     assert set(Player.objects.values_list("display_name", flat=True)) >= {"Alice", "Bob"}
@@ -51,7 +51,7 @@ def test_import_uses_the_names_in_the_file(api, make_user):
 
 
 def test_an_illegal_move_in_a_file_is_refused_naming_game_and_move_and_nothing_is_stored(api, make_user):
-    client = api(make_user("root", staff=True, player=False))
+    client = api(make_user("root", official=True, player=False))
     text = MATCHES[2].read_text().replace("  2) 64: 24/18 18/14", "  2) 64: 24/18 18/13", 1)
     response = client.post("/api/matches/import/", {"text": text}, format="json")
     assert response.status_code == 400
@@ -70,7 +70,7 @@ def test_an_illegal_move_in_a_file_is_refused_naming_game_and_move_and_nothing_i
     ],
 )
 def test_malformed_files_get_a_clear_error_and_store_nothing(api, make_user, content, reason, tmp_path):
-    client = api(make_user("root", staff=True, player=False))
+    client = api(make_user("root", official=True, player=False))
     bad = tmp_path / "bad.mat"
     bad.write_bytes(content)
     response = import_mat(client, bad)
@@ -94,7 +94,7 @@ def _truncated() -> bytes:
     ids=["truncated", "utf-16", "wrong-score", "illegal-move"],
 )
 def test_hostile_files_are_refused_naming_game_and_move(api, make_user, content, reason, tmp_path):
-    client = api(make_user("root", staff=True, player=False))
+    client = api(make_user("root", official=True, player=False))
     bad = tmp_path / "hostile.mat"
     bad.write_bytes(content)
     response = import_mat(client, bad)

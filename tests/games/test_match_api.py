@@ -112,7 +112,7 @@ def test_double_when_the_opponent_owns_the_cube_is_refused(api, seats):
 
 
 def test_double_in_the_crawford_game_is_refused(api, seats, make_user):
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     m = new_match(api, staff, seats, length=3)
     # Alice doubles, Bob drops: 1-0; again: 2-0, Alice is at 3 - 1: game 3 is the Crawford game
     for _ in range(2):

@@ -62,7 +62,7 @@ def test_a_lost_wake_up_is_healed_by_the_beat_sweep(live_worker, api, make_user)
 @pytest.mark.django_db
 def test_rebuild_projections_gives_the_same_tables(api, make_user):
     seats = make_user("alice"), make_user("bob")
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     for seed in range(3):
         m = start(api, seats, length=3)
         m.client = api(staff)

@@ -51,7 +51,7 @@ def test_a_correction_early_in_the_season_changes_later_ratings_as_a_full_recomp
     played = season(players, 60)
     projections.run("ratings")
     before = stored()
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     stream, winner, loser, length = played[2]
     record = services.match_load(stream)
     loser_seat = record.player_ids.index(loser)
@@ -72,7 +72,7 @@ def test_a_correction_early_in_the_season_changes_later_ratings_as_a_full_recomp
 @pytest.mark.django_db
 def test_a_voided_match_no_longer_counts(players, make_user):
     played = season(players, 20)
-    staff = make_user("root", staff=True, player=False)
+    staff = make_user("root", official=True, player=False)
     stream = played[5][0]
     services.match_command(actor=staff, stream_id=stream, command={
         "type": "void", "reason": "wrong players", "expected_version": services.match_load(stream).version,

@@ -8,7 +8,8 @@ Roles, as the services see them:
     unrelated       a player with an account, in neither the match nor the event
     other_director  directs another event (not staff)
     director        directs this event (not staff, not in the match)
-    staff           is_staff (no superuser, no model permissions)
+    official        is_staff and in the "Officials" group (players.officiate: runs every event and match;
+                    no superuser, no model permissions of the tournaments or games apps)
 
 Every user with an account has a Player and an API token.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROLES = ("anonymous", "player", "opponent", "unrelated", "other_director", "director", "staff")
+ROLES = ("anonymous", "player", "opponent", "unrelated", "other_director", "director", "official")
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gnubg" / "matches"
 
 
@@ -51,17 +52,17 @@ class World:
         from games import services as matches
 
         record = matches.match_create(
-            actor=self.users["staff"], player0=self.player("player"), player1=self.player("opponent"), length=length,
+            actor=self.users["official"], player0=self.player("player"), player1=self.player("opponent"), length=length,
             tournament_id=self.event.pk if tournament else None, published=published, **options,
         )
         return record.stream_id
 
     def send(self, match_id: str, **command) -> None:
-        """Drive a match as staff through the service (setting the scene, not under test)."""
+        """Drive a match as an official through the service (setting the scene, not under test)."""
         from games import services as matches
 
         version = matches.match_load(match_id).version
-        matches.match_command(actor=self.users["staff"], stream_id=match_id,
+        matches.match_command(actor=self.users["official"], stream_id=match_id,
                               command={**command, "expected_version": version})
 
     def version(self, match_id: str) -> int:
@@ -78,14 +79,18 @@ def _fast_passwords(settings):
 
 @pytest.fixture
 def world(db, django_user_model) -> World:
+    from django.contrib.auth.models import Group
     from rest_framework.authtoken.models import Token
 
+    from players import authority
     from players.models import Player
     from tournaments import services
 
     w = World(users={"anonymous": None})
     for role in ROLES[1:]:
-        user = django_user_model.objects.create_user(username=role, password="pw-" + role, is_staff=role == "staff")
+        user = django_user_model.objects.create_user(username=role, password="pw-" + role, is_staff=role == "official")
+        if role == "official":
+            user.groups.add(Group.objects.get(name=authority.OFFICIALS_GROUP))
         Player.objects.create(display_name=role.replace("_", " ").title(), user=user)
         w.users[role] = user
         w.tokens[role] = Token.objects.create(user=user).key

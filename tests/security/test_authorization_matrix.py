@@ -1,23 +1,25 @@
 """Who may do what, for every API endpoint and command: the roles of conftest.py against each action.
 
-The rules, from the services and the README:
+The rules (players/authority.py, the services and the README). "Officials" hold ``players.officiate``
+(the "Officials" group, or superuser); ``is_staff`` alone only opens the admin's door and gives no power:
 
 - Reading a match (state, events, games, export, dice): anyone while it is published; an unpublished one
-  only its two players, its event's director and staff (the others get 404, as if it did not exist).
+  only its two players, its event's director and officials (the others get 404, as if it did not exist).
 - Match commands: the two players (each only for their own seat: acting out of turn is the engine's
-  400, acting for the other seat 403), the event's director and staff (for whichever seat is due).
-  ``correct_result`` and ``void``: the event's director and staff only.
-- Creating or importing a match: outside an event, one of its two players or staff; inside an event,
-  its director or staff.
-- Creating an event: anyone logged in (they become its director).
-- Event commands: ``enter`` yourself (anyone logged in) or anyone (director, staff); ``confirm_result``
-  only the slot's two players; every other command the event's director and staff.
-- The admin "run this event" page: staff and the event's director.
+  400, acting for the other seat 403), the event's director and officials (for whichever seat is due).
+  ``correct_result`` and ``void``: the event's director and officials only.
+- Creating or importing a match: outside an event, one of its two players or an official; inside an event,
+  its director or an official.
+- Creating an event: anyone logged in (they become its director); under a club's name, only the club's
+  directors and officials.
+- Reading an event: anyone while it is published; an unpublished one only its director, officials and
+  its entrants (the others get 404, for commands too).
+- Event commands: ``enter`` yourself (anyone logged in who can see the event) or anyone (director,
+  officials); ``confirm_result`` only the slot's two players; every other command the director and officials.
+- The admin "run this event" page: the event's director (staff or not) and officials.
 
 Anonymous requests are refused with 401 or 403 (DRF answers 403 when session authentication comes first).
 Every refused request leaves the event log as it was; every allowed one appends to it.
-Where the code disagrees with a rule that is clearly intended, the test states the rule and is marked
-``xfail(strict=True)`` with the reason.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from .conftest import ROLES, event_count, mat_text
 pytestmark = pytest.mark.django_db
 
 ANON = (401, 403)
-OFFICIALS = ("director", "staff")
+OFFICIALS = ("director", "official")
 
 
 def check(response, expected, before: int, *, appends: bool | None = None):
@@ -81,7 +83,7 @@ def test_a_published_match_is_readable_by_everyone(world, role, read):
 @pytest.mark.parametrize("read", READS)
 def test_an_unpublished_match_is_readable_by_its_players_director_and_staff_only(world, role, read):
     match_id = world.new_match(published=False)
-    expected = 200 if role in ("player", "opponent", "director", "staff") else 404
+    expected = 200 if role in ("player", "opponent", "director", "official") else 404
     assert world.client(role).get(f"/api/matches/{match_id}/{read}").status_code == expected
 
 
@@ -174,7 +176,7 @@ def test_a_player_cannot_act_for_the_other_seat(world, scene):
 def test_outside_an_event_no_director_may_record(world, role):
     """A casual match has no director: only its players and staff send commands."""
     match_id, command = _match_in_scene(world, "opening roll", tournament=False)
-    expected = {"anonymous": ANON, "player": 200, "opponent": 200, "staff": 200}.get(role, 403)
+    expected = {"anonymous": ANON, "player": 200, "opponent": 200, "official": 200}.get(role, 403)
     before = event_count()
     check(world.client(role).post(f"/api/matches/{match_id}/commands/", command, format="json"), expected, before)
 
@@ -190,9 +192,9 @@ def test_commands_to_a_match_that_does_not_exist_are_404(world, role):
 # -- creating and importing matches -----------------------------------------------------------------
 
 CREATE_CASUAL = {"anonymous": ANON, "player": 201, "opponent": 201, "unrelated": 403, "other_director": 403,
-                 "director": 403, "staff": 201}
+                 "director": 403, "official": 201}
 CREATE_IN_EVENT = {"anonymous": ANON, "player": 403, "opponent": 403, "unrelated": 403, "other_director": 403,
-                   "director": 201, "staff": 201}
+                   "director": 201, "official": 201}
 
 
 @pytest.mark.parametrize("in_event", [False, True], ids=["casual", "in-event"])
@@ -242,19 +244,26 @@ def test_a_published_event_is_readable_by_everyone(world, role):
     assert world.client(role).get(f"/api/tournaments/{world.event.pk}/").status_code == 200
 
 
-UNPUBLISHED_READERS = {"director", "staff"}
+UNPUBLISHED_READERS = {"director", "official"}
 
 
-@pytest.mark.parametrize("role", [
-    pytest.param(role, marks=pytest.mark.xfail(strict=True, reason=(
-        "TournamentDetail filters published=True for everyone, so an event's own director and staff get 404 "
-        "for an unpublished event they run (and can command); matches let their officials read unpublished "
-        "ones. Officials should see it.")) if role in UNPUBLISHED_READERS else ())
-    for role in ROLES])
-def test_an_unpublished_event_is_readable_by_its_director_and_staff_only(world, role):
+@pytest.mark.parametrize("role", ROLES)
+def test_an_unpublished_event_is_readable_by_its_director_and_officials_only(world, role):
     Tournament.objects.filter(pk=world.event.pk).update(published=False)
     expected = 200 if role in UNPUBLISHED_READERS else 404
     assert world.client(role).get(f"/api/tournaments/{world.event.pk}/").status_code == expected
+    page = _admin_client(world, role).get(f"/events/{world.event.pk}/")
+    assert page.status_code == expected
+    if expected == 200:
+        assert b"hidden: not published" in page.content
+
+
+@pytest.mark.parametrize("role", ["player", "opponent"])
+def test_an_unpublished_event_is_readable_by_those_entered_in_it(world, role):
+    _entered(world, check_in=False)
+    Tournament.objects.filter(pk=world.event.pk).update(published=False)
+    assert world.client(role).get(f"/api/tournaments/{world.event.pk}/").status_code == 200
+    assert world.client("unrelated").get(f"/api/tournaments/{world.event.pk}/").status_code == 404
 
 
 @pytest.mark.parametrize("role", [r for r in ROLES if r not in UNPUBLISHED_READERS])
@@ -268,7 +277,7 @@ def test_the_event_list_leaves_unpublished_events_out(world, role):
 
 
 def _as_staff(world, t, **command):
-    services.tournament_command(actor=world.user("staff"), tournament=t, command=command)
+    services.tournament_command(actor=world.user("official"), tournament=t, command=command)
 
 
 def _entered(world, *, check_in=True, draw=False, extra=()):
@@ -382,16 +391,21 @@ def test_no_one_enters_another_player(world, role):
     check(response, 403, before)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "`enter` does not look at Tournament.published: anyone logged in can enter an unpublished (hidden, draft) "
-    "event by guessing its id, though GET /api/tournaments/{id}/ answers 404 to them. Self-entry should "
-    "need a published event (officials may still enter players)."))
 def test_nobody_enters_themselves_into_an_unpublished_event(world):
     Tournament.objects.filter(pk=world.event.pk).update(published=False)
     before = event_count()
     response = world.client("unrelated").post(f"/api/tournaments/{world.event.pk}/commands/",
                                               {"type": "enter", "player": _p(world, "unrelated")}, format="json")
-    check(response, (403, 404), before)
+    check(response, 404, before)
+
+
+@pytest.mark.parametrize("role", OFFICIALS)
+def test_officials_enter_players_into_an_unpublished_event(world, role):
+    Tournament.objects.filter(pk=world.event.pk).update(published=False)
+    before = event_count()
+    response = world.client(role).post(f"/api/tournaments/{world.event.pk}/commands/",
+                                       {"type": "enter", "player": _p(world, "unrelated")}, format="json")
+    check(response, 200, before)
 
 
 def test_the_two_players_confirming_the_same_result_report_it(world):
@@ -426,40 +440,46 @@ def _run_url(world) -> str:
     return f"/admin/tournaments/tournament/{world.event.pk}/run/"
 
 
-ADMIN_XFAIL = {
-    "director": "the run page is behind admin_site.admin_view, which sends every non-staff user to the login "
-                "page, the event's own director included; and making a director staff gives them, through the "
-                "API, power over every event and match (is_staff counts as an official everywhere)",
-    "staff": "run_view wants superuser, the director or the change_tournament permission, while the API lets "
-             "any is_staff user run every event: one rule should hold for both (let staff in here, or narrow "
-             "what is_staff may do in the API)",
-}
-
-
-def _admin_param(role):
-    if role in ADMIN_XFAIL:
-        return pytest.param(role, marks=pytest.mark.xfail(strict=True, reason=ADMIN_XFAIL[role]))
-    return role
-
-
-@pytest.mark.parametrize("role", [_admin_param(r) for r in ROLES])
+@pytest.mark.parametrize("role", ROLES)
 def test_the_run_page(world, role):
     _entered(world)  # two players checked in: a draw would succeed
     client = _admin_client(world, role)
     page = client.get(_run_url(world))
     before = event_count()
     posted = client.post(_run_url(world), {"action": "draw", "method": "random"})
-    if role in OFFICIALS:
+    if role in OFFICIALS:  # the director is not staff: the page is theirs all the same
         assert page.status_code == 200
         assert posted.status_code == 302 and posted["Location"] == _run_url(world)
         assert event_count() > before
-    else:  # none of them is staff: the admin's login page, and nothing done
-        assert page.status_code == 302 and page["Location"].startswith("/admin/login/")
-        assert posted.status_code == 302 and posted["Location"].startswith("/admin/login/")
+    elif role == "anonymous":  # the site's login page, which every member can use
+        for answer in (page, posted):
+            assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/?next=")
+        assert event_count() == before
+    else:
+        assert page.status_code == 403 and posted.status_code == 403
         assert event_count() == before
 
 
-@pytest.mark.parametrize("who", ["superuser", "staff director of this event", "staff with change_tournament"])
+def test_a_director_who_is_not_staff_logs_in_on_the_site_and_runs_the_event(world):
+    from django.test import Client
+
+    _entered(world)
+    client = Client()
+    first = client.get(_run_url(world))
+    assert first.status_code == 302
+    login = client.get(first["Location"])
+    assert login.status_code == 200 and b'name="password"' in login.content
+    landed = client.post(first["Location"], {"username": "director", "password": "pw-director",
+                                             "next": _run_url(world)})
+    assert landed.status_code == 302 and landed["Location"] == _run_url(world)
+    assert client.get(_run_url(world)).status_code == 200
+    assert b"Run this event" in client.get(f"/events/{world.event.pk}/").content
+    before = event_count()
+    assert client.post(_run_url(world), {"action": "draw", "method": "random"}).status_code == 302
+    assert event_count() > before
+
+
+@pytest.mark.parametrize("who", ["superuser", "staff director of this event", "staff with players.officiate"])
 def test_the_run_page_for_staff_who_may_run_the_event(world, django_user_model, who):
     from django.contrib.auth.models import Permission
 
@@ -470,7 +490,7 @@ def test_the_run_page_for_staff_who_may_run_the_event(world, django_user_model, 
         if who.startswith("staff director"):
             Tournament.objects.filter(pk=world.event.pk).update(director=user)
         else:
-            user.user_permissions.add(Permission.objects.get(codename="change_tournament"))
+            user.user_permissions.add(Permission.objects.get(codename="officiate"))
     _entered(world)
     from django.test import Client
 
@@ -495,3 +515,94 @@ def test_staff_directing_another_event_cannot_run_this_one(world, django_user_mo
     assert client.post(_run_url(world), {"action": "draw", "method": "random"}).status_code == 403
     assert event_count() == before
     assert not Event.objects.filter(stream_id=f"tournament-{world.event.pk}", event_type="DrawMade").exists()
+
+
+# -- is_staff alone is no power ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def bare_staff(world, django_user_model):
+    """Staff with the admin's model permission to edit events, but not an official and no director."""
+    from django.contrib.auth.models import Permission
+    from rest_framework.authtoken.models import Token
+
+    user = django_user_model.objects.create_user("clerk", password="pw-clerk", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="change_tournament"))
+    world.users["clerk"], world.tokens["clerk"] = user, Token.objects.create(user=user).key
+    return "clerk"
+
+
+def test_staff_without_the_officiate_permission_cannot_run_an_event(world, bare_staff):
+    _entered(world)
+    before = event_count()
+    check(world.client(bare_staff).post(f"/api/tournaments/{world.event.pk}/commands/",
+                                        {"type": "draw", "method": "random"}, format="json"), 403, before)
+    client = _admin_client(world, bare_staff)
+    assert client.get(_run_url(world)).status_code == 403
+    assert client.post(_run_url(world), {"action": "draw", "method": "random"}).status_code == 403
+    assert event_count() == before
+
+
+def test_staff_without_the_officiate_permission_cannot_record_or_void_a_match(world, bare_staff):
+    match_id = world.new_match(published=False)
+    assert world.client(bare_staff).get(f"/api/matches/{match_id}/").status_code == 404
+    match_id, command = _match_in_scene(world, "opening roll")
+    for sent in (command, {"type": "void", "reason": "no", "expected_version": command["expected_version"]}):
+        before = event_count()
+        check(world.client(bare_staff).post(f"/api/matches/{match_id}/commands/", sent, format="json"), 403, before)
+
+
+# -- events under a club's name ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def club(world):
+    from players.models import Club
+
+    club = Club.objects.create(name="Backgammon Club de Lyon")
+    club.directors.add(world.user("director"))
+    return club
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_a_clubs_directors_and_officials_create_events_under_its_name(world, club, role):
+    expected = {"anonymous": ANON, "director": 201, "official": 201}.get(role, 403)
+    before = event_count()
+    response = world.client(role).post("/api/tournaments/", {"name": "Lyon open", "format": "swiss", "club": club.pk,
+                                                             "settings": {"rounds": 3}}, format="json")
+    check(response, expected, before)
+    assert Tournament.objects.filter(name="Lyon open").exists() == (expected == 201)
+
+
+def test_the_admin_refuses_an_event_under_a_club_its_author_does_not_direct(world, club, django_user_model):
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    user = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
+    user.user_permissions.add(*Permission.objects.filter(codename__in=["add_tournament", "change_tournament",
+                                                                       "view_tournament"]))
+    client = Client()
+    client.force_login(user)
+    before = event_count()
+    form = {"name": "Lyon open", "club": club.pk, "format": "single_elimination", "length": 7, "published": "on"}
+    refused = client.post("/admin/tournaments/tournament/add/", form)
+    assert refused.status_code == 200 and b"Only the directors of Backgammon Club de Lyon" in refused.content
+    assert event_count() == before and not Tournament.objects.filter(name="Lyon open").exists()
+    club.directors.add(user)
+    assert client.post("/admin/tournaments/tournament/add/", form).status_code == 302
+    assert Tournament.objects.get(name="Lyon open").director == user and event_count() > before
+
+
+def test_a_staff_director_sees_only_their_own_events_in_the_admin(world, django_user_model):
+    from django.test import Client
+
+    user = django_user_model.objects.create_user("dirk", password="pw", is_staff=True)
+    Tournament.objects.filter(pk=world.event.pk).update(director=user)
+    client = Client()
+    client.force_login(user)
+    listing = client.get("/admin/tournaments/tournament/")
+    assert listing.status_code == 200
+    assert f"/tournament/{world.event.pk}/change/".encode() in listing.content
+    assert f"/tournament/{world.other_event.pk}/change/".encode() not in listing.content
+    assert client.get(f"/admin/tournaments/tournament/{world.event.pk}/change/").status_code == 200
+    assert client.get(f"/admin/tournaments/tournament/{world.other_event.pk}/change/").status_code in (302, 403)

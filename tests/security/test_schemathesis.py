@@ -72,7 +72,7 @@ def scene(world):
     from players.models import Player
     from tournaments import services
 
-    staff, director = world.user("staff"), world.user("director")
+    staff, director = world.user("official"), world.user("director")
     a, b = world.player("player").pk, world.player("opponent").pk
     walk_in = Player.objects.create(display_name="Walk-in").pk
 
@@ -317,7 +317,7 @@ def test_the_schema_covers_every_api_route():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("identity", ["staff", "anonymous"])
+@pytest.mark.parametrize("identity", ["official", "anonymous"])
 @pytest.mark.parametrize("label", OPERATIONS)
 def test_every_operation_answers_without_5xx_and_with_reasons(label, identity, world, scene, one_connection):
     operation = SCHEMA.find_operation_by_label(label)
@@ -336,9 +336,9 @@ def test_every_operation_answers_without_5xx_and_with_reasons(label, identity, w
     if queries is not None:
         strategies.append(st.tuples(st.sampled_from(real_paths), queries).map(
             lambda pq: operation.Case(path_parameters=pq[0], query=pq[1])))
-    headers = {"Authorization": f"Token {world.tokens['staff']}"} if identity == "staff" else {}
+    headers = {"Authorization": f"Token {world.tokens['official']}"} if identity == "official" else {}
     problems: dict[str, str] = {}
-    examples = BODY_EXAMPLES if identity == "staff" and label in BODY_LABELS else MAX_EXAMPLES
+    examples = BODY_EXAMPLES if identity == "official" and label in BODY_LABELS else MAX_EXAMPLES
 
     @seed(zlib.crc32(f"{label} {identity}".encode()))
     @settings(max_examples=examples, database=None, deadline=None, suppress_health_check=list(HealthCheck),
@@ -368,7 +368,7 @@ def test_every_operation_answers_without_5xx_and_with_reasons(label, identity, w
     # explicit cases first: each query parameter with each tricky value; as staff, each body with one thing wrong
     explicit = [operation.Case(path_parameters=real_paths[0], query={q.name: value})
                 for q in operation.query for value in TRICKY_QUERY]
-    if identity == "staff":
+    if identity == "official":
         explicit += [operation.Case(path_parameters=path, body=body, media_type="application/json")
                      for path, body in _one_thing_wrong(label, scene)]
     for case in reversed(explicit):
@@ -378,11 +378,11 @@ def test_every_operation_answers_without_5xx_and_with_reasons(label, identity, w
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("identity", ["staff", "anonymous"])
+@pytest.mark.parametrize("identity", ["official", "anonymous"])
 def test_methods_the_schema_does_not_declare_are_refused_with_a_reason(world, scene, identity):
     from rest_framework.test import APIClient
 
-    client = world.client(identity) if identity == "staff" else APIClient()
+    client = world.client(identity) if identity == "official" else APIClient()
     reals = {"stream_id": scene["match_id"], "id": scene["events"]["drawn"], "player_id": scene["players"][0]}
     seen = []
     for path, item in SCHEMA.raw_schema["paths"].items():
@@ -390,7 +390,7 @@ def test_methods_the_schema_does_not_declare_are_refused_with_a_reason(world, sc
         for method in {"get", "post", "put", "patch", "delete"} - set(item):
             before = event_count()
             response = getattr(client, method)(url, {}, format="json")
-            allowed = (405,) if identity == "staff" else (401, 403, 405)
+            allowed = (405,) if identity == "official" else (401, 403, 405)
             assert response.status_code in allowed and _reason_of(response.json()), (method, url, response.status_code)
             assert event_count() == before
             seen.append((method, path))
