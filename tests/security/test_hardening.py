@@ -245,3 +245,25 @@ def test_a_successful_login_does_not_clear_the_address_count(django_user_model):
     assert client.post("/accounts/login/", {"username": "mallory", "password": "mallorys-own-pw-1"}).status_code == 302
     client.post("/accounts/logout/")
     assert _spray(client, "/accounts/login/", [f"other{i}" for i in range(5)])[-1] == 429
+
+
+# -- a failure no refusal covers ------------------------------------------------------------------
+
+
+def test_an_unexpected_failure_is_still_json_for_api_clients(world, monkeypatch):
+    """Say the database connection dies under a request: API clients get JSON with a reason, people the page."""
+    from django.db import OperationalError
+
+    from games import services as matches
+
+    def connection_lost(*args, **kwargs):
+        raise OperationalError("terminating connection due to administrator command")
+
+    match_id = world.new_match()
+    monkeypatch.setattr(matches, "match_load", connection_lost)
+    client = Client(raise_request_exception=False)
+    answer = client.get(f"/api/matches/{match_id}/")
+    assert answer.status_code == 500 and answer["Content-Type"] == "application/json"
+    assert answer.json()["code"] == "server_error" and "Idempotency-Key" in answer.json()["detail"]
+    page = client.get(f"/matches/{match_id}/")
+    assert page.status_code == 500 and page["Content-Type"].startswith("text/html")
