@@ -134,6 +134,7 @@ class TournamentAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request), "title": f"Run {tournament.name}", "t": tournament, "data": data,
             "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
             "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
+            "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
         }
         return render(request, "admin/tournaments/run.html", context)
 

@@ -160,3 +160,65 @@ def test_a_director_runs_a_club_night_and_a_match_is_recorded_at_the_board(live_
 
     assert page.console_errors == []
     assert page.foreign_hosts == set()
+
+
+def test_members_who_are_not_staff_log_in_on_the_site_to_record_and_to_run(live_server, browser_page,
+                                                                            django_user_model):
+    """A player records their own match from a tablet; the event's director, who is not staff, runs it."""
+    from eventlog import projections
+    from tournaments import services
+
+    page, url = browser_page, live_server.url
+    director = django_user_model.objects.create_user("ines", password="ines-pass-1234")
+    seats = []
+    for name in ("Jonas", "Katia"):
+        user = django_user_model.objects.create_user(name.lower(), password=f"{name.lower()}-pass-1234")
+        seats.append(Player.objects.create(display_name=name, user=user))
+    event = services.tournament_create(actor=director, name="Friday ladder", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 1}}})
+    for player in seats:
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": player.pk})
+        services.tournament_command(actor=director, tournament=event, command={"type": "check_in", "player": player.pk})
+    services.tournament_command(actor=director, tournament=event, command={"type": "draw", "method": "random"})
+    services.tournament_advance(event)
+    projections.run_all()
+    match_id = services.tournament_facts(event).matches["main:r1:m1"]["match_id"]
+
+    # Jonas opens his match's recording screen: the site's login page first, then back to the board
+    page.goto(f"{url}/matches/{match_id}/record/")
+    assert "/accounts/login/" in page.url
+    shot(page, "12-site-login")
+    page.fill("#id_username", "jonas")
+    page.fill("#id_password", "jonas-pass-1234")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#board .point")
+    assert page.url.endswith(f"/matches/{match_id}/record/")
+    page.select_option("#die1", "3")
+    page.select_option("#die2", "1")
+    page.click("#enter-dice")
+    from eventlog.models import Event
+
+    rolled = Event.objects.filter(stream_id=match_id, event_type="GameStarted", metadata__actor=seats[0].user_id)
+    for _ in range(60):  # recorded under Jonas's own name
+        if rolled.exists():
+            break
+        page.wait_for_timeout(250)
+    assert sorted(rolled.get().payload["dice"]) == [1, 3]
+    page.click("button:text('Log out')")
+    page.wait_for_selector("text=Log in")
+
+    # Ines, the director, is not staff: the event page offers her the run page, which opens after the login
+    page.goto(f"{url}/events/{event.pk}/")
+    assert page.locator("text=Run this event").count() == 0
+    page.click("text=Log in")
+    page.fill("#id_username", "ines")
+    page.fill("#id_password", "ines-pass-1234")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{url}/events/{event.pk}/")
+    page.click("text=Run this event")
+    page.wait_for_selector("h1:text('Run Friday ladder')")
+    shot(page, "13-run-page-non-staff-director")
+    assert page.locator("a:text('record')").count() == 1
+
+    assert page.console_errors == []
+    assert page.foreign_hosts == set()
