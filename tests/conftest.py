@@ -19,18 +19,26 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "worker: needs Redis and a live Celery worker (make test provides them)")
 
 
+def officials_group():
+    """The migrations' "Officials" group; a flushed database (transactional tests) has lost it, so make it again."""
+    from django.contrib.auth.models import Group, Permission
+
+    from players import authority
+
+    group, _ = Group.objects.get_or_create(name=authority.OFFICIALS_GROUP)
+    group.permissions.add(Permission.objects.get(content_type__app_label="players", codename="officiate"))
+    return group
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username: str, *, official: bool = False, player: bool = True, club=None):
         """``official``: staff in the "Officials" group, who run every event and officiate every match."""
-        from django.contrib.auth.models import Group
-
-        from players import authority
         from players.models import Player
 
         user = django_user_model.objects.create_user(username=username, password="pw-" + username, is_staff=official)
         if official:
-            user.groups.add(Group.objects.get(name=authority.OFFICIALS_GROUP))
+            user.groups.add(officials_group())
         if player:
             Player.objects.create(display_name=username.capitalize(), user=user, club=club)
         return user

@@ -79,18 +79,18 @@ def _fast_passwords(settings):
 
 @pytest.fixture
 def world(db, django_user_model) -> World:
-    from django.contrib.auth.models import Group
     from rest_framework.authtoken.models import Token
 
-    from players import authority
     from players.models import Player
+
+    from ..conftest import officials_group
     from tournaments import services
 
     w = World(users={"anonymous": None})
     for role in ROLES[1:]:
         user = django_user_model.objects.create_user(username=role, password="pw-" + role, is_staff=role == "official")
         if role == "official":
-            user.groups.add(Group.objects.get(name=authority.OFFICIALS_GROUP))
+            user.groups.add(officials_group())
         Player.objects.create(display_name=role.replace("_", " ").title(), user=user)
         w.users[role] = user
         w.tokens[role] = Token.objects.create(user=user).key

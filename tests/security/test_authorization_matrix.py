@@ -606,3 +606,18 @@ def test_a_staff_director_sees_only_their_own_events_in_the_admin(world, django_
     assert f"/tournament/{world.other_event.pk}/change/".encode() not in listing.content
     assert client.get(f"/admin/tournaments/tournament/{world.event.pk}/change/").status_code == 200
     assert client.get(f"/admin/tournaments/tournament/{world.other_event.pk}/change/").status_code in (302, 403)
+
+
+def test_the_migrations_make_the_officials_group_with_the_permission(db):
+    import importlib
+
+    from django.apps import apps
+    from django.contrib.auth.models import Group
+
+    from players import authority
+
+    migration = importlib.import_module("players.migrations.0004_officials_group")
+    Group.objects.filter(name=authority.OFFICIALS_GROUP).delete()
+    migration.create_group(apps, None)
+    group = Group.objects.get(name=authority.OFFICIALS_GROUP)
+    assert "officiate" in set(group.permissions.values_list("codename", flat=True))
