@@ -4,11 +4,16 @@ A second, independent reading of the rule the engine applies: the first game
 after a player first reaches length - 1 is the Crawford game; the games after it
 are post-Crawford. The projection stores these flags; tests hold them to the
 engine's own judgement.
+
+The reading can stop after any event and resume later from a small
+:class:`Carry` and the flags of the games already read, so the projection
+folds only the events it has not seen.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -24,11 +29,25 @@ class GameFlags:
     reason: str = ""
 
 
-def game_flags(rows) -> list[GameFlags]:
-    """Per game of a match stream (rows with ``event_type`` and ``payload``): its Crawford flags and result."""
-    length, rule, crawford_played = 0, True, False
-    score = (0, 0)
-    games: dict[int, GameFlags] = {}
+@dataclass(frozen=True)
+class Carry:
+    """What the reading carries from one game to the next: the match's terms and where it stands."""
+
+    length: int = 0
+    rule: bool = True  # the match is played with the Crawford rule
+    crawford_played: bool = False
+    score: tuple[int, int] = (0, 0)
+
+
+def read_flags(rows, carry: Carry = Carry(), known: Mapping[int, GameFlags] | None = None) -> tuple[Carry, dict[int, GameFlags]]:
+    """Resume the reading with ``rows`` (``event_type``, ``payload``): return the new carry and the games they touched.
+
+    ``known`` holds the flags already read of any game the rows name: a game won
+    in these rows may have started before them.
+    """
+    length, rule, crawford_played, score = carry.length, carry.rule, carry.crawford_played, carry.score
+    games = dict(known or {})
+    touched: dict[int, GameFlags] = {}
 
     def open_game(number: int) -> GameFlags:
         nonlocal crawford_played
@@ -36,6 +55,7 @@ def game_flags(rows) -> list[GameFlags]:
             crawford = rule and length > 1 and not crawford_played and length - 1 in score
             games[number] = GameFlags(number, score, crawford, post_crawford=crawford_played)
             crawford_played = crawford_played or crawford
+        touched[number] = games[number]
         return games[number]
 
     for row in rows:
@@ -48,9 +68,14 @@ def game_flags(rows) -> list[GameFlags]:
             open_game(p["game"])
         elif kind == "GameWon":
             flags = open_game(p["game"])
-            games[p["game"]] = GameFlags(
-                flags.game, flags.score_before, flags.crawford, flags.post_crawford, True,
-                p["winner"], p["points"], p["kind"], p["reason"],
+            games[p["game"]] = touched[p["game"]] = replace(
+                flags, finished=True, winner=p["winner"], points=p["points"], kind=p["kind"], reason=p["reason"],
             )
             score = tuple(p["score"])
+    return Carry(length, rule, crawford_played, score), touched
+
+
+def game_flags(rows: Iterable) -> list[GameFlags]:
+    """Per game of a match stream (rows with ``event_type`` and ``payload``): its Crawford flags and result."""
+    _, games = read_flags(rows)
     return [games[g] for g in sorted(games)]

@@ -1,50 +1,102 @@
-"""The ``match_summary`` projection: one MatchSummary row per match stream."""
+"""The ``match_summary`` projection: one MatchSummary row per match stream, one GameSummary row per game.
+
+A batch costs what its events cost: each touched stream's summary comes from
+its committed snapshot plus the new events (``match_load``), and the game rows
+from resuming the Crawford-flags reading where the last batch left it
+(:class:`GameFlagsCarry`), never from re-reading a whole stream.
+"""
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
+
+from django.db.models import Q
 from django.utils import timezone
 
-from eventlog import store
 from eventlog.projections import Projection
 from games.engine.match import OVER
 from games.engine.state_ids import match_id_of, position_id_of
 
 from . import streams
-from .crawford import game_flags
-from .models import GameSummary, MatchSummary
+from .crawford import Carry, GameFlags, read_flags
+from .models import GameFlagsCarry, GameSummary, MatchSummary
 from .services import match_load
 
-
 _GAME_EVENTS = ("MatchStarted", "GameStarted", "GameWon")
+_SUMMARY_FIELDS = [f.name for f in MatchSummary._meta.concrete_fields if not f.primary_key]
+_GAME_FIELDS = ["score0_before", "score1_before", "crawford", "post_crawford", "finished", "winner", "points", "kind",
+                "reason"]
 
 
 class MatchSummaryProjection(Projection):
     name = "match_summary"
 
     def apply(self, events) -> None:
-        touched = dict.fromkeys(e.stream_id for e in events if e.stream_type == streams.STREAM_TYPE)
-        new_games = {e.stream_id for e in events if e.event_type in _GAME_EVENTS}
-        for stream_id in touched:
-            # the whole stream's fold (from a committed snapshot): the row a rebuild would give
-            record = match_load(stream_id)
-            MatchSummary.objects.update_or_create(stream_id=stream_id, defaults=summary_fields(record))
-            if stream_id in new_games:  # rolls and moves leave the per-game rows as they are
-                _save_games(stream_id, game_flags(store.read_stream(stream_id)))
+        by_stream: dict[str, list] = {}
+        for e in events:
+            if e.stream_type == streams.STREAM_TYPE:
+                by_stream.setdefault(e.stream_id, []).append(e)
+        # one statement for the lot: the checkpoint's lock makes this run the only writer
+        MatchSummary.objects.bulk_create(
+            [MatchSummary(stream_id=s, **summary_fields(match_load(s))) for s in by_stream],
+            update_conflicts=True, unique_fields=["stream_id"], update_fields=_SUMMARY_FIELDS,
+        )
+        # rolls and moves leave the game rows as they are
+        _read_games({s: [e for e in rows if e.event_type in _GAME_EVENTS] for s, rows in by_stream.items()})
 
     def reset(self) -> None:
         MatchSummary.objects.all().delete()
         GameSummary.objects.all().delete()
+        GameFlagsCarry.objects.all().delete()
 
 
-def _save_games(stream_id: str, games) -> None:
-    GameSummary.objects.filter(stream_id=stream_id).delete()
+def _read_games(game_events: dict[str, list]) -> None:
+    """Resume each stream's Crawford-flags reading with its new game events; save what they changed."""
+    game_events = {s: rows for s, rows in game_events.items() if rows}
+    if not game_events:
+        return
+    carries = {c.stream_id: c for c in GameFlagsCarry.objects.filter(stream_id__in=game_events)}
+    known = _known_games(game_events)
+    new_carries, new_games = [], []
+    for s, rows in game_events.items():
+        c = carries.get(s)
+        start = Carry(c.length, c.crawford_rule, c.crawford_played, (c.score0, c.score1)) if c else Carry()
+        carry, touched = read_flags(rows, start, known.get(s))
+        new_carries.append(GameFlagsCarry(stream_id=s, length=carry.length, crawford_rule=carry.rule,
+                                          crawford_played=carry.crawford_played, score0=carry.score[0],
+                                          score1=carry.score[1]))
+        new_games += [_game_row(s, g) for g in touched.values()]
+    GameFlagsCarry.objects.bulk_create(
+        new_carries, update_conflicts=True, unique_fields=["stream_id"],
+        update_fields=["length", "crawford_rule", "crawford_played", "score0", "score1"],
+    )
     GameSummary.objects.bulk_create(
-        GameSummary(
-            stream_id=stream_id, game=g.game, score0_before=g.score_before[0], score1_before=g.score_before[1],
-            crawford=g.crawford, post_crawford=g.post_crawford, finished=g.finished, winner=g.winner,
-            points=g.points, kind=g.kind, reason=g.reason,
-        )
-        for g in games
+        new_games, update_conflicts=True, unique_fields=["stream_id", "game"], update_fields=_GAME_FIELDS,
+    )
+
+
+def _known_games(game_events: dict[str, list]) -> dict[str, dict[int, GameFlags]]:
+    """The rows already read of the games these events name: a game won now may have started earlier."""
+    named = [Q(stream_id=s, game__in=numbers) for s, rows in game_events.items()
+             if (numbers := {e.payload["game"] for e in rows if "game" in e.payload})]
+    known: dict[str, dict[int, GameFlags]] = {}
+    if named:
+        for row in GameSummary.objects.filter(reduce(operator.or_, named)):
+            known.setdefault(row.stream_id, {})[row.game] = _flags(row)
+    return known
+
+
+def _flags(row: GameSummary) -> GameFlags:
+    return GameFlags(row.game, (row.score0_before, row.score1_before), row.crawford, row.post_crawford, row.finished,
+                     row.winner, row.points, row.kind, row.reason)
+
+
+def _game_row(stream_id: str, g: GameFlags) -> GameSummary:
+    return GameSummary(
+        stream_id=stream_id, game=g.game, score0_before=g.score_before[0], score1_before=g.score_before[1],
+        crawford=g.crawford, post_crawford=g.post_crawford, finished=g.finished, winner=g.winner,
+        points=g.points, kind=g.kind, reason=g.reason,
     )
 
 
