@@ -2,6 +2,12 @@
 
 Only successful answers are kept: a refused command appended nothing, so sending
 it again (corrected, or later) under the same key simply tries again.
+
+What is stored with the key is a *receipt*: what the command returns while the log
+is locked (the events it appended, the version it left), small and cheap to make.
+The answer is built from the receipt after the commit, by a function of the log
+alone, so a retry builds the same answer. Building it (folding, legal plays, IDs)
+under the log's lock would hold every other writer back.
 """
 
 from __future__ import annotations
@@ -24,10 +30,21 @@ def fingerprint(data) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def run_once(*, actor: str, key: str | None, request: dict, command: Callable[[], tuple[int, dict]]) -> tuple[int, dict]:
-    """Run ``command`` (which appends) once per ``(actor, key)``; return ``(status, body)``."""
-    if not key:
-        return command()
+def run_once(
+    *,
+    actor: str,
+    key: str | None,
+    request: dict,
+    command: Callable[[], tuple[int, dict]],
+    answer: Callable[[dict], dict] = lambda receipt: receipt,
+) -> tuple[int, dict]:
+    """Run ``command`` (which appends and returns ``(status, receipt)``) once per ``(actor, key)``;
+    return ``(status, answer(receipt))``."""
+    status, receipt = _run_or_recall(actor, key, request, command) if key else command()
+    return status, answer(receipt)
+
+
+def _run_or_recall(actor: str, key: str, request: dict, command) -> tuple[int, dict]:
     digest = fingerprint(request)
     with transaction.atomic():
         done = _stored(actor, key, digest)

@@ -47,7 +47,13 @@ _SNAPSHOT_LIMIT = 1024
 _snapshot_lock = threading.Lock()
 
 
-def match_load(stream_id: str) -> MatchRecord:
+def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
+    """The match folded from its stream: all of it, or its first ``version`` events."""
+    if version is not None:
+        rows = [row for row in store.read_stream(stream_id) if row.version <= version]
+        if not rows or rows[0].stream_type != streams.STREAM_TYPE:
+            raise MatchNotFound(f"no match {stream_id}")
+        return streams.fold(stream_id, rows)
     with _snapshot_lock:
         cached = _SNAPSHOTS.get(stream_id)
     rows = store.read_stream(stream_id, after=cached.version if cached else 0)

@@ -84,18 +84,24 @@ class MatchCommands(APIView):
         command = request.data if isinstance(request.data, dict) else None
         key = request.headers.get("Idempotency-Key")
 
+        folded = {}  # this request's own fold, so the first answer folds nothing again
+
         def send() -> tuple[int, dict]:
             correlation = request.headers.get("X-Correlation-ID")
             body = dict(command, command_id=key, correlation_id=correlation) if command is not None else command
             record, new = services.match_command(actor=request.user, stream_id=stream_id, command=body)
-            return 200, {
-                "appended": [{"type": e.event_type, "payload": e.payload} for e in new],
-                "state": selectors.match_state_data(record),
-            }
+            folded[record.version] = record
+            return 200, {"appended": [{"type": e.event_type, "payload": e.payload} for e in new],
+                         "version": record.version}
 
-        status_code, body = run_once(
-            actor=str(request.user.pk), key=key, request={"match": stream_id, "command": command}, command=send
-        )
+        def answer(receipt: dict) -> dict:
+            # the state the command left (a retry's answer too, though the match has moved on since)
+            version = receipt["version"]
+            record = folded.get(version) or services.match_load(stream_id, version=version)
+            return {"appended": receipt["appended"], "state": selectors.match_state_data(record)}
+
+        status_code, body = run_once(actor=str(request.user.pk), key=key,
+                                     request={"match": stream_id, "command": command}, command=send, answer=answer)
         return Response(body, status=status_code)
 
 
