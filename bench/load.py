@@ -87,7 +87,7 @@ def main() -> int:
     parser.add_argument("--no-idempotency-key", dest="idempotency", action="store_false",
                         help="send commands without an Idempotency-Key")
     parser.add_argument("--conn-max-age", type=int, help="CONN_MAX_AGE for gunicorn and the worker (default: the "
-                        "settings' default, 0: one PostgreSQL connection per request)")
+                        "settings' default, 600; 0: one PostgreSQL connection per request)")
     parser.add_argument("--keep-logs", action="store_true",
                         help="keep the gunicorn and worker logs (kept anyway on errors)")
     args = parser.parse_args()
@@ -106,6 +106,7 @@ def main() -> int:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -123,7 +124,7 @@ def main() -> int:
         pool = f"--pool {args.pool}" + (f" --concurrency {args.concurrency}" if args.pool == "prefork" else "")
         print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; Redis {args.redis_url} (flushed); "
               f"gunicorn {args.gunicorn_workers} workers x 2 threads on 127.0.0.1:{port}, DEBUG=0; "
-              f"celery worker {pool}; CONN_MAX_AGE={env.get('CONN_MAX_AGE', '0 (the settings default)')}; "
+              f"celery worker {pool}; CONN_MAX_AGE={settings.DATABASES['default']['CONN_MAX_AGE']}; "
               f"Idempotency-Key {'on' if args.idempotency else 'off'}; CPython {sys.version.split()[0]}; "
               f"{_code_version()}")
         api = Client(port, token)
