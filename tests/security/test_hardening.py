@@ -99,7 +99,23 @@ def test_admin_forms_need_the_csrf_token(world, superuser):
     assert response.status_code == 302 and event_count() > before
 
 
-@pytest.mark.parametrize("login", ["/admin/login/", "/api-auth/login/"])
+def test_the_run_page_needs_the_csrf_token_from_a_director_who_is_not_staff_too(world):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(world.user("director"))
+    for pid in (world.player("player").pk, world.player("opponent").pk):
+        services.tournament_command(actor=world.user("director"), tournament=world.event,
+                                    command={"type": "enter", "player": pid})
+    run, before = f"/admin/tournaments/tournament/{world.event.pk}/run/", event_count()
+    response = client.post(run, {"action": "draw", "method": "random"})
+    assert response.status_code == 403 and b"CSRF" in response.content and event_count() == before
+    logout = client.post("/accounts/logout/")
+    assert logout.status_code == 403 and "_auth_user_id" in client.session  # a forged logout is refused too
+    token = _csrf_token(client)
+    response = client.post(run, {"action": "draw", "method": "random", "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and event_count() > before
+
+
+@pytest.mark.parametrize("login", ["/accounts/login/", "/admin/login/", "/api-auth/login/"])
 def test_login_forms_need_the_csrf_token(django_user_model, login):
     django_user_model.objects.create_user("dora", password="right-password-123", is_staff=True)
     client = Client(enforce_csrf_checks=True)
