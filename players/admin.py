@@ -8,6 +8,7 @@ from .models import Club, Player
 class ClubAdmin(admin.ModelAdmin):
     list_display = ("name", "country")
     search_fields = ("name",)
+    filter_horizontal = ("directors",)  # who may hold events under the club's name (players/authority.py)
 
 
 @admin.register(Player)
@@ -17,7 +18,7 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("display_name", "user__username")
     actions = ["merge_duplicates"]
 
-    @admin.action(description="Merge the selected players into the first one (oldest)")
+    @admin.action(description="Merge the selected players into the first one (oldest)", permissions=["change"])
     def merge_duplicates(self, request, queryset):
         try:
             kept = services.player_merge(players=list(queryset.order_by("pk")))

@@ -55,7 +55,8 @@ class TournamentAdmin(admin.ModelAdmin):
         return events if self._sees_all(request) else events.filter(director=request.user)
 
     def has_module_permission(self, request):
-        return super().has_module_permission(request) or _directs_any(request.user)
+        return (super().has_module_permission(request) or authority.officiates_everything(request.user)
+                or _directs_any(request.user))
 
     def has_view_permission(self, request, obj=None):
         return self.has_change_permission(request, obj) or super().has_view_permission(request, obj)

@@ -16,7 +16,9 @@ The rules (players/authority.py, the services and the README). "Officials" hold 
   its entrants (the others get 404, for commands too).
 - Event commands: ``enter`` yourself (anyone logged in who can see the event) or anyone (director,
   officials); ``confirm_result`` only the slot's two players; every other command the director and officials.
-- The admin "run this event" page: the event's director (staff or not) and officials.
+- The admin "run this event" page: the event's director (staff or not) and officials. The rest of the
+  admin needs staff: the event list shows officials every event and a staff director their own; its
+  actions (draw, pair) act only on those; merging players needs the change permission on players.
 
 Anonymous requests are refused with 401 or 403 (DRF answers 403 when session authentication comes first).
 Every refused request leaves the event log as it was; every allowed one appends to it.
@@ -621,3 +623,58 @@ def test_the_migrations_make_the_officials_group_with_the_permission(db):
     migration.create_group(apps, None)
     group = Group.objects.get(name=authority.OFFICIALS_GROUP)
     assert "officiate" in set(group.permissions.values_list("codename", flat=True))
+
+
+# -- the admin's list actions -----------------------------------------------------------------------
+
+
+def _staff_director(world, django_user_model, event):
+    user = django_user_model.objects.create_user(f"staff-{event.pk}", password="pw", is_staff=True)
+    Tournament.objects.filter(pk=event.pk).update(director=user)
+    return user
+
+
+@pytest.mark.parametrize("who", [*ROLES, "staff director of this event", "staff director of another event"])
+def test_the_draw_action_of_the_event_list(world, django_user_model, who):
+    from django.test import Client
+
+    _entered(world)
+    if who.startswith("staff director"):
+        event = world.event if who.endswith("this event") else world.other_event
+        client = Client()
+        client.force_login(_staff_director(world, django_user_model, event))
+    else:
+        client = _admin_client(world, who)
+    before = event_count()
+    answer = client.post("/admin/tournaments/tournament/", {"action": "make_random_draw",
+                                                            "_selected_action": [world.event.pk]})
+    drawn = Event.objects.filter(stream_id=f"tournament-{world.event.pk}", event_type="DrawMade").exists()
+    if who in ("official", "staff director of this event"):
+        assert answer.status_code == 302 and drawn
+    elif who == "staff director of another event":  # this event is not in their list: nothing to act on
+        assert answer.status_code == 302 and not drawn and event_count() == before
+    else:  # not staff: the admin's door is shut
+        assert answer.status_code == 302 and answer["Location"].startswith("/admin/login/")
+        assert not drawn and event_count() == before
+
+
+def test_officials_see_every_event_in_the_admin(world):
+    listing = _admin_client(world, "official").get("/admin/tournaments/tournament/")
+    assert listing.status_code == 200
+    for event in (world.event, world.other_event):
+        assert f"/tournament/{event.pk}/change/".encode() in listing.content
+
+
+@pytest.mark.parametrize("perms", [["view_player"], ["view_player", "change_player"]], ids=["may view", "may change"])
+def test_merging_players_in_the_admin_needs_the_change_permission(world, django_user_model, perms):
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    user = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
+    user.user_permissions.add(*Permission.objects.filter(content_type__app_label="players", codename__in=perms))
+    twins = [Player.objects.create(display_name="Twin").pk for _ in range(2)]
+    client = Client()
+    client.force_login(user)
+    client.post("/admin/players/player/", {"action": "merge_duplicates", "_selected_action": twins})
+    merged = Player.objects.filter(pk=twins[1], merged_into_id=twins[0]).exists()
+    assert merged == ("change_player" in perms)
