@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 from celery import shared_task
 
-from . import projections
+from . import projections, wake_ups
 
 _local = threading.local()
 log = logging.getLogger(__name__)
@@ -14,7 +14,8 @@ log = logging.getLogger(__name__)
 
 @shared_task(acks_late=True, name="eventlog.tasks.project_all")
 def project_all() -> dict:
-    """Woken after each append commits."""
+    """Woken after appends commit (one queued wake-up at a time: see ``wake_ups``)."""
+    wake_ups.release()  # first: an append committed from here on queues a fresh wake-up
     return projections.run_all()
 
 
@@ -35,9 +36,14 @@ def wake_projections() -> None:
 def _send_wake_up() -> None:
     # The command is committed already: a broker that is down must not turn its success into an
     # error. The wake-up is only a hint; the beat sweep catches up whatever it missed.
+    claimed = False
     try:
-        project_all.apply_async(retry=False)
+        claimed = wake_ups.claim()  # else one is queued and not started: its run will read this commit
+        if claimed:
+            project_all.apply_async(retry=False)
     except Exception as broker_down:  # noqa: BLE001 - any transport error means the same here
+        if claimed:
+            wake_ups.release()  # the flag promised a wake-up that was not sent
         log.warning("projection wake-up not sent (%s); the sweep will catch up", broker_down)
 
 

@@ -1,0 +1,57 @@
+"""At most one projection wake-up waiting in the broker.
+
+Every append wakes the projections, and one ``project_all`` run catches them
+up with everything committed before it starts: a second wake-up queued behind
+a first that has not started yet has nothing left to do. A flag in Redis says
+"a wake-up is queued and not started". An append sends one only if it is the
+one to set the flag (``SET NX``); ``project_all`` clears it before it reads the
+log, so whatever commits after that sends a fresh wake-up, and whatever
+committed before is read by the run. The flag expires after ``TTL``: a lost
+task silences wake-ups that long at most, and the beat sweep runs meanwhile.
+
+With no broker (tasks run in-process, the embedded default) nothing is merged.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from urllib.parse import urlparse
+
+from celery import current_app
+
+KEY = "crawford:projections:wake-up-queued"
+TTL = 60  # seconds
+
+log = logging.getLogger(__name__)
+
+
+def merged() -> bool:
+    """Wake-ups go through a Redis broker, so they can be merged."""
+    conf = current_app.conf
+    return not conf.task_always_eager and urlparse(conf.broker_url or "").scheme in ("redis", "rediss")
+
+
+def claim() -> bool:
+    """True if the caller should send a wake-up: none is queued (or they are not merged). Redis errors propagate."""
+    if not merged():
+        return True
+    return bool(_redis(current_app.conf.broker_url).set(KEY, 1, nx=True, ex=TTL))
+
+
+def release() -> None:
+    """The queued wake-up has started (or was never sent): the next append sends one again. Never raises."""
+    if not merged():
+        return
+    try:
+        _redis(current_app.conf.broker_url).delete(KEY)
+    except Exception as broker_down:  # noqa: BLE001 - the flag expires on its own
+        log.warning("projection wake-up flag not cleared (%s); it expires in %d s", broker_down, TTL)
+
+
+@lru_cache(maxsize=4)
+def _redis(url: str):
+    import redis  # Celery's Redis transport brings it; only needed with a Redis broker
+
+    # short timeouts: a command has committed already and must not hang on a sick broker
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)

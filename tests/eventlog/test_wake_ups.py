@@ -1,0 +1,130 @@
+"""Projection wake-ups are merged: while one is queued and not started, appends queue no other; on the real Redis."""
+
+import json
+import logging
+
+import pytest
+from django.db.models import Max
+
+from eventlog import projections, store, tasks, wake_ups
+from eventlog.models import Event, ProjectionCheckpoint
+from eventlog.store import NewEvent
+from tests.conftest import Worker
+from tests.waiting import wait_for
+
+
+@pytest.fixture
+def broker(broker_url):
+    import redis
+
+    client = redis.Redis.from_url(broker_url)
+    client.delete(wake_ups.KEY, "projections")
+    yield client
+    client.delete(wake_ups.KEY)
+
+
+def queued_wake_ups(broker) -> int:
+    """``project_all`` messages waiting in the projections queue (the beat's sweeps aside)."""
+    tasks_queued = [json.loads(m)["headers"]["task"] for m in broker.lrange("projections", 0, -1)]
+    return tasks_queued.count("eventlog.tasks.project_all")
+
+
+def append_and_wake(stream: str, version: int) -> None:
+    store.append(stream_id=stream, stream_type="test", expected_version=version,
+                 events=[NewEvent("Happened", {"i": version})], on_commit=tasks.wake_projections)
+
+
+def runs(worker: Worker) -> int:
+    return sum("eventlog.tasks.project_all[" in line and "received" in line for line in worker.log.read_text().splitlines())
+
+
+def caught_up() -> bool:
+    top = Event.objects.aggregate(top=Max("global_position"))["top"]
+    at = set(ProjectionCheckpoint.objects.values_list("position", flat=True))
+    return at == {top} and ProjectionCheckpoint.objects.count() == len(projections.registered())
+
+
+@pytest.mark.worker
+def test_many_appends_with_no_worker_queue_one_wake_up_and_the_run_re_arms_it(worker_env, transactional_db, broker,
+                                                                               api, make_user):
+    from games.models import MatchSummary
+
+    alice, bob = make_user("alice"), make_user("bob")
+    client = api(alice)
+    match = client.post("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 3},
+                        format="json").json()
+    for version in range(40):
+        append_and_wake("side-stream", version)
+    assert queued_wake_ups(broker) == 1
+    assert 0 < broker.ttl(wake_ups.KEY) <= wake_ups.TTL
+
+    env, where = worker_env
+    worker = Worker(env, where / "wake-ups.log")
+    worker.start()
+    try:
+        wait_for(lambda: caught_up() and MatchSummary.objects.filter(stream_id=match["id"], version=match["version"]),
+                 what="the projections to converge")
+        wait_for(lambda: queued_wake_ups(broker) == 0, what="the queue to drain")
+        assert not broker.exists(wake_ups.KEY)
+    finally:
+        worker.stop()
+    assert runs(worker) == 1
+
+    # the run cleared the flag: the next appends queue one wake-up again, and it is worked off
+    for version in range(40, 45):
+        append_and_wake("side-stream", version)
+    assert queued_wake_ups(broker) == 1
+    worker.start()
+    try:
+        wait_for(caught_up, what="the projections to converge again")
+        wait_for(lambda: queued_wake_ups(broker) == 0 and not broker.exists(wake_ups.KEY), what="the queue to drain")
+    finally:
+        worker.stop()
+    assert runs(worker) == 1
+
+
+def test_a_queued_wake_up_absorbs_the_next_ones_until_its_run_starts(broker, monkeypatch):
+    sent, seen_by_run = [], []
+    monkeypatch.setattr(tasks.project_all, "apply_async", lambda **kw: sent.append(kw))
+    monkeypatch.setattr(projections, "run_all", lambda: seen_by_run.append(broker.exists(wake_ups.KEY)) or {})
+    for _ in range(10):
+        tasks.wake_projections()
+    assert len(sent) == 1
+    tasks.project_all()  # what the worker runs: the flag is gone before the log is read
+    assert seen_by_run == [0]
+    tasks.wake_projections()
+    tasks.wake_projections()
+    assert len(sent) == 2
+
+
+def test_a_wake_up_the_broker_refused_does_not_hold_back_the_next(broker, monkeypatch, caplog):
+    def refuse(**kw):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.project_all, "apply_async", refuse)
+    with caplog.at_level(logging.WARNING, logger="eventlog.tasks"):
+        tasks.wake_projections()  # no exception: the command it follows has committed
+    assert "wake-up not sent (broker down)" in caplog.text
+    assert not broker.exists(wake_ups.KEY)
+
+
+def test_redis_unreachable_fails_no_command(broker_url, monkeypatch, caplog):
+    import redis
+
+    monkeypatch.setattr(wake_ups, "_redis", lambda url: redis.Redis(port=1, socket_connect_timeout=1))
+    monkeypatch.setattr(tasks.project_all, "apply_async", lambda **kw: pytest.fail("sent without the flag"))
+    with caplog.at_level(logging.WARNING, logger="eventlog.tasks"):
+        tasks.wake_projections()
+    assert "wake-up not sent" in caplog.text and "the sweep will catch up" in caplog.text
+
+
+@pytest.mark.django_db
+def test_with_no_broker_the_projections_run_in_process_at_every_wake_up(monkeypatch):
+    from celery import current_app
+
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
+    monkeypatch.setattr(wake_ups, "_redis", lambda url: pytest.fail("no Redis without a broker"))
+    for version in range(3):
+        store.append(stream_id="s", stream_type="test", expected_version=version, events=[NewEvent("Happened", {})])
+        tasks.wake_projections()
+        assert caught_up()
