@@ -1,7 +1,7 @@
 """The ``match_summary`` projection: one MatchSummary row per match stream, one GameSummary row per game.
 
 A batch costs what its events cost: each touched stream's summary comes from
-its committed snapshot plus the new events (``match_load``), and the game rows
+its committed snapshot plus the new events (``match_load_with``: no query when they follow on), and the game rows
 from resuming the Crawford-flags reading where the last batch left it
 (:class:`GameFlagsCarry`), never from re-reading a whole stream.
 """
@@ -21,7 +21,7 @@ from games.engine.state_ids import match_id_of, position_id_of
 from . import streams
 from .crawford import Carry, GameFlags, read_flags
 from .models import GameFlagsCarry, GameSummary, MatchSummary
-from .services import match_load
+from .services import match_load_with
 
 _GAME_EVENTS = ("MatchStarted", "GameStarted", "GameWon")
 _SUMMARY_FIELDS = [f.name for f in MatchSummary._meta.concrete_fields if not f.primary_key]
@@ -39,7 +39,7 @@ class MatchSummaryProjection(Projection):
                 by_stream.setdefault(e.stream_id, []).append(e)
         # one statement for the lot: the checkpoint's lock makes this run the only writer
         MatchSummary.objects.bulk_create(
-            [MatchSummary(stream_id=s, **summary_fields(match_load(s))) for s in by_stream],
+            [MatchSummary(stream_id=s, **summary_fields(match_load_with(s, rows))) for s, rows in by_stream.items()],
             update_conflicts=True, unique_fields=["stream_id"], update_fields=_SUMMARY_FIELDS,
         )
         # rolls and moves leave the game rows as they are
