@@ -58,3 +58,12 @@ def test_a_stream_that_is_no_match_is_not_found(db):
     store.append(stream_id="other", stream_type="test", expected_version=0, events=[NewEvent("Noted", {})])
     with pytest.raises(services.MatchNotFound):
         services.match_load_with("other", [])
+
+
+def test_a_batch_that_starts_the_stream_needs_no_snapshot_and_no_query(match, django_assert_num_queries):
+    """What a rebuild meets: each stream first in a batch that holds its version 1."""
+    services._SNAPSHOTS.pop(STREAM, None)
+    with django_assert_num_queries(0):
+        record = services.match_load_with(STREAM, match[:12])
+    assert record.version == 12
+    assert summary_fields(record) == summary_fields(services.match_load(STREAM, version=12))
