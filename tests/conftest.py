@@ -22,11 +22,18 @@ def pytest_configure(config):
 def officials_group():
     """The migrations' "Officials" group; a flushed database (transactional tests) has lost it, so make it again."""
     from django.contrib.auth.models import Group, Permission
+    from django.contrib.contenttypes.models import ContentType
 
     from players import authority
+    from players.models import Player
 
+    ContentType.objects.clear_cache()  # a flush gave the content types new ids
+    officiate, _ = Permission.objects.get_or_create(
+        content_type=ContentType.objects.get_for_model(Player), codename="officiate",
+        defaults={"name": "Run every event and officiate every match"},
+    )
     group, _ = Group.objects.get_or_create(name=authority.OFFICIALS_GROUP)
-    group.permissions.add(Permission.objects.get(content_type__app_label="players", codename="officiate"))
+    group.permissions.add(officiate)
     return group
 
 
