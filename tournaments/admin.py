@@ -3,14 +3,14 @@
 from functools import wraps
 
 from django import forms
-from django.contrib.auth.views import redirect_to_login
-from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_protect
 from django.contrib import admin, messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
 
 from eventlog.store import ConcurrencyError
 from players import authority
