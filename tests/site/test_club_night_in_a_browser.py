@@ -42,6 +42,11 @@ def browser_page(live_server, monkeypatch):
                 if urlparse(r.url).netloc not in (app_host, "") and not r.url.startswith("data:") else None)
         yield page
         browser.close()
+        # the test's ORM calls ran while Playwright's event loop was running: Django gave them connections
+        # of their own (asgiref's context-local storage), which nothing else would close
+        from django.db import connections
+
+        connections.close_all()
 
 
 def shot(page, name: str) -> None:
