@@ -35,7 +35,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -44,6 +43,8 @@ from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from common import CpuMeter, code_version, recreate_database  # noqa: E402 - bench/common.py
 DB_NAME = "crawford_bench_events"
 
 
@@ -59,7 +60,7 @@ def main() -> None:
     args = parser.parse_args()
 
     url = urlparse(args.database_url)
-    _recreate(url)
+    recreate_database(url, DB_NAME)
     os.environ["DATABASE_URL"] = urlunparse(url._replace(path="/" + DB_NAME))
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
@@ -74,9 +75,8 @@ def main() -> None:
     players = [p.pk for p in Player.objects.bulk_create(Player(display_name=f"Bench {i}") for i in range(args.players))]
     club = Club(args.tables, players, random.Random(2026))
     print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; {args.tables} matches in play at once, "
-          f"{args.players:,} players; CPython {sys.version.split()[0]}; {_code_version()}")
+          f"{args.players:,} players; CPython {sys.version.split()[0]}; {code_version()}")
     began = time.perf_counter()
-    from load import CpuMeter  # bench/load.py: where the CPU went (this script, PostgreSQL, the rest)
 
     meter = CpuMeter({})
 
@@ -95,24 +95,6 @@ def main() -> None:
     phase(_read_batches, total)
     phase(_rebuild, total, club)
     print(f"whole run {time.perf_counter() - began:.0f} s")
-
-
-def _code_version() -> str:
-    """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside)."""
-    git = ["git", "-C", str(ROOT)]
-    head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"],
-                            capture_output=True, text=True).stdout
-    changed = [line[3:] for line in status.splitlines() if not line[3:].startswith("bench/") and line[3:] != "Makefile"]
-    return f"code at {head or '?'}" + (f" + uncommitted changes to {', '.join(changed)}" if changed else "")
-
-
-def _recreate(url) -> None:
-    import psycopg
-
-    with psycopg.connect(urlunparse(url._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
 
 
 # -- the log's content: matches at many tables, every command judged by the engine ------------------
