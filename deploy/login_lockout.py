@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db.models import Sum
 
-from axes.handlers.database import AxesDatabaseHandler
 from axes.attempts import get_cool_off_threshold
+from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_failure_limit
 from axes.models import AccessAttempt
 

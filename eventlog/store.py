@@ -102,8 +102,12 @@ def append(
     return rows
 
 
-def read_stream(stream_id: str, after: int = 0) -> list[Event]:
-    return list(Event.objects.filter(stream_id=stream_id, version__gt=after).order_by("version"))
+def read_stream(stream_id: str, after: int = 0, until: int | None = None) -> list[Event]:
+    """The stream's events after version ``after``, up to version ``until`` (inclusive) if given."""
+    events = Event.objects.filter(stream_id=stream_id, version__gt=after)
+    if until is not None:
+        events = events.filter(version__lte=until)
+    return list(events.order_by("version"))
 
 
 def read_all(after: int = 0, limit: int = 1000) -> list[Event]:

@@ -27,7 +27,8 @@ def officiates_everything(user) -> bool:
 
 def runs_event(user, director_id: int | None) -> bool:
     """The event's director or an official."""
-    return _signed_in(user) and (director_id is not None and director_id == user.pk or officiates_everything(user))
+    directs = director_id is not None and director_id == user.pk
+    return _signed_in(user) and (directs or officiates_everything(user))
 
 
 def may_create_event(user, club=None) -> bool:

@@ -1,6 +1,5 @@
 """Thin API views for events."""
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -41,20 +40,12 @@ class TournamentListCreate(APIView):
         return Response(selectors.tournament_data(tournament), status=status.HTTP_201_CREATED)
 
 
-def _visible_or_404(request, pk: int) -> Tournament:
-    """A hidden event answers 404 to those who may not see it, as if it did not exist."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not services.may_see(request.user, tournament):
-        raise Http404("no such event")
-    return tournament
-
-
 class TournamentDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request, pk: int):
-        return Response(selectors.tournament_data(_visible_or_404(request, pk)))
+        return Response(selectors.tournament_data(services.visible_or_404(request.user, pk)))
 
 
 class TournamentCommands(APIView):
@@ -62,7 +53,7 @@ class TournamentCommands(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
-        tournament = _visible_or_404(request, pk)
+        tournament = services.visible_or_404(request.user, pk)
         command = request.data if isinstance(request.data, dict) else {}
         new = services.tournament_command(actor=request.user, tournament=tournament, command=command)
         return Response({"appended": [{"type": e.event_type, "payload": e.payload} for e in new]})

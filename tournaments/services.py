@@ -13,6 +13,8 @@ import secrets
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from eventlog import store
 from eventlog.store import NewEvent
@@ -61,6 +63,14 @@ def may_see(user, tournament: Tournament) -> bool:
     if player is None:
         return False
     return player in tournament_facts(tournament).entered
+
+
+def visible_or_404(user, pk: int) -> Tournament:
+    """The event, for those who may see it; a hidden event answers 404 to the others, as if it did not exist."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not may_see(user, tournament):
+        raise Http404("no such event")
+    return tournament
 
 
 def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:

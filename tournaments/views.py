@@ -1,6 +1,5 @@
 """Public event pages: the club's events, one event's entries, bracket, pairings and standings."""
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from games import selectors as match_selectors
@@ -17,11 +16,10 @@ def home(request):
 
 
 def event_page(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not services.may_see(request.user, tournament):
-        raise Http404("no such event")
+    tournament = services.visible_or_404(request.user, pk)
     data = selectors.tournament_data(tournament)
-    context = {"t": tournament, "data": data, "may_run": authority.runs_event(request.user, tournament.director_id), "brackets": selectors.bracket_columns(data),
+    context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
+               "may_run": authority.runs_event(request.user, tournament.director_id),
                "format_name": (data["format"] or "").replace("_", " ").capitalize(),
                "tiebreaks": selectors.tiebreak_names(data)}
     template = "tournaments/event_live.html" if request.GET.get("partial") else "tournaments/event.html"
