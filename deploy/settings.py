@@ -2,7 +2,9 @@
 
 DATABASE_URL  default: a SQLite file in var/ (the embedded default)
 REDIS_URL     default: none -> Celery tasks run in-process, no broker
-SECRET_KEY, DEBUG, ALLOWED_HOSTS
+SECRET_KEY    required, always: there is no fallback key (`make run` and the tests set their own)
+DEBUG         default off: production is what runs when a variable is forgotten
+ALLOWED_HOSTS
 """
 
 import os
@@ -18,12 +20,13 @@ def env_bool(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_bool("DEBUG", True)
+# Production is the default: a forgotten DEBUG must not serve tracebacks, and a forgotten SECRET_KEY must stop
+# the site rather than sign sessions with a key anyone can read here. `make run` keeps a random key of its
+# own in var/ and turns DEBUG on; the tests' settings (tests/settings.py) do the same.
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-not-secret-" + "crawford"
+    raise RuntimeError("SECRET_KEY must be set (in production: /etc/crawford/env; `make run` makes its own)")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
