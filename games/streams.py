@@ -3,7 +3,8 @@
 A match stream starts with ``MatchRegistered`` (who the players are in the
 platform, which tournament), then holds the engine's events (``MatchStarted``,
 ``DiceRolled``, ``CheckersMoved``…), and may end with a director's
-``ResultCorrected`` or ``MatchVoided``. The engine judges its own events; the
+``ResultCorrected`` or ``MatchVoided``; ``MatchVisibilityChanged`` follows its
+event being published or hidden. The engine judges its own events; the
 platform events are judged by the services.
 """
 
@@ -21,7 +22,9 @@ RESULT_CORRECTED = "ResultCorrected"
 VOIDED = "MatchVoided"
 SEED_COMMITTED = "DiceSeedCommitted"
 SEED_REVEALED = "DiceSeedRevealed"
-PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, SEED_COMMITTED, SEED_REVEALED)
+# whoever holds the match (its event) shows or hides it: a match follows its event's visibility
+VISIBILITY_CHANGED = "MatchVisibilityChanged"
+PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED)
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,8 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
             changes["correction"] = Correction(winner, tuple(payload["score"]), payload.get("reason", ""))
         elif kind == VOIDED:
             changes["voided"] = payload.get("reason", "")
+        elif kind == VISIBILITY_CHANGED:
+            changes["published"] = bool(payload["published"])
         elif kind in (SEED_COMMITTED, SEED_REVEALED):
             pass  # the dice's proof: nothing the rules look at
         else:

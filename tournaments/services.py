@@ -17,6 +17,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from eventlog import store
+from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
@@ -96,6 +97,26 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
         tournament = Tournament.objects.create(name=name, club=club, director=actor)
         _append(tournament, 0, [NewEvent("TournamentConfigured", config)], actor)
     return tournament
+
+
+def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tournament:
+    """Publish or hide an event, and with it every match it holds (a match follows its event's visibility).
+
+    The event's row is locked while its matches follow, as the process manager locks it while it creates
+    matches: a match created during a publication is created with the visibility the publication left."""
+    if not authority.runs_event(actor, tournament.director_id):
+        raise PermissionDenied("only the event's director or an official may publish or hide it")
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked.published = published
+        locked.save(update_fields=["published"])
+        # every match registered in the event, from the log itself (the process manager's and those added by hand)
+        ids = Event.objects.filter(stream_type=matches.streams.STREAM_TYPE, event_type=matches.streams.REGISTERED,
+                                   payload__tournament_id=locked.pk).order_by("global_position")
+        for match_id in ids.values_list("stream_id", flat=True):
+            matches.match_set_published(stream_id=match_id, published=published, actor=actor)
+    tournament.published = published
+    return locked
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -376,6 +397,8 @@ def tournament_advance(tournament: Tournament) -> list[str]:
     """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent."""
     created: list[str] = []
     with transaction.atomic():
+        # the event's row, locked: its visibility (which the new matches inherit) holds until this commits
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         facts, view = tournament_view(tournament)
         new: list[NewEvent] = []
         replaced = [f["match_id"] for f in view.flagged if not f["started"]]
@@ -396,7 +419,7 @@ def tournament_advance(tournament: Tournament) -> list[str]:
             a, b = slot.players
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
-                length=slot.length, tournament_id=tournament.pk,
+                length=slot.length, tournament_id=tournament.pk, published=tournament.published,
             )
             created.append(record.stream_id)
             new.append(NewEvent("MatchCreated", {"slot": slot.key, "match_id": record.stream_id, "players": [a, b],

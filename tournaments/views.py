@@ -34,7 +34,7 @@ def player_page(request, pk: int):
     from .models import TournamentStanding
 
     player = get_object_or_404(Player, pk=pk)
-    history = ratings.rating_history(player.pk)
+    history = ratings.rating_history(player.pk, viewer=request.user)
     events = {t.pk: t for t in Tournament.objects.filter(published=True)}
     results = [
         {"event": events[r.tournament_id], "rank": r.rank, "wins": r.wins, "losses": r.losses}
