@@ -79,6 +79,14 @@ AXES_VERBOSE = False
 TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
 AXES_CLIENT_IP_CALLABLE = "deploy.proxy.client_address"
 
+# who may create events: a club's directors (under its name) and officials; members too, when CASUAL_EVENTS is on,
+# for casual events of at most CASUAL_EVENT_MAX_PLAYERS players (a limit written into the event when it is made)
+CASUAL_EVENTS = env_bool("CASUAL_EVENTS", False)
+CASUAL_EVENT_MAX_PLAYERS = int(os.environ.get("CASUAL_EVENT_MAX_PLAYERS", "32"))
+# the process manager creates an event's matches in transactions of at most this many: every append waits for
+# the log's advisory lock, so a 100-player round robin must not hold it for 4,950 matches
+EVENT_MATCHES_PER_TRANSACTION = int(os.environ.get("EVENT_MATCHES_PER_TRANSACTION", "25"))
+
 ROOT_URLCONF = "deploy.urls"
 WSGI_APPLICATION = "deploy.wsgi.application"
 ASGI_APPLICATION = "deploy.asgi.application"

@@ -10,3 +10,7 @@ os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret-" + "k" * 40)
 
 from deploy.settings import *  # noqa: E402,F403
+
+# the tests' directors create events of their own without a club: the site allows members' casual events
+# (production's default is off; tests/tournaments/test_who_may_create.py checks both)
+CASUAL_EVENTS = True

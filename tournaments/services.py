@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
@@ -87,10 +88,15 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
     if not (actor and getattr(actor, "is_authenticated", False)):
         raise PermissionDenied("log in to create an event")
     if not authority.may_create_event(actor, club):
+        if club is None:
+            raise PermissionDenied("only officials, and a club's directors under its name, may create events")
         raise PermissionDenied(f"only the directors of {club} and officials may create events under its name")
     if format not in stream.FORMATS:
         raise TournamentError(f"format is one of {', '.join(stream.FORMATS)}")
     config = {"format": format, **(settings or {})}
+    config.pop("max_players", None)  # a limit is the site's to set, never the creator's
+    if authority.casual_event(actor, club):
+        config["max_players"] = django_settings.CASUAL_EVENT_MAX_PLAYERS
     if format == "swiss" and int(config.get("rounds", 0)) < 1:
         raise TournamentError("a Swiss event needs a number of rounds")
     with transaction.atomic():
@@ -174,6 +180,9 @@ def _enter(*, actor, official, tournament, facts, view, c):
         raise PermissionDenied("you may enter only yourself")
     if pid in facts.entered and pid not in facts.withdrawn:
         raise TournamentError("already entered")
+    limit = facts.config.get("max_players")
+    if isinstance(limit, int) and len([p for p in facts.entered if p not in facts.withdrawn]) >= limit:
+        raise TournamentError(f"a member's casual event takes at most {limit} players")
     if facts.drawn:
         if facts.format != "swiss":
             raise TournamentError("late entry is open only in Swiss events, before the round set by the director")
@@ -394,7 +403,22 @@ _HANDLERS = {
 
 
 def tournament_advance(tournament: Tournament) -> list[str]:
-    """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent."""
+    """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent.
+
+    The matches are created in batches of ``EVENT_MATCHES_PER_TRANSACTION``, each batch in its own transaction
+    with its ``MatchCreated`` facts: every append holds the log's advisory lock until its transaction commits,
+    and everybody's moves wait behind it. A batch that fails leaves the ones before it, and the next advance
+    (or the periodic sweep) carries on from the facts."""
+    created: list[str] = []
+    limit = max(1, django_settings.EVENT_MATCHES_PER_TRANSACTION)
+    while True:
+        batch = _advance_batch(tournament, limit)
+        created += batch
+        if len(batch) < limit:
+            return created
+
+
+def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
     created: list[str] = []
     with transaction.atomic():
         # the event's row, locked: its visibility (which the new matches inherit) holds until this commits
@@ -415,7 +439,7 @@ def tournament_advance(tournament: Tournament) -> list[str]:
         if not repair and auto_pair and view.slots and len(facts.rounds) < facts.config.get("rounds", 0):
             if all(s.status in ("done", "bye") for s in view.slots):
                 new += _next_swiss_round(facts, view)
-        for slot in [] if repair else view.to_create:
+        for slot in [] if repair else view.to_create[:limit]:
             a, b = slot.players
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),

@@ -10,8 +10,9 @@ The rules (players/authority.py, the services and the README). "Officials" hold 
   ``correct_result`` and ``void``: the event's director and officials only.
 - Creating or importing a match: outside an event, one of its two players or an official; inside an event,
   its director or an official.
-- Creating an event: anyone logged in (they become its director); under a club's name, only the club's
-  directors and officials.
+- Creating an event: officials (they become its director); under a club's name, the club's directors; without
+  a club's name, any member only where the site allows casual events (``CASUAL_EVENTS``, on in the tests'
+  settings, off by default), limited to ``CASUAL_EVENT_MAX_PLAYERS`` players.
 - Reading an event: anyone while it is published; an unpublished one only its director, officials and
   its entrants (the others get 404, for commands too).
 - Event commands: ``enter`` yourself (anyone logged in who can see the event) or anyone (director,
@@ -239,6 +240,16 @@ def test_creating_an_event_makes_you_its_director(world, role):
     check(response, ANON if role == "anonymous" else 201, before)
     if role != "anonymous":
         assert Tournament.objects.get(name=f"{role}'s night").director == world.user(role)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_without_casual_events_only_officials_create_events_outside_a_club(world, role, settings):
+    """Production's default (CASUAL_EVENTS off): a member's event of their own is refused."""
+    settings.CASUAL_EVENTS = False
+    before = event_count()
+    response = world.client(role).post("/api/tournaments/", {"name": f"{role}'s night", "format": "round_robin"},
+                                       format="json")
+    check(response, ANON if role == "anonymous" else 201 if role == "official" else 403, before)
 
 
 @pytest.mark.parametrize("role", ROLES)
