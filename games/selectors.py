@@ -44,6 +44,8 @@ def match_state_data(record: MatchRecord) -> dict:
         },
         "legal_moves": [str(p) for p in s.legal_plays()] if s.phase == MOVE else [],
         "may_double": s.may_double(s.turn),
+        "dice_source": record.dice_source,
+        "awaiting_confirmation": record.awaiting_confirmation,
         "finished": record.finished,
         "winner": record.winner,
         "voided": record.voided,

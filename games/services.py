@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
 from eventlog import store
+from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games.engine import commands as cmd
@@ -175,11 +176,17 @@ def match_create(
     raccoons: bool = False,
     automatic_doubles: int = 0,
     cube_limit: int = 0,
+    dice: str = "server",
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
     A match of an event that is not published is not published either, whatever ``published`` says: it
-    inherits its event's visibility, and follows it (:func:`match_set_published`)."""
+    inherits its event's visibility, and follows it (:func:`match_set_published`).
+
+    ``dice`` is where every roll of the match comes from, fixed here by whoever creates it (the event's
+    director, through the event's settings): ``server`` or ``board``. A player recording cannot switch."""
+    if dice not in streams.DICE_SOURCES:
+        raise BadCommand(f"'dice' is one of {', '.join(streams.DICE_SOURCES)}")
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction("a match needs two different players")
     start = cmd.StartMatch(
@@ -197,12 +204,14 @@ def match_create(
             (f"{player0.display_name} ({player0.pk})", f"{player1.display_name} ({player1.pk})"),
             **{k: v for k, v in vars(start).items() if k != "players"},
         )
-    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start))
+    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start), dice=dice)
 
 
-def _open_stream(actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events) -> MatchRecord:
+def _open_stream(actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events,
+                 **registered) -> MatchRecord:
     """A new match stream: who plays (in the platform's terms), then the engine's events."""
     registration = {
+        **registered,
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
         "published": bool(published) and event_published(tournament_id),
@@ -224,7 +233,7 @@ _SIMPLE = {
     "accept_resignation": cmd.AcceptResignation,
     "decline_resignation": cmd.DeclineResignation,
 }
-COMMAND_TYPES = ("roll", "move", "resign", *_SIMPLE, "correct_result", "void")
+COMMAND_TYPES = ("roll", "move", "resign", *_SIMPLE, "correct_result", "void", "confirm_import")
 DIRECTOR_COMMANDS = ("correct_result", "void")
 
 
@@ -249,7 +258,9 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     if record.voided is not None:
         raise engine_errors.MatchOver("the match was voided by the director")
     with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
-        if kind in DIRECTOR_COMMANDS:
+        if kind == "confirm_import":
+            new = _confirm_import(actor, record, seat, official)
+        elif kind in DIRECTOR_COMMANDS:
             if not official:
                 raise PermissionDenied("only the event's director or an official may correct or void a match")
             new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
@@ -257,6 +268,8 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
             if record.correction is not None:
                 raise engine_errors.MatchOver("the director has set this match's result")
             player = _acting_player(kind, command, record.state, seat, official)
+            if kind == "roll":
+                _check_dice_source(command, record)
             decided = _decide(kind, command, record.state, player, stream_id)
             new = []
             for event in decided:
@@ -270,6 +283,30 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     record = streams.fold(stream_id, rows, record)
     _remember_on_commit(record)
     return record, new
+
+
+def _check_dice_source(command: dict, record: MatchRecord) -> None:
+    """A roll comes from the source the match was created with: nobody picks their own dice in a server match."""
+    if record.dice_source == "server" and command.get("dice") is not None:
+        raise BadCommand("this match uses server dice: send the roll without 'dice' and the server rolls")
+    if record.dice_source == "board" and command.get("dice") is None:
+        raise BadCommand("this match's dice come from the board: send the numbers rolled as 'dice', e.g. [3, 1]")
+
+
+def _confirm_import(actor, record: MatchRecord, seat: int | None, official: bool) -> list[NewEvent]:
+    """The other player (or an official) vouches for an imported record: from now on it counts for the ratings.
+
+    The event carries what the ratings need to rate it at this point of the log (players, length, result)."""
+    if not record.awaiting_confirmation:
+        raise BadCommand("this match is not an import waiting for confirmation")
+    if not official and (seat is None or seat == record.imported_by):
+        raise PermissionDenied("an imported match is confirmed by the other player or an official, "
+                               "not by the one who imported it")
+    return [NewEvent(streams.IMPORT_CONFIRMED, {
+        "by_seat": None if official and seat is None else seat, "player_ids": list(record.player_ids),
+        "length": record.state.length, "finished": record.finished, "winner": record.winner,
+        "voided": record.voided is not None, "rating_ramp": rating_ramp(record.tournament_id),
+    })]
 
 
 def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
@@ -394,8 +431,38 @@ def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
 
 
 def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
-    """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error."""
-    return _open_stream(actor, player0, player1, tournament_id, True, read_mat(text).events)
+    """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
+
+    A record imported by one of its players is not rated until the other player (or an official) confirms it
+    (``confirm_import``); one imported by the event's director or an official is. The same record of moves is
+    imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
+    second import of it is refused."""
+    engine_events = read_mat(text).events
+    fingerprint = record_fingerprint(engine_events)
+    seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)
+    vouched = actor is not None and authority.runs_event(actor, _tournament_director_id(tournament_id))
+    with transaction.atomic():
+        store.lock_log()  # no second import of the same record can slip in between the check and the append
+        earlier = (Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
+                                              payload__import_fingerprint=fingerprint)
+                  .values_list("stream_id", flat=True).first())
+        if earlier is not None:
+            raise BadCommand(f"this record has already been imported (match {earlier})")
+        return _open_stream(actor, player0, player1, tournament_id, True, engine_events, dice="board",
+                            import_fingerprint=fingerprint, imported_by_seat=seat,
+                            awaiting_confirmation=not vouched)
+
+
+def record_fingerprint(engine_events) -> str:
+    """SHA-256 of a record's moves: every event but the players' names, so renaming them changes nothing."""
+    import hashlib
+    import json
+
+    facts = []
+    for event in engine_events:
+        kind, payload = streams.engine_payload(event)
+        facts.append([kind, {k: v for k, v in payload.items() if k != "players"}])
+    return hashlib.sha256(json.dumps(facts, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def match_export_mat(record: MatchRecord, rows) -> str:

@@ -97,6 +97,8 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
     config.pop("max_players", None)  # a limit is the site's to set, never the creator's
     if authority.casual_event(actor, club):
         config["max_players"] = django_settings.CASUAL_EVENT_MAX_PLAYERS
+    if config.get("dice", "server") not in matches.streams.DICE_SOURCES:
+        raise TournamentError("'dice' is server (the server rolls) or board (the players' dice, entered)")
     if format == "swiss" and int(config.get("rounds", 0)) < 1:
         raise TournamentError("a Swiss event needs a number of rounds")
     with transaction.atomic():
@@ -444,6 +446,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
                 length=slot.length, tournament_id=tournament.pk, published=tournament.published,
+                dice=facts.config.get("dice", "server"),
             )
             created.append(record.stream_id)
             new.append(NewEvent("MatchCreated", {"slot": slot.key, "match_id": record.stream_id, "players": [a, b],

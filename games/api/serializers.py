@@ -16,6 +16,9 @@ class MatchCreateSerializer(serializers.Serializer):
     raccoons = serializers.BooleanField(default=False)
     automatic_doubles = serializers.IntegerField(default=0, min_value=0)
     cube_limit = serializers.IntegerField(default=0, min_value=0)
+    dice = serializers.ChoiceField(choices=["server", "board"], default="server",
+                                   help_text="where every roll comes from, fixed for the match: the server's "
+                                             "verifiable dice, or the players' own dice entered from the board")
 
 
 class CommandSerializer(serializers.Serializer):
