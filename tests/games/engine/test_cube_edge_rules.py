@@ -273,7 +273,7 @@ def test_outcome_of_a_finished_game():
 
 def test_may_bear_off_needs_every_checker_home():
     assert not may_bear_off(Position.start())
-    home = Position.from_points({6: 5, 1: 2}, {24: 15})
+    home = Position.from_points({6: 5, 1: 2}, {6: 15})
     assert may_bear_off(home)
 
 
