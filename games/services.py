@@ -15,6 +15,7 @@ from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games.engine import commands as cmd
 from games.engine import errors as engine_errors
+from games.engine import events as engine_events
 from games.engine.events import KIND_VALUE, OpeningRollTied
 from games.engine.match import DOUBLED, MOVE, OPENING, RESIGNED, MatchState, decide, evolve
 from games.engine.matfile import read_mat, write_mat
@@ -273,9 +274,11 @@ def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None
 
 def _expected_actor(kind: str, state: MatchState) -> int:
     """Whom a recorder at the table acts for when the command does not say."""
+    if state.phase == DOUBLED and kind in ("take", "drop", "beaver", "raccoon", "resign"):
+        return state.answerer  # after a beaver the doubler answers; the player doubled may resign instead
     if kind in ("take", "drop", "beaver") or (kind in ("accept_resignation", "decline_resignation")):
         if state.phase == DOUBLED:
-            return 1 - state.turn
+            return state.answerer
         if state.phase == RESIGNED:
             return 1 - state.resignation[0]
         return 1 - state.turn
@@ -384,7 +387,10 @@ def match_export_mat(record: MatchRecord, rows) -> str:
 
 
 def _new(engine_events_list) -> list[NewEvent]:
-    return [NewEvent(*streams.engine_payload(e)) for e in engine_events_list]
+    return [
+        NewEvent(*streams.engine_payload(e), engine_events.SCHEMA_VERSION[type(e).__name__])
+        for e in engine_events_list
+    ]
 
 
 def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None, correlation_id=None):

@@ -62,7 +62,9 @@ class MatchRecord:
         return self.correction.score if self.correction else tuple(self.state.score)
 
 
-def engine_event(event_type: str, payload: dict):
+def engine_event(event_type: str, payload: dict, schema_version: int = 1):
+    """The engine event of a stored row; older schemas are upcast, stored rows never edited."""
+    payload = engine_events.upcast(event_type, payload, schema_version)
     return engine_events.from_dict({"type": event_type, **payload})
 
 
@@ -96,6 +98,6 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
         elif kind in (SEED_COMMITTED, SEED_REVEALED):
             pass  # the dice's proof: nothing the rules look at
         else:
-            state = evolve(state, engine_event(kind, payload))
+            state = evolve(state, engine_event(kind, payload, getattr(row, "schema_version", 1)))
         changes["version"] = row.version
     return dataclasses.replace(record, state=state, **changes)
