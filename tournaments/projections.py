@@ -16,7 +16,7 @@ class TournamentViewProjection(Projection):
     event_types = (
         "TournamentConfigured", "PlayerEntered", "PlayerCheckedIn", "PlayerWithdrew", "DrawMade", "RoundPaired",
         "PairingForbidden", "MatchCreated", "ResultReported", "ResultConfirmed", "ResultCorrected", "MatchForfeited",
-        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided",
+        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided", "MatchClosed",
     )
 
     def apply(self, events) -> None:

@@ -289,8 +289,19 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
             "length": slot.length, "rating_ramp": matches.rating_ramp(tournament.pk)}
 
 
+def _close_slot_match(actor, facts, payload: dict, how: str) -> None:
+    """A slot decided off the board ends its server match: one slot, one result (nothing more is played in it)."""
+    link = facts.matches.get(payload["slot"])
+    if link is not None:
+        score = None if how == "forfeit" else (payload["winner_points"], payload["loser_points"])
+        matches.match_close(stream_id=link["match_id"], winner_player=payload["winner"], score=score, how=how,
+                            actor=actor)
+
+
 def _report(*, actor, official, tournament, facts, view, c):
-    return [NewEvent("ResultReported", {**_result_payload(tournament, view, c), "reported_by": "director"})]
+    payload = _result_payload(tournament, view, c)
+    _close_slot_match(actor, facts, payload, "paper")
+    return [NewEvent("ResultReported", {**payload, "reported_by": "director"})]
 
 
 def _confirm(*, actor, official, tournament, facts, view, c):
@@ -303,6 +314,7 @@ def _confirm(*, actor, official, tournament, facts, view, c):
     other = facts.confirmations.get(payload["slot"], {})
     agreeing = [p for p, said in other.items() if p != me and all(said[k] == payload[k] for k in payload)]
     if agreeing:
+        _close_slot_match(actor, facts, payload, "paper")
         events.append(NewEvent("ResultReported", {**payload, "reported_by": "players"}))
     return events
 
@@ -329,6 +341,7 @@ def _forfeit(*, actor, official, tournament, facts, view, c):
     loser = next(p for p in slot.players if p != winner)
     payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
                "length": slot.length, "reason": c["reason"] if isinstance(c.get("reason"), str) else "no-show"}
+    _close_slot_match(actor, facts, payload, "forfeit")
     return [NewEvent("MatchForfeited", payload)]
 
 
