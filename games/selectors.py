@@ -47,6 +47,14 @@ def match_state_data(record: MatchRecord) -> dict:
         "finished": record.finished,
         "winner": record.winner,
         "voided": record.voided,
+        "over_because": record.over_because(),
+        "closed": (
+            {"how": record.closed.how, "winner": record.closed.winner,
+             "score": list(record.closed.score) if record.closed.score else None,
+             "summary": record.closed.describe(s.players)}
+            if record.closed
+            else None
+        ),
         "correction": (
             {"winner": record.correction.winner, "score": list(record.correction.score), "reason": record.correction.reason}
             if record.correction
