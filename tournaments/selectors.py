@@ -66,3 +66,43 @@ TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": "Median Buchholz",
 def tiebreak_names(data: dict) -> list[str]:
     names = list(data["standings"][0]["tiebreaks"]) if data["standings"] else []
     return [TIEBREAK_LABELS.get(n, n) for n in names]
+
+
+def tournament_history(tournament: Tournament) -> list[dict]:
+    """What the director and the players decided, in order, with the reasons given: results on paper,
+    forfeits, withdrawals, corrections, voids and kept matches (the facts themselves, read from the log)."""
+    from eventlog.models import Event
+
+    from . import stream
+
+    rows = list(Event.objects.filter(stream_id=stream.stream_id_of(tournament.pk)).order_by("version"))
+    match_slots = {r.payload["match_id"]: r.payload["slot"] for r in rows if r.event_type == "MatchCreated"}
+    rows += list(Event.objects.filter(stream_id__in=list(match_slots), event_type="MatchVoided"))
+    rows.sort(key=lambda r: r.global_position)
+    ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+
+    def result(p: dict) -> str:
+        return f"{names.get(p['winner'], '?')} beat {names.get(p['loser'], '?')} {p['winner_points']}–{p['loser_points']}"
+
+    out = []
+    for r in rows:
+        p, kind = r.payload, r.event_type
+        if kind == "ResultReported":
+            by = "by both players" if p.get("reported_by") == "players" else "by the director"
+            line = {"text": f"{p['slot']}: result reported {by}: {result(p)}"}
+        elif kind == "ResultCorrected":
+            line = {"text": f"{p['slot']}: result corrected: {result(p)}", "reason": p.get("reason", "")}
+        elif kind == "MatchForfeited":
+            line = {"text": f"{p['slot']}: {names.get(p['loser'], '?')} forfeited to {names.get(p['winner'], '?')} "
+                            "(score unknown)", "reason": p.get("reason", "")}
+        elif kind == "PlayerWithdrew":
+            line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
+        elif kind == "MatchKept":
+            line = {"text": f"{p['slot']}: the director kept the match played before a correction"}
+        elif kind == "MatchVoided":
+            line = {"text": f"{match_slots.get(r.stream_id, '?')}: match voided", "reason": p.get("reason", "")}
+        else:
+            continue
+        out.append({"at": r.recorded_at, "reason": "", **line})
+    return out

@@ -278,7 +278,9 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     if isinstance(winner, bool) or winner not in slot.players or None in slot.players:
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
-    score = c.get("score", [slot.length, 0])
+    if "score" not in c:  # nothing assumed: a result the director did not give is not recorded
+        raise TournamentError("'score' is required: [winner's points, loser's points]")
+    score = c["score"]
     if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
         raise TournamentError("'score' is [winner's points, loser's points]")
     if score[0] < slot.length or score[1] >= slot.length:
