@@ -36,6 +36,9 @@ def player_page(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     history = ratings.rating_history(player.pk)
     events = {t.pk: t for t in Tournament.objects.filter(published=True)}
+    for h in history:  # a row names its event (if published) rather than a match id
+        h["event"] = events.get(h["tournament_id"])
+        h["link"] = h["match_id"] if h["tournament_id"] is None or h["event"] else None  # a hidden event's: none
     results = [
         {"event": events[r.tournament_id], "rank": r.rank, "wins": r.wins, "losses": r.losses}
         for r in TournamentStanding.objects.filter(player_id=player.pk).order_by("-tournament_id")
