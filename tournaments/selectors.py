@@ -10,7 +10,8 @@ from .models import Tournament, TournamentSlot, TournamentStanding, TournamentSt
 def tournament_data(tournament: Tournament) -> dict:
     state = TournamentState.objects.filter(tournament_id=tournament.pk).first()
     slots = list(TournamentSlot.objects.filter(tournament_id=tournament.pk).order_by("bracket", "round", "index"))
-    rows = list(TournamentStanding.objects.filter(tournament_id=tournament.pk).order_by("rank"))
+    rows = sorted(TournamentStanding.objects.filter(tournament_id=tournament.pk),
+                  key=lambda r: (FLIGHT_ORDER.get(r.flight, len(FLIGHT_ORDER)), r.rank))
     ids = {p for s in slots for p in (s.player_a, s.player_b) if p} | {r.player_id for r in rows}
     ids |= set(state.entries if state else [])
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
@@ -38,10 +39,26 @@ def tournament_data(tournament: Tournament) -> dict:
         "standings": [
             {"rank": r.rank, "player_id": r.player_id, "name": names.get(r.player_id, ""), "played": r.played,
              "wins": r.wins, "losses": r.losses, "points_for": r.points_for, "points_against": r.points_against,
-             "score": r.score, "tiebreaks": r.tiebreaks}
+             "score": r.score, "tiebreaks": r.tiebreaks, "flight": r.flight, "forfeits": r.forfeits,
+             "withdrawn": r.withdrawn}
             for r in rows
         ],
     }
+
+
+FLIGHT_ORDER = {"": 0, "main": 1, "consolation": 2, "last_chance": 3}
+
+
+def standings_by_flight(data: dict) -> list[dict]:
+    """The tables as the page shows them: one per flight, the event's own (with its winner first) first."""
+    out: dict[str, dict] = {}
+    for row in data["standings"]:
+        flight = row["flight"]
+        table = out.setdefault(flight, {"key": flight, "name": BRACKET_NAMES.get(flight, "") if flight else "",
+                                        "rows": []})
+        champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
+        table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
+    return list(out.values())
 
 
 BRACKET_NAMES = {

@@ -78,6 +78,8 @@ def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
     return facts, derive.derive(facts, match_outcomes(facts))
 
 
+SWISS_TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger")
+
 # -- creating --------------------------------------------------------------------------------
 
 
@@ -92,6 +94,8 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
     config = {"format": format, **(settings or {})}
     if format == "swiss" and int(config.get("rounds", 0)) < 1:
         raise TournamentError("a Swiss event needs a number of rounds")
+    if format == "swiss":  # a Swiss table without tie-breaks ranks equal scores by seed alone: record the usual ones
+        config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
     with transaction.atomic():
         tournament = Tournament.objects.create(name=name, club=club, director=actor)
         _append(tournament, 0, [NewEvent("TournamentConfigured", config)], actor)
