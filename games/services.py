@@ -234,15 +234,15 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     if record.version != expected:
         raise store.ConcurrencyError(stream_id, expected, record.version)
     if record.voided is not None:
-        raise engine_errors.MatchOver("the match was voided by the director")
+        raise engine_errors.MatchOver(record.over_because())
     with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
         if kind in DIRECTOR_COMMANDS:
             if not official:
                 raise PermissionDenied("only the event's director or an official may correct or void a match")
             new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
         else:
-            if record.correction is not None:
-                raise engine_errors.MatchOver("the director has set this match's result")
+            if record.correction is not None or record.closed is not None:
+                raise engine_errors.MatchOver(record.over_because())
             player = _acting_player(kind, command, record.state, seat, official)
             decided = _decide(kind, command, record.state, player, stream_id)
             new = []
@@ -368,6 +368,26 @@ def match_void(*, stream_id: str, reason: str) -> None:
         with transaction.atomic():
             events = [NewEvent(streams.VOIDED, {"reason": reason})] + _reveal_open_seed(stream_id)
             _append(stream_id, record.version, events, None)
+
+
+def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | None, how: str, actor=None) -> bool:
+    """End a match whose event took its result from elsewhere (a paper result, a forfeit), for the process that did.
+
+    ``winner_player`` is the winner's player id; ``score`` the winner's and loser's points (None for a forfeit).
+    Nothing more is played in it: one slot, one result. A match already over (finished at the board, voided,
+    corrected, closed) is left as it is; returns whether it was closed."""
+    record = match_load(stream_id)
+    if record.finished or winner_player not in record.player_ids:
+        return False
+    seat = record.player_ids.index(winner_player)
+    by_seat = None
+    if score is not None:
+        by_seat = [0, 0]
+        by_seat[seat], by_seat[1 - seat] = score
+    with transaction.atomic():
+        events = [NewEvent(streams.CLOSED, {"winner": seat, "score": by_seat, "how": how})] + _reveal_open_seed(stream_id)
+        _append(stream_id, record.version, events, actor)
+    return True
 
 
 # -- files -----------------------------------------------------------------------------

@@ -78,6 +78,8 @@ def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
     return facts, derive.derive(facts, match_outcomes(facts))
 
 
+SWISS_TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger")
+
 # -- creating --------------------------------------------------------------------------------
 
 
@@ -92,6 +94,8 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
     config = {"format": format, **(settings or {})}
     if format == "swiss" and int(config.get("rounds", 0)) < 1:
         raise TournamentError("a Swiss event needs a number of rounds")
+    if format == "swiss":  # a Swiss table without tie-breaks ranks equal scores by seed alone: record the usual ones
+        config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
     with transaction.atomic():
         tournament = Tournament.objects.create(name=name, club=club, director=actor)
         _append(tournament, 0, [NewEvent("TournamentConfigured", config)], actor)
@@ -278,7 +282,9 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     if isinstance(winner, bool) or winner not in slot.players or None in slot.players:
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
-    score = c.get("score", [slot.length, 0])
+    if "score" not in c:  # nothing assumed: a result the director did not give is not recorded
+        raise TournamentError("'score' is required: [winner's points, loser's points]")
+    score = c["score"]
     if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
         raise TournamentError("'score' is [winner's points, loser's points]")
     if score[0] < slot.length or score[1] >= slot.length:
@@ -289,8 +295,19 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
             "length": slot.length, "rating_ramp": matches.rating_ramp(tournament.pk)}
 
 
+def _close_slot_match(actor, facts, payload: dict, how: str) -> None:
+    """A slot decided off the board ends its server match: one slot, one result (nothing more is played in it)."""
+    link = facts.matches.get(payload["slot"])
+    if link is not None:
+        score = None if how == "forfeit" else (payload["winner_points"], payload["loser_points"])
+        matches.match_close(stream_id=link["match_id"], winner_player=payload["winner"], score=score, how=how,
+                            actor=actor)
+
+
 def _report(*, actor, official, tournament, facts, view, c):
-    return [NewEvent("ResultReported", {**_result_payload(tournament, view, c), "reported_by": "director"})]
+    payload = _result_payload(tournament, view, c)
+    _close_slot_match(actor, facts, payload, "paper")
+    return [NewEvent("ResultReported", {**payload, "reported_by": "director"})]
 
 
 def _confirm(*, actor, official, tournament, facts, view, c):
@@ -303,6 +320,7 @@ def _confirm(*, actor, official, tournament, facts, view, c):
     other = facts.confirmations.get(payload["slot"], {})
     agreeing = [p for p, said in other.items() if p != me and all(said[k] == payload[k] for k in payload)]
     if agreeing:
+        _close_slot_match(actor, facts, payload, "paper")
         events.append(NewEvent("ResultReported", {**payload, "reported_by": "players"}))
     return events
 
@@ -329,6 +347,7 @@ def _forfeit(*, actor, official, tournament, facts, view, c):
     loser = next(p for p in slot.players if p != winner)
     payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
                "length": slot.length, "reason": c["reason"] if isinstance(c.get("reason"), str) else "no-show"}
+    _close_slot_match(actor, facts, payload, "forfeit")
     return [NewEvent("MatchForfeited", payload)]
 
 
