@@ -151,6 +151,17 @@ def rating_ramp(tournament_id: int | None) -> str:
 
 
 
+def event_published(tournament_id: int | None) -> bool:
+    """Whether the event holding a match is public; a match outside any event is."""
+    if tournament_id is None:
+        return True
+    published = (
+        apps.get_model("tournaments", "Tournament")  # looked up, not imported: tournaments builds on games
+        .objects.filter(pk=tournament_id).values_list("published", flat=True).first()
+    )
+    return bool(published)
+
+
 def match_create(
     *,
     actor,
@@ -166,7 +177,10 @@ def match_create(
     automatic_doubles: int = 0,
     cube_limit: int = 0,
 ) -> MatchRecord:
-    """Register a new match between two players: a match to ``length`` points (odd) or a money session (0)."""
+    """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
+
+    A match of an event that is not published is not published either, whatever ``published`` says: it
+    inherits its event's visibility, and follows it (:func:`match_set_published`)."""
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction("a match needs two different players")
     start = cmd.StartMatch(
@@ -192,7 +206,7 @@ def _open_stream(actor, player0: Player, player1: Player, tournament_id, publish
     registration = {
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
-        "published": published,
+        "published": bool(published) and event_published(tournament_id),
         "rating_ramp": rating_ramp(tournament_id),
     }
     stream_id = uuid.uuid4().hex
@@ -387,6 +401,15 @@ def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | 
     with transaction.atomic():
         events = [NewEvent(streams.CLOSED, {"winner": seat, "score": by_seat, "how": how})] + _reveal_open_seed(stream_id)
         _append(stream_id, record.version, events, actor)
+    return True
+
+
+def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
+    """Show or hide a match, for whoever holds it (its event being published or hidden). True if it changed."""
+    record = match_load(stream_id)
+    if record.published == published:
+        return False
+    _append(stream_id, record.version, [NewEvent(streams.VISIBILITY_CHANGED, {"published": published})], actor)
     return True
 
 

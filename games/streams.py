@@ -4,7 +4,8 @@ A match stream starts with ``MatchRegistered`` (who the players are in the
 platform, which tournament), then holds the engine's events (``MatchStarted``,
 ``DiceRolled``, ``CheckersMoved``…), and may end with a director's
 ``ResultCorrected`` or ``MatchVoided``, or with ``MatchClosed`` when its event
-took the result from elsewhere (a paper result, a forfeit): one slot, one result. The engine judges its own events; the
+took the result from elsewhere (a paper result, a forfeit): one slot, one result;
+``MatchVisibilityChanged`` follows its event being published or hidden. The engine judges its own events; the
 platform events are judged by the services.
 """
 
@@ -23,7 +24,9 @@ VOIDED = "MatchVoided"
 CLOSED = "MatchClosed"
 SEED_COMMITTED = "DiceSeedCommitted"
 SEED_REVEALED = "DiceSeedRevealed"
-PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED)
+# whoever holds the match (its event) shows or hides it: a match follows its event's visibility
+VISIBILITY_CHANGED = "MatchVisibilityChanged"
+PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED)
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,8 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
         elif kind == CLOSED:
             score = payload.get("score")
             changes["closed"] = Closure(payload["winner"], tuple(score) if score else None, payload.get("how", "paper"))
+        elif kind == VISIBILITY_CHANGED:
+            changes["published"] = bool(payload["published"])
         elif kind in (SEED_COMMITTED, SEED_REVEALED):
             pass  # the dice's proof: nothing the rules look at
         else:
