@@ -36,6 +36,10 @@ def _projections_move_on(world) -> None:
     assert MatchSummary.objects.filter(stream_id=bystander).exists()
 
 
+def _seats(world) -> dict:
+    return {"player0": world.player("player").pk, "player1": world.player("opponent").pk}
+
+
 def _schema(client) -> dict:
     return client.get("/api/schema/?format=json").json()
 
@@ -112,7 +116,7 @@ BAD_SETTINGS = [
     ("swiss", {"rounds": 2**31}),
     ("swiss", {"rounds": 3, "tiebreaks": ["buchholz", "nope"]}),
     ("swiss", {"rounds": 3, "late_entry_points": "lots"}),
-    ("swiss", {"rounds": 3, "auto_pair": "yes"}),
+    ("swiss", {"rounds": 3, "auto_pair": "maybe"}),
     ("swiss", {"rounds": 3, "format": "round_robin"}),
     ("swiss", {"rounds": 3, "unheard_of": 1}),
 ]
@@ -202,7 +206,7 @@ def test_a_mat_file_with_a_name_longer_than_the_read_model_holds_is_refused(worl
     text = mat_text().replace("Alice", long_name)
     assert long_name in text
     before = event_count()
-    response = world.client("player").post("/api/matches/import/", {"text": text}, format="json")
+    response = world.client("player").post("/api/matches/import/", {"text": text, **_seats(world)}, format="json")
     assert response.status_code == 400, response.content[:300]
     assert "80" in response.json()["detail"] and long_name not in response.json()["detail"]
     assert event_count() == before
@@ -285,7 +289,7 @@ def _mat_with_cube(target: int) -> str:
 
 def test_a_mat_money_session_whose_cube_reaches_2_to_the_40_is_refused_with_nothing_stored(world):
     before = event_count()
-    response = world.client("player").post("/api/matches/import/", {"text": _mat_with_cube(2**40)}, format="json")
+    response = world.client("player").post("/api/matches/import/", {"text": _mat_with_cube(2**40), **_seats(world)}, format="json")
     assert response.status_code == 400, response.content[:300]
     assert "cube" in response.json()["detail"]
     assert event_count() == before
@@ -293,7 +297,7 @@ def test_a_mat_money_session_whose_cube_reaches_2_to_the_40_is_refused_with_noth
 
 
 def test_a_mat_money_session_within_the_limits_is_imported(world):
-    response = world.client("player").post("/api/matches/import/", {"text": _mat_with_cube(2**15)}, format="json")
+    response = world.client("player").post("/api/matches/import/", {"text": _mat_with_cube(2**15), **_seats(world)}, format="json")
     assert response.status_code == 201, response.content[:300]
     projections.run_all()
     summary = MatchSummary.objects.get(stream_id=response.json()["id"])
@@ -302,7 +306,7 @@ def test_a_mat_money_session_within_the_limits_is_imported(world):
 
 def test_a_money_session_s_score_past_the_gnubg_match_id_shows_the_id_as_unavailable(world):
     """Scores of a money session add up without end; past 15 bits gnubg cannot write the Match ID."""
-    response = world.client("player").post("/api/matches/import/", {"text": _mat_with_cube(2**15)}, format="json")
+    response = world.client("player").post("/api/matches/import/", {"text": _mat_with_cube(2**15), **_seats(world)}, format="json")
     match_id = response.json()["id"]
     world.send(match_id, type="roll", dice=[4, 2])  # the second game opens at 32768-0
     client = world.client("player")
