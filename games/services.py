@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import uuid
 from collections import OrderedDict
@@ -23,7 +24,7 @@ from players import authority
 from players.models import Player
 
 from . import dice as dice_rolls
-from . import streams
+from . import limits, streams
 from .models import DiceSeed
 from .streams import MatchRecord
 
@@ -180,29 +181,49 @@ def match_create(
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
     A match of an event that is not published is not published either, whatever ``published`` says: it
-    inherits its event's visibility, and follows it (:func:`match_set_published`)."""
+    inherits its event's visibility, and follows it (:func:`match_set_published`). ``cube_limit`` 0 means as
+    high as the platform goes (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double
+    past it is refused rather than stored where no ID can show it."""
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction("a match needs two different players")
+    _check_in_range("length", length, 0, limits.MAX_MATCH_LENGTH)
+    _check_in_range("automatic_doubles", automatic_doubles, 0, limits.MAX_AUTOMATIC_DOUBLES)
+    _check_in_range("cube_limit", cube_limit, 0, limits.MAX_CUBE)
     start = cmd.StartMatch(
-        (player0.display_name, player1.display_name),
+        _distinct_names(player0, player1),
         length,
         crawford=crawford,
         jacoby=jacoby,
         beavers=beavers,
         raccoons=raccoons,
         automatic_doubles=automatic_doubles,
-        cube_limit=cube_limit,
+        cube_limit=cube_limit or limits.MAX_CUBE,
     )
-    if start.players[0] == start.players[1]:
-        start = cmd.StartMatch(
-            (f"{player0.display_name} ({player0.pk})", f"{player1.display_name} ({player1.pk})"),
-            **{k: v for k, v in vars(start).items() if k != "players"},
-        )
     return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start))
 
 
+def _check_in_range(name: str, value, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadCommand(f"'{name}' is a whole number from {low} to {high}")
+
+
+def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
+    """The players' names as the match shows them; two players of one name get their ids too (within MAX_NAME)."""
+    names = (player0.display_name[: limits.MAX_NAME], player1.display_name[: limits.MAX_NAME])
+    if names[0] != names[1]:
+        return names
+    tagged = []
+    for player in (player0, player1):
+        tag = f" ({player.pk})"
+        tagged.append(player.display_name[: limits.MAX_NAME - len(tag)] + tag)
+    return tagged[0], tagged[1]
+
+
 def _open_stream(actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events) -> MatchRecord:
-    """A new match stream: who plays (in the platform's terms), then the engine's events."""
+    """A new match stream: who plays (in the platform's terms), then the engine's events.
+
+    The whole stream is folded and checked against the platform's limits before it is appended:
+    a match refused here leaves nothing in the log."""
     registration = {
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
@@ -210,8 +231,19 @@ def _open_stream(actor, player0: Player, player1: Player, tournament_id, publish
         "rating_ramp": rating_ramp(tournament_id),
     }
     stream_id = uuid.uuid4().hex
-    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(engine_events), actor)
-    return match_load(stream_id)
+    events = [NewEvent(streams.REGISTERED, registration)] + _new(engine_events)
+    record = _fold_checked(stream_id, events, None)
+    rows = _append(stream_id, 0, events, actor)
+    record = dataclasses.replace(record, created_at=rows[0].recorded_at)
+    _remember_on_commit(record)
+    return record
+
+
+def _fold_checked(stream_id: str, events: list[NewEvent], record: MatchRecord | None) -> MatchRecord:
+    """The record these events, not yet appended, would make; NotRepresentable if a read model could not hold it."""
+    base = record.version if record else 0
+    pending = [streams.Pending(e.event_type, e.payload, base + i) for i, e in enumerate(events, start=1)]
+    return streams.fold(stream_id, pending, record, check=limits.check_representable)
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -267,10 +299,10 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
                 new.extend(_new([event]))
                 if type(event).__name__ == "GameWon":
                     new.extend(_reveal_open_seed(stream_id))
-        rows = _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
-    record = streams.fold(stream_id, rows, record)
-    _remember_on_commit(record)
-    return record, new
+        after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
+        _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
+    _remember_on_commit(after)
+    return after, new
 
 
 def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
@@ -365,13 +397,16 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
     if kind == "void":
         return [NewEvent(streams.VOIDED, {"reason": reason})]
     winner, score = command.get("winner"), command.get("score")
-    if winner not in (0, 1):
+    if isinstance(winner, bool) or winner not in (0, 1):
         raise BadCommand("'winner' is 0 or 1")
-    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+    if not (isinstance(score, list) and len(score) == 2
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise BadCommand("'score' is the final score of both players, e.g. [7, 4]")
     length = record.state.length
     if length and (score[winner] < length or score[1 - winner] >= length):
         raise BadCommand(f"in a {length}-point match the winner has at least {length} points and the loser fewer")
+    if max(score) > limits.max_final_score(length):
+        raise BadCommand(f"a final score is at most {limits.max_final_score(length)} points here")
     return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": score, "reason": reason})]
 
 

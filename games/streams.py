@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games.engine import events as engine_events
 from games.engine.match import MatchState, evolve
@@ -100,6 +101,15 @@ class MatchRecord:
         return None
 
 
+class Pending(NamedTuple):
+    """An event about to be appended, shaped like a stored row so that it can be folded first."""
+
+    event_type: str
+    payload: dict
+    version: int
+    recorded_at: object = None
+
+
 def engine_event(event_type: str, payload: dict, schema_version: int = 1):
     """The engine event of a stored row; older schemas are upcast, stored rows never edited."""
     payload = engine_events.upcast(event_type, payload, schema_version)
@@ -111,10 +121,11 @@ def engine_payload(event) -> tuple[str, dict]:
     return data.pop("type"), data
 
 
-def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord:
+def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) -> MatchRecord:
     """Fold stored events (with ``event_type``, ``payload``, ``version``) into a :class:`MatchRecord`.
 
-    Given ``record``, the rows are the events after it and are folded onto it.
+    Given ``record``, the rows are the events after it and are folded onto it. Given ``check``, it is
+    called with the engine's state after each engine event (the services' limits, before appending).
     """
     record = record or MatchRecord(stream_id)
     state = record.state
@@ -142,5 +153,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
             pass  # the dice's proof: nothing the rules look at
         else:
             state = evolve(state, engine_event(kind, payload, getattr(row, "schema_version", 1)))
+            if check is not None:
+                check(state)
         changes["version"] = row.version
     return dataclasses.replace(record, state=state, **changes)

@@ -22,11 +22,13 @@ from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
+from games.limits import max_final_score
 from players import authority
 from players.models import Player
 from tournaments.formats import swiss
 from tournaments.formats.core import FormatError
 
+from . import config as config_rules
 from . import derive, stream
 from .models import Tournament
 
@@ -95,12 +97,15 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
         raise PermissionDenied(f"only the directors of {club} and officials may create events under its name")
     if format not in stream.FORMATS:
         raise TournamentError(f"format is one of {', '.join(stream.FORMATS)}")
-    config = {"format": format, **(settings or {})}
-    config.pop("max_players", None)  # a limit is the site's to set, never the creator's
+    max_name = Tournament._meta.get_field("name").max_length
+    if not isinstance(name, str) or not name.strip() or len(name) > max_name:
+        raise TournamentError(f"an event's name is 1 to {max_name} characters")
+    try:  # a limit such as max_players is the site's to set, never the creator's: not a setting one may send
+        config = {**config_rules.checked(format, settings), "format": format}
+    except config_rules.SettingsError as refused:
+        raise TournamentError(f"settings: {refused}") from None
     if authority.casual_event(actor, club):
         config["max_players"] = django_settings.CASUAL_EVENT_MAX_PLAYERS
-    if format == "swiss" and int(config.get("rounds", 0)) < 1:
-        raise TournamentError("a Swiss event needs a number of rounds")
     if format == "swiss":  # a Swiss table without tie-breaks ranks equal scores by seed alone: record the usual ones
         config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
     with transaction.atomic():
@@ -249,21 +254,50 @@ def _draw(*, actor, official, tournament, facts, view, c):
 
 
 def _pair_round(*, actor, official, tournament, facts, view, c):
+    """The next Swiss round: paired by the rules, or the director's own pairings (a manual override).
+
+    ``round`` (optional) names the round: the next one, once every match of the rounds before it is
+    decided; or the last one paired again, while none of its matches has a result or has begun."""
     if facts.format != "swiss":
         raise TournamentError("only Swiss rounds are paired; brackets and round robins follow their draw")
+    if not facts.drawn:
+        raise TournamentError("make the draw first: it pairs round 1")
     manual = c.get("pairings")
-    round_no = len(facts.rounds) + 1
     if manual is not None and not isinstance(manual, list):
         raise TournamentError("'pairings' is a list of [player, player] (or [player, null] for a bye)")
+    round_no = _round_to_pair(facts, view, c.get("round", len(facts.rounds) + 1))
     if manual is not None:
-        return [NewEvent("RoundPaired", {"round": c.get("round", round_no), "pairings": _checked_manual(facts, manual),
+        return [NewEvent("RoundPaired", {"round": round_no, "pairings": _checked_manual(facts, manual, round_no),
                                          "manual": True})]
-    return _next_swiss_round(facts, view)
+    return _next_swiss_round(facts, view, round_no)
 
 
-def _checked_manual(facts, manual) -> list[list]:
-    active = set(facts.seeds or []) | set(facts.entered)
-    active -= set(facts.withdrawn)
+def _round_to_pair(facts, view, round_no) -> int:
+    rounds = facts.config.get("rounds", 0)
+    if not isinstance(round_no, int) or isinstance(round_no, bool) or not 1 <= round_no <= rounds:
+        raise TournamentError(f"'round' is a round number of this event, from 1 to {rounds}")
+    paired = len(facts.rounds)
+    if round_no == paired + 1:
+        unfinished = sorted({s.round for s in view.slots if s.round < round_no and s.status not in ("done", "bye")})
+        if unfinished:
+            raise TournamentError(f"round {unfinished[0]} is not finished: pair round {round_no} once it is")
+        return round_no
+    if round_no == paired:
+        outcomes = match_outcomes(facts)
+        for s in view.slots:
+            link = facts.matches.get(s.key)
+            if s.round == round_no and not s.bye and (s.result is not None
+                                                      or (link and outcomes[link["match_id"]].started)):
+                raise TournamentError(f"round {round_no} has begun: it can no longer be paired again")
+        return round_no
+    raise TournamentError(f"round {paired} is the last one paired: pair round {paired + 1} next")
+
+
+def _checked_manual(facts, manual, round_no: int) -> list[list]:
+    """The director's pairings for ``round_no``: every active player once, one bye at most (to a player
+    who has had none), no forbidden pair and no rematch."""
+    late = {p for p, r in facts.entered_round.items() if r > round_no}
+    active = (set(facts.seeds or []) | set(facts.entered)) - set(facts.withdrawn) - late
     seen: list[int] = []
     for pair in manual:
         if not (isinstance(pair, list) and len(pair) == 2 and _ids(pair[:1]) and (pair[1] is None or _ids(pair[1:]))):
@@ -271,9 +305,18 @@ def _checked_manual(facts, manual) -> list[list]:
         seen += [p for p in pair if p is not None]
     if sorted(seen) != sorted(active):
         raise TournamentError("a manual pairing must place every active player exactly once")
+    if len([b for a, b in manual if b is None]) > len(active) % 2:
+        raise TournamentError("a bye only when the number of players is odd, and one at most")
+    earlier = facts.rounds[: round_no - 1]
+    met = {frozenset(p) for pairs in earlier for p in pairs if p[1] is not None}
+    had_bye = {a for pairs in earlier for a, b in pairs if b is None}
     for a, b in manual:
+        if b is None and a in had_bye and len(had_bye) < len(active):
+            raise TournamentError(f"player {a} has had a bye already")
         if b is not None and frozenset((a, b)) in facts.forbidden:
             raise TournamentError(f"players {a} and {b} may not be paired")
+        if b is not None and frozenset((a, b)) in met:
+            raise TournamentError(f"players {a} and {b} have met already: no rematch in a Swiss event")
     return manual
 
 
@@ -315,10 +358,13 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     if "score" not in c:  # nothing assumed: a result the director did not give is not recorded
         raise TournamentError("'score' is required: [winner's points, loser's points]")
     score = c["score"]
-    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+    if not (isinstance(score, list) and len(score) == 2
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise TournamentError("'score' is [winner's points, loser's points]")
     if score[0] < slot.length or score[1] >= slot.length:
         raise TournamentError(f"in a {slot.length}-point match the winner has {slot.length} points or more, the loser fewer")
+    if score[0] > max_final_score(slot.length):
+        raise TournamentError(f"a {slot.length}-point match ends with at most {max_final_score(slot.length)} points")
     if require_ready and slot.status != "ready":
         raise TournamentError(f"{slot.key} is {slot.status}: report a result only for a match being played")
     return {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": score[0], "loser_points": score[1],
