@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import uuid
 from collections import OrderedDict
@@ -23,7 +24,7 @@ from players import authority
 from players.models import Player
 
 from . import dice as dice_rolls
-from . import streams
+from . import limits, streams
 from .models import DiceSeed
 from .streams import MatchRecord
 
@@ -151,6 +152,17 @@ def rating_ramp(tournament_id: int | None) -> str:
 
 
 
+def event_published(tournament_id: int | None) -> bool:
+    """Whether the event holding a match is public; a match outside any event is."""
+    if tournament_id is None:
+        return True
+    published = (
+        apps.get_model("tournaments", "Tournament")  # looked up, not imported: tournaments builds on games
+        .objects.filter(pk=tournament_id).values_list("published", flat=True).first()
+    )
+    return bool(published)
+
+
 def match_create(
     *,
     actor,
@@ -166,38 +178,72 @@ def match_create(
     automatic_doubles: int = 0,
     cube_limit: int = 0,
 ) -> MatchRecord:
-    """Register a new match between two players: a match to ``length`` points (odd) or a money session (0)."""
+    """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
+
+    A match of an event that is not published is not published either, whatever ``published`` says: it
+    inherits its event's visibility, and follows it (:func:`match_set_published`). ``cube_limit`` 0 means as
+    high as the platform goes (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double
+    past it is refused rather than stored where no ID can show it."""
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction("a match needs two different players")
+    _check_in_range("length", length, 0, limits.MAX_MATCH_LENGTH)
+    _check_in_range("automatic_doubles", automatic_doubles, 0, limits.MAX_AUTOMATIC_DOUBLES)
+    _check_in_range("cube_limit", cube_limit, 0, limits.MAX_CUBE)
     start = cmd.StartMatch(
-        (player0.display_name, player1.display_name),
+        _distinct_names(player0, player1),
         length,
         crawford=crawford,
         jacoby=jacoby,
         beavers=beavers,
         raccoons=raccoons,
         automatic_doubles=automatic_doubles,
-        cube_limit=cube_limit,
+        cube_limit=cube_limit or limits.MAX_CUBE,
     )
-    if start.players[0] == start.players[1]:
-        start = cmd.StartMatch(
-            (f"{player0.display_name} ({player0.pk})", f"{player1.display_name} ({player1.pk})"),
-            **{k: v for k, v in vars(start).items() if k != "players"},
-        )
     return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start))
 
 
+def _check_in_range(name: str, value, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadCommand(f"'{name}' is a whole number from {low} to {high}")
+
+
+def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
+    """The players' names as the match shows them; two players of one name get their ids too (within MAX_NAME)."""
+    names = (player0.display_name[: limits.MAX_NAME], player1.display_name[: limits.MAX_NAME])
+    if names[0] != names[1]:
+        return names
+    tagged = []
+    for player in (player0, player1):
+        tag = f" ({player.pk})"
+        tagged.append(player.display_name[: limits.MAX_NAME - len(tag)] + tag)
+    return tagged[0], tagged[1]
+
+
 def _open_stream(actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events) -> MatchRecord:
-    """A new match stream: who plays (in the platform's terms), then the engine's events."""
+    """A new match stream: who plays (in the platform's terms), then the engine's events.
+
+    The whole stream is folded and checked against the platform's limits before it is appended:
+    a match refused here leaves nothing in the log."""
     registration = {
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
-        "published": published,
+        "published": bool(published) and event_published(tournament_id),
         "rating_ramp": rating_ramp(tournament_id),
     }
     stream_id = uuid.uuid4().hex
-    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(engine_events), actor)
-    return match_load(stream_id)
+    events = [NewEvent(streams.REGISTERED, registration)] + _new(engine_events)
+    record = _fold_checked(stream_id, events, None)
+    rows = _append(stream_id, 0, events, actor)
+    record = dataclasses.replace(record, created_at=rows[0].recorded_at)
+    _remember_on_commit(record)
+    return record
+
+
+def _fold_checked(stream_id: str, events: list[NewEvent], record: MatchRecord | None) -> MatchRecord:
+    """The record these events, not yet appended, would make; NotRepresentable if a read model could not hold it."""
+    base = record.version if record else 0
+    pending = [streams.Pending(e.event_type, e.payload, base + i) for i, e in enumerate(events, start=1)]
+    return streams.fold(stream_id, pending, record, check=limits.check_representable)
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -234,15 +280,15 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     if record.version != expected:
         raise store.ConcurrencyError(stream_id, expected, record.version)
     if record.voided is not None:
-        raise engine_errors.MatchOver("the match was voided by the director")
+        raise engine_errors.MatchOver(record.over_because())
     with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
         if kind in DIRECTOR_COMMANDS:
             if not official:
                 raise PermissionDenied("only the event's director or an official may correct or void a match")
             new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
         else:
-            if record.correction is not None:
-                raise engine_errors.MatchOver("the director has set this match's result")
+            if record.correction is not None or record.closed is not None:
+                raise engine_errors.MatchOver(record.over_because())
             player = _acting_player(kind, command, record.state, seat, official)
             decided = _decide(kind, command, record.state, player, stream_id)
             new = []
@@ -253,10 +299,10 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
                 new.extend(_new([event]))
                 if type(event).__name__ == "GameWon":
                     new.extend(_reveal_open_seed(stream_id))
-        rows = _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
-    record = streams.fold(stream_id, rows, record)
-    _remember_on_commit(record)
-    return record, new
+        after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
+        _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
+    _remember_on_commit(after)
+    return after, new
 
 
 def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
@@ -351,13 +397,16 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
     if kind == "void":
         return [NewEvent(streams.VOIDED, {"reason": reason})]
     winner, score = command.get("winner"), command.get("score")
-    if winner not in (0, 1):
+    if isinstance(winner, bool) or winner not in (0, 1):
         raise BadCommand("'winner' is 0 or 1")
-    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+    if not (isinstance(score, list) and len(score) == 2
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise BadCommand("'score' is the final score of both players, e.g. [7, 4]")
     length = record.state.length
     if length and (score[winner] < length or score[1 - winner] >= length):
         raise BadCommand(f"in a {length}-point match the winner has at least {length} points and the loser fewer")
+    if max(score) > limits.max_final_score(length):
+        raise BadCommand(f"a final score is at most {limits.max_final_score(length)} points here")
     return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": score, "reason": reason})]
 
 
@@ -368,6 +417,35 @@ def match_void(*, stream_id: str, reason: str) -> None:
         with transaction.atomic():
             events = [NewEvent(streams.VOIDED, {"reason": reason})] + _reveal_open_seed(stream_id)
             _append(stream_id, record.version, events, None)
+
+
+def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | None, how: str, actor=None) -> bool:
+    """End a match whose event took its result from elsewhere (a paper result, a forfeit), for the process that did.
+
+    ``winner_player`` is the winner's player id; ``score`` the winner's and loser's points (None for a forfeit).
+    Nothing more is played in it: one slot, one result. A match already over (finished at the board, voided,
+    corrected, closed) is left as it is; returns whether it was closed."""
+    record = match_load(stream_id)
+    if record.finished or winner_player not in record.player_ids:
+        return False
+    seat = record.player_ids.index(winner_player)
+    by_seat = None
+    if score is not None:
+        by_seat = [0, 0]
+        by_seat[seat], by_seat[1 - seat] = score
+    with transaction.atomic():
+        events = [NewEvent(streams.CLOSED, {"winner": seat, "score": by_seat, "how": how})] + _reveal_open_seed(stream_id)
+        _append(stream_id, record.version, events, actor)
+    return True
+
+
+def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
+    """Show or hide a match, for whoever holds it (its event being published or hidden). True if it changed."""
+    record = match_load(stream_id)
+    if record.published == published:
+        return False
+    _append(stream_id, record.version, [NewEvent(streams.VISIBILITY_CHANGED, {"published": published})], actor)
+    return True
 
 
 # -- files -----------------------------------------------------------------------------
