@@ -452,6 +452,24 @@ def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
     return True
 
 
+def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, int], reason: str, actor=None) -> bool:
+    """Record an event's correction of its slot in the slot's match, so the match's pages show the corrected
+    result (a process around the match calls this, as with :func:`match_void`). A voided match, or one between
+    other players than the correction names, is left as it is; returns whether the correction was recorded."""
+    record = match_load(stream_id)
+    if record.voided is not None or winner_player not in record.player_ids:
+        return False
+    seat = record.player_ids.index(winner_player)
+    by_seat = [0, 0]
+    by_seat[seat], by_seat[1 - seat] = score
+    if record.correction is not None and (record.correction.winner, list(record.correction.score)) == (seat, by_seat):
+        return False
+    with transaction.atomic():
+        events = [NewEvent(streams.RESULT_CORRECTED, {"winner": seat, "score": by_seat, "reason": reason})]
+        _append(stream_id, record.version, events + _reveal_open_seed(stream_id), actor)
+    return True
+
+
 # -- files -----------------------------------------------------------------------------
 
 
