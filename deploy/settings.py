@@ -125,6 +125,9 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# who sees (and may rebuild after) the streams a projection set aside, in the admin: the officials
+PROJECTION_FAILURES_SEEN_BY = "players.officiate"
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",

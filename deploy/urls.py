@@ -10,6 +10,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from ratings import views as ratings_views
 
+from .health import Health
+
 urlpatterns = [
     # browsers ask for /favicon.ico on every page, the admin's too
     path("favicon.ico", RedirectView.as_view(url=static("crawford/favicon.svg"), permanent=True)),
@@ -17,6 +19,7 @@ urlpatterns = [
     # every member logs in here (players at the table, directors who are not staff); the admin's page takes staff only
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/health/", Health.as_view(), name="health"),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
     path("api/", include("tournaments.urls")),
