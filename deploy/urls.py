@@ -5,9 +5,10 @@ from django.views import defaults
 from django.views.defaults import page_not_found
 from django.templatetags.static import static
 from django.views.generic import RedirectView
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from deploy.api_root import ApiRoot
 from ratings import views as ratings_views
 
 from .health import Health
@@ -19,6 +20,7 @@ urlpatterns = [
     # every member logs in here (players at the table, directors who are not staff); the admin's page takes staff only
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/", ApiRoot.as_view(), name="api-root"),
     path("api/health/", Health.as_view(), name="health"),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
@@ -48,6 +50,9 @@ def server_error(request):
                             status=500)
     return defaults.server_error(request)
 
+
+# with DEBUG on, Django answers an unknown address with its HTML page before handler404: the API stays JSON
+urlpatterns.insert(-2, re_path(r"^api/.+/$", not_found))  # no slash: APPEND_SLASH redirects first
 
 handler404 = not_found
 handler500 = server_error

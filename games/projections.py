@@ -101,6 +101,17 @@ def _game_row(stream_id: str, g: GameFlags) -> GameSummary:
     )
 
 
+def _phase(record: streams.MatchRecord) -> str:
+    """Where the match stands; a match ended off the board says how (the pages show its result, not "game 0")."""
+    if record.voided is not None:
+        return "voided"
+    if record.correction is not None:
+        return "corrected"
+    if record.closed is not None:
+        return record.closed.how  # "paper" or "forfeit"
+    return record.state.phase
+
+
 def summary_fields(record: streams.MatchRecord) -> dict:
     s = record.state
     pips = s.pip_counts()
@@ -120,7 +131,7 @@ def summary_fields(record: streams.MatchRecord) -> dict:
         "cube_value": s.cube,
         "cube_owner": s.cube_owner,
         "turn": s.turn,
-        "phase": "voided" if record.voided is not None else s.phase,
+        "phase": _phase(record),
         "dice": list(s.dice) if s.dice else None,
         "position_id": position_id_of(s),
         "match_id": gnubg_match_id(s) or "",  # blank: gnubg cannot write this one

@@ -16,6 +16,7 @@ from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games.engine import commands as cmd
 from games.engine import errors as engine_errors
+from games.engine import events as engine_events
 from games.engine.events import KIND_VALUE, OpeningRollTied
 from games.engine.match import DOUBLED, MOVE, OPENING, RESIGNED, MatchState, decide, evolve
 from games.engine.matfile import read_mat, write_mat
@@ -151,6 +152,17 @@ def rating_ramp(tournament_id: int | None) -> str:
 
 
 
+def event_published(tournament_id: int | None) -> bool:
+    """Whether the event holding a match is public; a match outside any event is."""
+    if tournament_id is None:
+        return True
+    published = (
+        apps.get_model("tournaments", "Tournament")  # looked up, not imported: tournaments builds on games
+        .objects.filter(pk=tournament_id).values_list("published", flat=True).first()
+    )
+    return bool(published)
+
+
 def match_create(
     *,
     actor,
@@ -168,8 +180,10 @@ def match_create(
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
-    ``cube_limit`` 0 means as high as the platform goes (:data:`games.limits.MAX_CUBE`), which is the
-    limit the engine is given: a double past it is refused rather than stored where no ID can show it."""
+    A match of an event that is not published is not published either, whatever ``published`` says: it
+    inherits its event's visibility, and follows it (:func:`match_set_published`). ``cube_limit`` 0 means as
+    high as the platform goes (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double
+    past it is refused rather than stored where no ID can show it."""
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction("a match needs two different players")
     _check_in_range("length", length, 0, limits.MAX_MATCH_LENGTH)
@@ -213,7 +227,7 @@ def _open_stream(actor, player0: Player, player1: Player, tournament_id, publish
     registration = {
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
-        "published": published,
+        "published": bool(published) and event_published(tournament_id),
         "rating_ramp": rating_ramp(tournament_id),
     }
     stream_id = uuid.uuid4().hex
@@ -266,15 +280,15 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     if record.version != expected:
         raise store.ConcurrencyError(stream_id, expected, record.version)
     if record.voided is not None:
-        raise engine_errors.MatchOver("the match was voided by the director")
+        raise engine_errors.MatchOver(record.over_because())
     with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
         if kind in DIRECTOR_COMMANDS:
             if not official:
                 raise PermissionDenied("only the event's director or an official may correct or void a match")
             new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
         else:
-            if record.correction is not None:
-                raise engine_errors.MatchOver("the director has set this match's result")
+            if record.correction is not None or record.closed is not None:
+                raise engine_errors.MatchOver(record.over_because())
             player = _acting_player(kind, command, record.state, seat, official)
             decided = _decide(kind, command, record.state, player, stream_id)
             new = []
@@ -306,9 +320,11 @@ def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None
 
 def _expected_actor(kind: str, state: MatchState) -> int:
     """Whom a recorder at the table acts for when the command does not say."""
+    if state.phase == DOUBLED and kind in ("take", "drop", "beaver", "raccoon", "resign"):
+        return state.answerer  # after a beaver the doubler answers; the player doubled may resign instead
     if kind in ("take", "drop", "beaver") or (kind in ("accept_resignation", "decline_resignation")):
         if state.phase == DOUBLED:
-            return 1 - state.turn
+            return state.answerer
         if state.phase == RESIGNED:
             return 1 - state.resignation[0]
         return 1 - state.turn
@@ -403,6 +419,35 @@ def match_void(*, stream_id: str, reason: str) -> None:
             _append(stream_id, record.version, events, None)
 
 
+def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | None, how: str, actor=None) -> bool:
+    """End a match whose event took its result from elsewhere (a paper result, a forfeit), for the process that did.
+
+    ``winner_player`` is the winner's player id; ``score`` the winner's and loser's points (None for a forfeit).
+    Nothing more is played in it: one slot, one result. A match already over (finished at the board, voided,
+    corrected, closed) is left as it is; returns whether it was closed."""
+    record = match_load(stream_id)
+    if record.finished or winner_player not in record.player_ids:
+        return False
+    seat = record.player_ids.index(winner_player)
+    by_seat = None
+    if score is not None:
+        by_seat = [0, 0]
+        by_seat[seat], by_seat[1 - seat] = score
+    with transaction.atomic():
+        events = [NewEvent(streams.CLOSED, {"winner": seat, "score": by_seat, "how": how})] + _reveal_open_seed(stream_id)
+        _append(stream_id, record.version, events, actor)
+    return True
+
+
+def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
+    """Show or hide a match, for whoever holds it (its event being published or hidden). True if it changed."""
+    record = match_load(stream_id)
+    if record.published == published:
+        return False
+    _append(stream_id, record.version, [NewEvent(streams.VISIBILITY_CHANGED, {"published": published})], actor)
+    return True
+
+
 # -- files -----------------------------------------------------------------------------
 
 
@@ -420,7 +465,10 @@ def match_export_mat(record: MatchRecord, rows) -> str:
 
 
 def _new(engine_events_list) -> list[NewEvent]:
-    return [NewEvent(*streams.engine_payload(e)) for e in engine_events_list]
+    return [
+        NewEvent(*streams.engine_payload(e), engine_events.SCHEMA_VERSION[type(e).__name__])
+        for e in engine_events_list
+    ]
 
 
 def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None, correlation_id=None):

@@ -3,7 +3,9 @@
 A match stream starts with ``MatchRegistered`` (who the players are in the
 platform, which tournament), then holds the engine's events (``MatchStarted``,
 ``DiceRolled``, ``CheckersMoved``…), and may end with a director's
-``ResultCorrected`` or ``MatchVoided``. The engine judges its own events; the
+``ResultCorrected`` or ``MatchVoided``, or with ``MatchClosed`` when its event
+took the result from elsewhere (a paper result, a forfeit): one slot, one result;
+``MatchVisibilityChanged`` follows its event being published or hidden. The engine judges its own events; the
 platform events are judged by the services.
 """
 
@@ -20,9 +22,12 @@ STREAM_TYPE = "match"
 REGISTERED = "MatchRegistered"
 RESULT_CORRECTED = "ResultCorrected"
 VOIDED = "MatchVoided"
+CLOSED = "MatchClosed"
 SEED_COMMITTED = "DiceSeedCommitted"
 SEED_REVEALED = "DiceSeedRevealed"
-PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, SEED_COMMITTED, SEED_REVEALED)
+# whoever holds the match (its event) shows or hides it: a match follows its event's visibility
+VISIBILITY_CHANGED = "MatchVisibilityChanged"
+PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED)
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,21 @@ class Correction:
     winner: int | None
     score: tuple[int, int]
     reason: str
+
+
+@dataclass(frozen=True)
+class Closure:
+    """The match's event recorded its result off the board: on paper (with the score) or by forfeit (none)."""
+
+    winner: int
+    score: tuple[int, int] | None
+    how: str  # "paper" or "forfeit"
+
+    def describe(self, names=("player 1", "player 2")) -> str:
+        if self.how == "forfeit":
+            return f"{names[1 - self.winner]} forfeited: {names[self.winner]} wins"
+        score = f" {self.score[self.winner]}-{self.score[1 - self.winner]}" if self.score else ""
+        return f"result reported on paper: {names[self.winner]} wins{score}"
 
 
 @dataclass(frozen=True)
@@ -44,11 +64,13 @@ class MatchRecord:
     state: MatchState = field(default_factory=MatchState)
     correction: Correction | None = None
     voided: str | None = None
+    closed: Closure | None = None
     created_at: object = None
 
     @property
     def finished(self) -> bool:
-        return self.voided is not None or self.correction is not None or self.state.phase == "over"
+        return (self.voided is not None or self.correction is not None or self.closed is not None
+                or self.state.phase == "over")
 
     @property
     def winner(self) -> int | None:
@@ -56,11 +78,27 @@ class MatchRecord:
             return None
         if self.correction is not None:
             return self.correction.winner
+        if self.closed is not None:
+            return self.closed.winner
         return self.state.winner
 
     @property
     def score(self) -> tuple[int, int]:
-        return self.correction.score if self.correction else tuple(self.state.score)
+        if self.correction:
+            return self.correction.score
+        if self.closed:
+            return self.closed.score or (0, 0)
+        return tuple(self.state.score)
+
+    def over_because(self) -> str | None:
+        """Why no command of the game is taken any more, in words a player understands; None while it is open."""
+        if self.voided is not None:
+            return f"this match was voided by the director ({self.voided})" if self.voided else "this match was voided"
+        if self.correction is not None:
+            return "the director has set this match's result"
+        if self.closed is not None:
+            return f"this match is over: {self.closed.describe()}"
+        return None
 
 
 class Pending(NamedTuple):
@@ -72,7 +110,9 @@ class Pending(NamedTuple):
     recorded_at: object = None
 
 
-def engine_event(event_type: str, payload: dict):
+def engine_event(event_type: str, payload: dict, schema_version: int = 1):
+    """The engine event of a stored row; older schemas are upcast, stored rows never edited."""
+    payload = engine_events.upcast(event_type, payload, schema_version)
     return engine_events.from_dict({"type": event_type, **payload})
 
 
@@ -104,10 +144,15 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
             changes["correction"] = Correction(winner, tuple(payload["score"]), payload.get("reason", ""))
         elif kind == VOIDED:
             changes["voided"] = payload.get("reason", "")
+        elif kind == CLOSED:
+            score = payload.get("score")
+            changes["closed"] = Closure(payload["winner"], tuple(score) if score else None, payload.get("how", "paper"))
+        elif kind == VISIBILITY_CHANGED:
+            changes["published"] = bool(payload["published"])
         elif kind in (SEED_COMMITTED, SEED_REVEALED):
             pass  # the dice's proof: nothing the rules look at
         else:
-            state = evolve(state, engine_event(kind, payload))
+            state = evolve(state, engine_event(kind, payload, getattr(row, "schema_version", 1)))
             if check is not None:
                 check(state)
         changes["version"] = row.version

@@ -16,7 +16,7 @@ class TournamentViewProjection(Projection):
     event_types = (
         "TournamentConfigured", "PlayerEntered", "PlayerCheckedIn", "PlayerWithdrew", "DrawMade", "RoundPaired",
         "PairingForbidden", "MatchCreated", "ResultReported", "ResultConfirmed", "ResultCorrected", "MatchForfeited",
-        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided",
+        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided", "MatchClosed",
     )
 
     def apply(self, events) -> None:
@@ -78,12 +78,18 @@ def refresh(tournament: Tournament) -> bool:
         for s in view.slots
     )
     TournamentStanding.objects.filter(tournament_id=pk).delete()
+    forfeits: dict[tuple[str, int], int] = {}
+    for s in view.slots:
+        if s.result is not None and s.result.forfeit:
+            for flight in {"", s.bracket}:
+                forfeits[flight, s.result.loser] = forfeits.get((flight, s.result.loser), 0) + 1
     TournamentStanding.objects.bulk_create(
         TournamentStanding(
             tournament_id=pk, player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
             points_for=r.points_for, points_against=r.points_against, score=r.score, tiebreaks=r.tiebreaks,
+            flight=flight, forfeits=forfeits.get((flight, r.player), 0), withdrawn=r.player in facts.withdrawn,
         )
-        for r in view.standings
+        for flight, rows in view.flights.items() for r in rows
     )
     needs = _needs_advance(facts, view)
     TournamentState.objects.filter(tournament_id=pk).update(needs_advance=needs)

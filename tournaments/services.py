@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from eventlog import store
+from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
@@ -80,6 +82,8 @@ def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
     return facts, derive.derive(facts, match_outcomes(facts))
 
 
+SWISS_TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger")
+
 # -- creating --------------------------------------------------------------------------------
 
 
@@ -88,20 +92,46 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
     if not (actor and getattr(actor, "is_authenticated", False)):
         raise PermissionDenied("log in to create an event")
     if not authority.may_create_event(actor, club):
+        if club is None:
+            raise PermissionDenied("only officials, and a club's directors under its name, may create events")
         raise PermissionDenied(f"only the directors of {club} and officials may create events under its name")
     if format not in stream.FORMATS:
         raise TournamentError(f"format is one of {', '.join(stream.FORMATS)}")
     max_name = Tournament._meta.get_field("name").max_length
     if not isinstance(name, str) or not name.strip() or len(name) > max_name:
         raise TournamentError(f"an event's name is 1 to {max_name} characters")
-    try:
+    try:  # a limit such as max_players is the site's to set, never the creator's: not a setting one may send
         config = {**config_rules.checked(format, settings), "format": format}
     except config_rules.SettingsError as refused:
         raise TournamentError(f"settings: {refused}") from None
+    if authority.casual_event(actor, club):
+        config["max_players"] = django_settings.CASUAL_EVENT_MAX_PLAYERS
+    if format == "swiss":  # a Swiss table without tie-breaks ranks equal scores by seed alone: record the usual ones
+        config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
     with transaction.atomic():
         tournament = Tournament.objects.create(name=name, club=club, director=actor)
         _append(tournament, 0, [NewEvent("TournamentConfigured", config)], actor)
     return tournament
+
+
+def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tournament:
+    """Publish or hide an event, and with it every match it holds (a match follows its event's visibility).
+
+    The event's row is locked while its matches follow, as the process manager locks it while it creates
+    matches: a match created during a publication is created with the visibility the publication left."""
+    if not authority.runs_event(actor, tournament.director_id):
+        raise PermissionDenied("only the event's director or an official may publish or hide it")
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked.published = published
+        locked.save(update_fields=["published"])
+        # every match registered in the event, from the log itself (the process manager's and those added by hand)
+        ids = Event.objects.filter(stream_type=matches.streams.STREAM_TYPE, event_type=matches.streams.REGISTERED,
+                                   payload__tournament_id=locked.pk).order_by("global_position")
+        for match_id in ids.values_list("stream_id", flat=True):
+            matches.match_set_published(stream_id=match_id, published=published, actor=actor)
+    tournament.published = published
+    return locked
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -159,6 +189,9 @@ def _enter(*, actor, official, tournament, facts, view, c):
         raise PermissionDenied("you may enter only yourself")
     if pid in facts.entered and pid not in facts.withdrawn:
         raise TournamentError("already entered")
+    limit = facts.config.get("max_players")
+    if isinstance(limit, int) and len([p for p in facts.entered if p not in facts.withdrawn]) >= limit:
+        raise TournamentError(f"a member's casual event takes at most {limit} players")
     if facts.drawn:
         if facts.format != "swiss":
             raise TournamentError("late entry is open only in Swiss events, before the round set by the director")
@@ -322,7 +355,9 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     if isinstance(winner, bool) or winner not in slot.players or None in slot.players:
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
-    score = c.get("score", [slot.length, 0])
+    if "score" not in c:  # nothing assumed: a result the director did not give is not recorded
+        raise TournamentError("'score' is required: [winner's points, loser's points]")
+    score = c["score"]
     if not (isinstance(score, list) and len(score) == 2
             and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise TournamentError("'score' is [winner's points, loser's points]")
@@ -336,8 +371,19 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
             "length": slot.length, "rating_ramp": matches.rating_ramp(tournament.pk)}
 
 
+def _close_slot_match(actor, facts, payload: dict, how: str) -> None:
+    """A slot decided off the board ends its server match: one slot, one result (nothing more is played in it)."""
+    link = facts.matches.get(payload["slot"])
+    if link is not None:
+        score = None if how == "forfeit" else (payload["winner_points"], payload["loser_points"])
+        matches.match_close(stream_id=link["match_id"], winner_player=payload["winner"], score=score, how=how,
+                            actor=actor)
+
+
 def _report(*, actor, official, tournament, facts, view, c):
-    return [NewEvent("ResultReported", {**_result_payload(tournament, view, c), "reported_by": "director"})]
+    payload = _result_payload(tournament, view, c)
+    _close_slot_match(actor, facts, payload, "paper")
+    return [NewEvent("ResultReported", {**payload, "reported_by": "director"})]
 
 
 def _confirm(*, actor, official, tournament, facts, view, c):
@@ -350,6 +396,7 @@ def _confirm(*, actor, official, tournament, facts, view, c):
     other = facts.confirmations.get(payload["slot"], {})
     agreeing = [p for p, said in other.items() if p != me and all(said[k] == payload[k] for k in payload)]
     if agreeing:
+        _close_slot_match(actor, facts, payload, "paper")
         events.append(NewEvent("ResultReported", {**payload, "reported_by": "players"}))
     return events
 
@@ -376,6 +423,7 @@ def _forfeit(*, actor, official, tournament, facts, view, c):
     loser = next(p for p in slot.players if p != winner)
     payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
                "length": slot.length, "reason": c["reason"] if isinstance(c.get("reason"), str) else "no-show"}
+    _close_slot_match(actor, facts, payload, "forfeit")
     return [NewEvent("MatchForfeited", payload)]
 
 
@@ -420,9 +468,26 @@ _HANDLERS = {
 
 
 def tournament_advance(tournament: Tournament) -> list[str]:
-    """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent."""
+    """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent.
+
+    The matches are created in batches of ``EVENT_MATCHES_PER_TRANSACTION``, each batch in its own transaction
+    with its ``MatchCreated`` facts: every append holds the log's advisory lock until its transaction commits,
+    and everybody's moves wait behind it. A batch that fails leaves the ones before it, and the next advance
+    (or the periodic sweep) carries on from the facts."""
+    created: list[str] = []
+    limit = max(1, django_settings.EVENT_MATCHES_PER_TRANSACTION)
+    while True:
+        batch = _advance_batch(tournament, limit)
+        created += batch
+        if len(batch) < limit:
+            return created
+
+
+def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
     created: list[str] = []
     with transaction.atomic():
+        # the event's row, locked: its visibility (which the new matches inherit) holds until this commits
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         facts, view = tournament_view(tournament)
         new: list[NewEvent] = []
         replaced = [f["match_id"] for f in view.flagged if not f["started"]]
@@ -439,11 +504,11 @@ def tournament_advance(tournament: Tournament) -> list[str]:
         if not repair and auto_pair and view.slots and len(facts.rounds) < facts.config.get("rounds", 0):
             if all(s.status in ("done", "bye") for s in view.slots):
                 new += _next_swiss_round(facts, view)
-        for slot in [] if repair else view.to_create:
+        for slot in [] if repair else view.to_create[:limit]:
             a, b = slot.players
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
-                length=slot.length, tournament_id=tournament.pk,
+                length=slot.length, tournament_id=tournament.pk, published=tournament.published,
             )
             created.append(record.stream_id)
             new.append(NewEvent("MatchCreated", {"slot": slot.key, "match_id": record.stream_id, "players": [a, b],
