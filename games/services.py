@@ -340,6 +340,8 @@ def _decide(kind: str, command: dict, state: MatchState, player: int | None, str
         return _roll(command, state, player, stream_id)
     if kind == "move":
         move = command.get("move")
+        if isinstance(move, str) and len(move) > limits.MAX_MOVE_TEXT:
+            raise BadCommand(f"'move' is a play of at most {limits.MAX_MOVE_TEXT} characters, e.g. \"24/18 13/11*\"")
         if not isinstance(move, str):
             raise BadCommand("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
         return decide(state, cmd.Move(player, move))
@@ -398,6 +400,8 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
     reason = command.get("reason", "")
     if not isinstance(reason, str) or not reason.strip():
         raise BadCommand("a director's correction or void needs a 'reason'")
+    if len(reason) > limits.MAX_REASON:
+        raise BadCommand(f"'reason' is at most {limits.MAX_REASON} characters")
     if kind == "void":
         return [NewEvent(streams.VOIDED, {"reason": reason})]
     winner, score = command.get("winner"), command.get("score")

@@ -331,7 +331,7 @@ def _scene_keep_match(world) -> dict:
 
 
 def _scene_pair_round(world) -> dict:
-    """A Swiss event of the same director, round one paired by the draw: the director pairs round two."""
+    """A Swiss event of the same director, round one paired by the draw: the director pairs it again."""
     swiss = services.tournament_create(actor=world.user("director"), name="Swiss night", format="swiss",
                                        settings={"rounds": 3})
     world.event = swiss
@@ -340,7 +340,8 @@ def _scene_pair_round(world) -> dict:
     for pid in field:
         _as_staff(world, swiss, type="enter", player=pid)
     _as_staff(world, swiss, type="draw", method="manual", seeds=field)
-    return {"type": "pair_round", "pairings": [[field[0], field[1]], [walk_in, None]]}
+    # round one again, before any of its matches begins (round two waits for round one to be played)
+    return {"type": "pair_round", "round": 1, "pairings": [[field[0], field[1]], [walk_in, None]]}
 
 
 def _p(world, role="player") -> int:
