@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from eventlog.projections import Projection
 from games.engine.match import OVER
-from games.engine.state_ids import match_id_of, position_id_of
+from games.engine.state_ids import position_id_of
+from games.limits import gnubg_match_id
 
 from . import streams
 from .crawford import Carry, GameFlags, read_flags
@@ -100,6 +101,17 @@ def _game_row(stream_id: str, g: GameFlags) -> GameSummary:
     )
 
 
+def _phase(record: streams.MatchRecord) -> str:
+    """Where the match stands; a match ended off the board says how (the pages show its result, not "game 0")."""
+    if record.voided is not None:
+        return "voided"
+    if record.correction is not None:
+        return "corrected"
+    if record.closed is not None:
+        return record.closed.how  # "paper" or "forfeit"
+    return record.state.phase
+
+
 def summary_fields(record: streams.MatchRecord) -> dict:
     s = record.state
     pips = s.pip_counts()
@@ -119,10 +131,10 @@ def summary_fields(record: streams.MatchRecord) -> dict:
         "cube_value": s.cube,
         "cube_owner": s.cube_owner,
         "turn": s.turn,
-        "phase": "voided" if record.voided is not None else s.phase,
+        "phase": _phase(record),
         "dice": list(s.dice) if s.dice else None,
         "position_id": position_id_of(s),
-        "match_id": match_id_of(s),
+        "match_id": gnubg_match_id(s) or "",  # blank: gnubg cannot write this one
         "pips0": pips[0],
         "pips1": pips[1],
         "finished": record.finished or s.phase == OVER,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from games.engine.board import BAR, OFF
 from games.engine.match import MOVE
-from games.engine.state_ids import match_id_of, position_id_of, xgid_of
+from games.engine.state_ids import position_id_of
+from games.limits import gnubg_match_id, xgid
 
 from .models import GameSummary, MatchSummary
 from .streams import MatchRecord
@@ -33,8 +34,8 @@ def match_state_data(record: MatchRecord) -> dict:
         "crawford_games": list(s.crawford_games),
         "resignation": {"player": s.resignation[0], "kind": s.resignation[1]} if s.resignation else None,
         "position_id": position_id_of(s),
-        "match_id": match_id_of(s),
-        "xgid": xgid_of(s),
+        "match_id": gnubg_match_id(s),  # None where gnubg cannot write one
+        "xgid": xgid(s),
         "pips": list(s.pip_counts()),
         "board": {
             # player 0's numbering: positive = player 0's checkers, negative = player 1's
@@ -43,12 +44,22 @@ def match_state_data(record: MatchRecord) -> dict:
             "off": [board0.mine[OFF], board0.theirs[OFF]],
         },
         "legal_moves": [str(p) for p in s.legal_plays()] if s.phase == MOVE else [],
-        "may_double": s.may_double(s.turn),
+        "may_double": s.may_double(s.turn),  # no dead cube, no Crawford game: the recording screen's button follows
+        "answerer": s.answerer if s.phase == "doubled" else None,  # after a beaver the doubler answers
+        "import_warnings": list(record.import_warnings),
         "dice_source": record.dice_source,
         "awaiting_confirmation": record.awaiting_confirmation,
         "finished": record.finished,
         "winner": record.winner,
         "voided": record.voided,
+        "over_because": record.over_because(),
+        "closed": (
+            {"how": record.closed.how, "winner": record.closed.winner,
+             "score": list(record.closed.score) if record.closed.score else None,
+             "summary": record.closed.describe(s.players)}
+            if record.closed
+            else None
+        ),
         "correction": (
             {"winner": record.correction.winner, "score": list(record.correction.score), "reason": record.correction.reason}
             if record.correction
@@ -87,3 +98,44 @@ def game_summaries(stream_id: str) -> list[dict]:
         .values("game", "score0_before", "score1_before", "crawford", "post_crawford", "finished", "winner", "points",
                 "kind", "reason")
     )
+
+
+_DESCRIBE = {
+    "GameStarted": lambda p, n: f"{'entered' if p.get('source') == 'physical' else 'rolled'} the opening roll "
+                                f"{p['dice'][0]}-{p['dice'][1]}",
+    "OpeningRollTied": lambda p, n: f"rolled a tied opening ({p['die']}-{p['die']})",
+    "DiceRolled": lambda p, n: f"{'entered' if p.get('source') == 'physical' else 'rolled'} "
+                               f"{p['dice'][0]}-{p['dice'][1]} for {n[p['player']]}",
+    "CheckersMoved": lambda p, n: f"played {p['move']} for {n[p['player']]}",
+    "CannotMove": lambda p, n: f"recorded that {n[p['player']]} cannot move",
+    "DoubleOffered": lambda p, n: f"recorded {n[p['player']]}'s double to {p['cube']}",
+    "DoubleTaken": lambda p, n: f"recorded {n[p['player']]}'s take",
+    "DoubleDropped": lambda p, n: f"recorded {n[p['player']]}'s drop",
+    "Beavered": lambda p, n: f"recorded {n[p['player']]}'s beaver",
+    "Raccooned": lambda p, n: f"recorded {n[p['player']]}'s raccoon",
+    "ResignationOffered": lambda p, n: f"recorded {n[p['player']]}'s resignation ({p['kind']})",
+    "ResignationAccepted": lambda p, n: f"recorded that {n[p['player']]} accepted the resignation",
+    "ResignationDeclined": lambda p, n: f"recorded that {n[p['player']]} declined the resignation",
+    "MatchVoided": lambda p, n: "the director voided the match",
+    "ResultCorrected": lambda p, n: "the director set the match's result",
+    "MatchClosed": lambda p, n: "the match's result was recorded off the board",
+}
+
+
+def what_happened(rows, names: tuple[str, str], most: int = 3) -> str:
+    """The recorded actions among ``rows`` in words, e.g. "entered 5-3 for Ann, played 13/8 13/10 for Ann"."""
+    said = [_DESCRIBE[r.event_type](r.payload, names) for r in rows if r.event_type in _DESCRIBE]
+    if len(said) > most:
+        said = said[:most] + [f"{len(said) - most} more"]
+    return ", ".join(said) or "recorded something"
+
+
+def stale_answer(record: MatchRecord, rows) -> dict:
+    """What a tablet that was behind is told: what the other tablet recorded meanwhile, and the state now."""
+    names = tuple(p["name"] for p in match_state_data(record)["players"])
+    return {
+        "detail": f"The other tablet already {what_happened(rows, names)}; the screen is updated.",
+        "code": "stale_version",
+        "current_version": record.version,
+        "state": match_state_data(record),
+    }

@@ -3,8 +3,9 @@
 A match stream starts with ``MatchRegistered`` (who the players are in the
 platform, which tournament), then holds the engine's events (``MatchStarted``,
 ``DiceRolled``, ``CheckersMoved``…), and may end with a director's
-``ResultCorrected`` or ``MatchVoided``; ``MatchVisibilityChanged`` follows its
-event being published or hidden. The engine judges its own events; the
+``ResultCorrected`` or ``MatchVoided``, or with ``MatchClosed`` when its event
+took the result from elsewhere (a paper result, a forfeit): one slot, one result;
+``MatchVisibilityChanged`` follows its event being published or hidden. The engine judges its own events; the
 platform events are judged by the services.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games.engine import events as engine_events
 from games.engine.match import MatchState, evolve
@@ -20,13 +22,14 @@ STREAM_TYPE = "match"
 REGISTERED = "MatchRegistered"
 RESULT_CORRECTED = "ResultCorrected"
 VOIDED = "MatchVoided"
+CLOSED = "MatchClosed"
 SEED_COMMITTED = "DiceSeedCommitted"
 SEED_REVEALED = "DiceSeedRevealed"
 # whoever holds the match (its event) shows or hides it: a match follows its event's visibility
 VISIBILITY_CHANGED = "MatchVisibilityChanged"
 # an imported record counts for the ratings only once the other player (or an official) says it is true
 IMPORT_CONFIRMED = "ImportConfirmed"
-PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
+PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
                    IMPORT_CONFIRMED)
 # where a match's dice come from, fixed at registration: "server" (drawn from the committed seed) or "board"
 # (read off the players' own dice); None for a stream registered before the rule (either was taken)
@@ -41,6 +44,21 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class Closure:
+    """The match's event recorded its result off the board: on paper (with the score) or by forfeit (none)."""
+
+    winner: int
+    score: tuple[int, int] | None
+    how: str  # "paper" or "forfeit"
+
+    def describe(self, names=("player 1", "player 2")) -> str:
+        if self.how == "forfeit":
+            return f"{names[1 - self.winner]} forfeited: {names[self.winner]} wins"
+        score = f" {self.score[self.winner]}-{self.score[1 - self.winner]}" if self.score else ""
+        return f"result reported on paper: {names[self.winner]} wins{score}"
+
+
+@dataclass(frozen=True)
 class MatchRecord:
     """Everything known of one match: registration, engine state, director's decisions."""
 
@@ -52,14 +70,17 @@ class MatchRecord:
     state: MatchState = field(default_factory=MatchState)
     correction: Correction | None = None
     voided: str | None = None
+    closed: Closure | None = None
     created_at: object = None
+    import_warnings: tuple = ()  # ({"line", "reason"}, ...): a .mat file's quirks read leniently
     dice_source: str | None = None
     imported_by: int | None = None  # the seat of the player who imported the record, if one did
     awaiting_confirmation: bool = False
 
     @property
     def finished(self) -> bool:
-        return self.voided is not None or self.correction is not None or self.state.phase == "over"
+        return (self.voided is not None or self.correction is not None or self.closed is not None
+                or self.state.phase == "over")
 
     @property
     def winner(self) -> int | None:
@@ -67,14 +88,41 @@ class MatchRecord:
             return None
         if self.correction is not None:
             return self.correction.winner
+        if self.closed is not None:
+            return self.closed.winner
         return self.state.winner
 
     @property
     def score(self) -> tuple[int, int]:
-        return self.correction.score if self.correction else tuple(self.state.score)
+        if self.correction:
+            return self.correction.score
+        if self.closed:
+            return self.closed.score or (0, 0)
+        return tuple(self.state.score)
+
+    def over_because(self) -> str | None:
+        """Why no command of the game is taken any more, in words a player understands; None while it is open."""
+        if self.voided is not None:
+            return f"this match was voided by the director ({self.voided})" if self.voided else "this match was voided"
+        if self.correction is not None:
+            return "the director has set this match's result"
+        if self.closed is not None:
+            return f"this match is over: {self.closed.describe()}"
+        return None
 
 
-def engine_event(event_type: str, payload: dict):
+class Pending(NamedTuple):
+    """An event about to be appended, shaped like a stored row so that it can be folded first."""
+
+    event_type: str
+    payload: dict
+    version: int
+    recorded_at: object = None
+
+
+def engine_event(event_type: str, payload: dict, schema_version: int = 1):
+    """The engine event of a stored row; older schemas are upcast, stored rows never edited."""
+    payload = engine_events.upcast(event_type, payload, schema_version)
     return engine_events.from_dict({"type": event_type, **payload})
 
 
@@ -83,10 +131,11 @@ def engine_payload(event) -> tuple[str, dict]:
     return data.pop("type"), data
 
 
-def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord:
+def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) -> MatchRecord:
     """Fold stored events (with ``event_type``, ``payload``, ``version``) into a :class:`MatchRecord`.
 
-    Given ``record``, the rows are the events after it and are folded onto it.
+    Given ``record``, the rows are the events after it and are folded onto it. Given ``check``, it is
+    called with the engine's state after each engine event (the services' limits, before appending).
     """
     record = record or MatchRecord(stream_id)
     state = record.state
@@ -99,6 +148,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
                 tournament_id=payload.get("tournament_id"),
                 published=payload.get("published", True),
                 created_at=getattr(row, "recorded_at", None),
+                import_warnings=tuple(payload.get("import_warnings", ())),
                 dice_source=payload.get("dice"),
                 imported_by=payload.get("imported_by_seat"),
                 awaiting_confirmation=bool(payload.get("awaiting_confirmation", False)),
@@ -110,11 +160,16 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
             changes["correction"] = Correction(winner, tuple(payload["score"]), payload.get("reason", ""))
         elif kind == VOIDED:
             changes["voided"] = payload.get("reason", "")
+        elif kind == CLOSED:
+            score = payload.get("score")
+            changes["closed"] = Closure(payload["winner"], tuple(score) if score else None, payload.get("how", "paper"))
         elif kind == VISIBILITY_CHANGED:
             changes["published"] = bool(payload["published"])
         elif kind in (SEED_COMMITTED, SEED_REVEALED):
             pass  # the dice's proof: nothing the rules look at
         else:
-            state = evolve(state, engine_event(kind, payload))
+            state = evolve(state, engine_event(kind, payload, getattr(row, "schema_version", 1)))
+            if check is not None:
+                check(state)
         changes["version"] = row.version
     return dataclasses.replace(record, state=state, **changes)

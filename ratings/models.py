@@ -28,6 +28,10 @@ class RatedMatch(models.Model):
     seq = models.BigIntegerField(null=True, db_index=True, help_text="log position of the result")
     winner_seat = models.PositiveSmallIntegerField(null=True)
     voided = models.BooleanField(default=False)
+    slot_key = models.CharField(
+        max_length=128, blank=True, default="",
+        help_text="the event slot this match is played for: its result is rated through the slot, never twice",
+    )
 
     @property
     def rated(self) -> bool:
@@ -64,7 +68,12 @@ class RatingChange(models.Model):
 
 
 class RatedSlot(models.Model):
-    """A tournament slot's match stream, so a director's correction of the slot reaches that match's rating."""
+    """An event's slot as the ratings read it: its current match, its paper result, the director's correction.
+
+    The slot's one result (correction, else paper, else its match's) is rated as the ``RatedMatch`` keyed by
+    ``slot_key``."""
 
     slot_key = models.CharField(max_length=128, primary_key=True)
-    match_key = models.CharField(max_length=128)
+    match_key = models.CharField(max_length=128, blank=True, default="")
+    paper = models.JSONField(null=True, blank=True)
+    correction = models.JSONField(null=True, blank=True)

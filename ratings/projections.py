@@ -1,9 +1,18 @@
 """The ``ratings`` projection: FIBS ratings from the match results in log order.
 
-A new result is rated at once. A correction or void of a result already rated
-changes every later rating that depends on it, so the ratings are then
-recomputed from the list of results, in the same order and with the same
-arithmetic: the figures are identical to a rebuild from position 0.
+What is rated, once each:
+
+- a match outside any event slot (a casual match, or one an event added by hand): its result when it ends
+  (won at the board, or set by the director's correction), unless it is voided;
+- an event's slot: the slot's one result, as the event itself reads it (``tournaments/derive.py``): the
+  director's correction if any, else the paper result (a forfeit is not rated), else the result of the
+  slot's current match unless that match was voided. A match linked to a slot is never rated on its own, so a
+  slot whose server match went on after a paper result, or whose correction names the match, counts once.
+
+A result is rated at the log position where its unit first had a result. A new result is rated at once; a
+change of a result already rated (a correction, a void) changes every later rating that depends on it, so the
+ratings are then recomputed from the list of results, in the same order and with the same arithmetic: the
+figures are identical to a rebuild from position 0, whatever the batches.
 """
 
 from __future__ import annotations
@@ -21,12 +30,12 @@ class RatingsProjection(Projection):
     name = "ratings"
     event_types = (
         "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
-        "ResultReported", "MatchCreated",  # tournament streams: paper results, slot -> match
+        "ResultReported", "MatchForfeited", "MatchCreated",  # tournament streams: paper results, slot -> match
     )
 
     def apply(self, events) -> None:
         batch = _Batch()
-        batch.preload([e for e in events if e.stream_type == MATCH])
+        batch.preload(events)
         for event in events:
             if event.stream_type == MATCH:
                 batch.on_match_event(event)
@@ -41,32 +50,72 @@ class RatingsProjection(Projection):
         RatedMatch.objects.all().delete()
 
 
+def slot_key_of(stream_id: str, slot: str) -> str:
+    return f"{stream_id}:{slot}"
+
+
 class _Batch:
-    """What one batch of events changes, kept in memory and written at the end."""
+    """What one batch of events changes, kept in memory and written at the end.
+
+    Every row the batch reads is read once (preloaded, or on first use) and then only ever changed in memory,
+    so the batch sees its own changes in log order exactly as a batch of one event would."""
 
     def __init__(self):
         self.alias = merged_players()
-        self.matches: dict[str, RatedMatch] = {}
+        self.matches: dict[str, RatedMatch | None] = {}
+        self.slots: dict[str, RatedSlot | None] = {}
         self.new_matches: set[str] = set()
         self.changed_matches: set[str] = set()
+        self.new_slots: set[str] = set()
+        self.changed_slots: set[str] = set()
         self.ratings: dict[int, PlayerRating] = {}
         self.changes: list[RatingChange] = []
         self.recompute = False
 
     def preload(self, events) -> None:
-        """Two queries for the whole batch instead of one per match and player."""
-        registered = {e.stream_id: [self.alias.get(p, p) for p in e.payload["player_ids"]]
-                      for e in events if e.event_type == "MatchRegistered"}
-        earlier = {e.stream_id for e in events} - set(registered)
-        for match in RatedMatch.objects.filter(key__in=earlier):
+        """A few queries for the whole batch instead of one per match, slot and player."""
+        registered = {e.stream_id for e in events if e.event_type == "MatchRegistered"}
+        match_keys = {e.stream_id for e in events if e.stream_type == MATCH} - registered
+        slot_keys = {slot_key_of(e.stream_id, e.payload["slot"]) for e in events if e.stream_type == TOURNAMENT}
+        for slot in RatedSlot.objects.filter(slot_key__in=slot_keys):
+            self.slots[slot.slot_key] = slot
+            match_keys.add(slot.match_key)
+        match_keys |= slot_keys
+        for match in RatedMatch.objects.filter(key__in=match_keys):
             self.matches[match.key] = match
-        players = {p for ids in registered.values() for p in ids}
-        players.update(p for m in self.matches.values() for p in (m.player0_id, m.player1_id))
-        for row in PlayerRating.objects.filter(player_id__in=players):
+        players = {self.alias.get(p, p) for e in events if e.event_type == "MatchRegistered" for p in e.payload["player_ids"]}
+        players |= {p for e in events if e.stream_type == TOURNAMENT for p in (e.payload.get("winner"), e.payload.get("loser"))}
+        players |= {p for m in self.matches.values() if m for p in (m.player0_id, m.player1_id)}
+        for row in PlayerRating.objects.filter(player_id__in=[self.alias.get(p, p) for p in players if p is not None]):
             self.ratings[row.player_id] = row
 
+    # -- rows, read once --------------------------------------------------------------------
+
     def match(self, key: str) -> RatedMatch | None:
-        return self.matches.get(key)
+        if key not in self.matches:
+            self.matches[key] = RatedMatch.objects.filter(key=key).first()
+        return self.matches[key]
+
+    def slot(self, key: str) -> RatedSlot:
+        if key not in self.slots:
+            self.slots[key] = RatedSlot.objects.filter(slot_key=key).first()
+        if self.slots[key] is None:
+            self.slots[key] = RatedSlot(slot_key=key, match_key="")
+            self.new_slots.add(key)
+        self.changed_slots.add(key)
+        return self.slots[key]
+
+    def rating(self, player_id: int) -> PlayerRating:
+        if player_id not in self.ratings:
+            self.ratings[player_id] = PlayerRating.objects.filter(player_id=player_id).first() or PlayerRating(
+                player_id=player_id)
+        return self.ratings[player_id]
+
+    def add_match(self, match: RatedMatch) -> None:
+        self.matches[match.key] = match
+        self.new_matches.add(match.key)
+
+    # -- events ------------------------------------------------------------------------------
 
     def on_match_event(self, event) -> None:
         kind, payload, key = event.event_type, event.payload, event.stream_id
@@ -74,8 +123,7 @@ class _Batch:
             if payload.get("awaiting_confirmation"):
                 return  # an import nobody has vouched for yet: not a result until ImportConfirmed
             p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
-            self.matches[key] = RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs"))
-            self.new_matches.add(key)
+            self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs")))
             return
         if kind == "ImportConfirmed":
             self.on_import_confirmed(event)
@@ -84,96 +132,126 @@ class _Batch:
         if match is None:
             return
         self.changed_matches.add(key)
+        was_rated = match.rated
         if kind == "MatchStarted":
             match.length = payload["length"]
-        elif kind == "MatchWon":
-            if match.seq is None and not match.voided:
-                match.seq, match.winner_seat = event.global_position, payload["winner"]
-                self.rate(match)
+            return
+        if kind == "MatchWon":
+            if match.seq is not None or match.voided:
+                return  # a result set by the director stands
+            match.seq, match.winner_seat = event.global_position, payload["winner"]
         elif kind == "ResultCorrected":
             if match.seq is None:
-                match.seq, match.winner_seat = event.global_position, payload["winner"]
-                self.rate(match)
-            elif match.winner_seat != payload["winner"]:
-                match.winner_seat = payload["winner"]
-                self.recompute = self.recompute or match.rated
+                match.seq = event.global_position
+            match.winner_seat = payload["winner"]
         elif kind == "MatchVoided":
-            self.recompute = self.recompute or match.rated
             match.voided = True
+        if match.slot_key:
+            self.settle_slot(self.slot(match.slot_key), event.global_position)
+        elif not was_rated:
+            self.rate(match)
+        elif not match.rated or kind == "ResultCorrected":
+            self.recompute = True
 
     def on_import_confirmed(self, event) -> None:
         """A confirmed import enters the ratings here, at the confirmation's place in the log (as a rebuild does)."""
         payload, key = event.payload, event.stream_id
-        if self.match(key) is not None or RatedMatch.objects.filter(key=key).exists():
+        if self.match(key) is not None:
             return
         p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
         match = RatedMatch(key=key, player0_id=p0, player1_id=p1, length=payload.get("length", 0),
                            ramp=payload.get("rating_ramp", "fibs"), voided=bool(payload.get("voided")))
-        self.matches[key] = match
-        self.new_matches.add(key)
-        for pid in (p0, p1):
-            if pid not in self.ratings:
-                self.ratings[pid] = PlayerRating.objects.filter(player_id=pid).first() or PlayerRating(player_id=pid)
+        self.add_match(match)
         if payload.get("finished") and payload.get("winner") is not None and not match.voided:
             match.seq, match.winner_seat = event.global_position, payload["winner"]
             self.rate(match)
 
     def on_tournament_event(self, event) -> None:
-        """Paper results are rated like played matches; a correction of a slot reaches its match's rating."""
-        p = dict(event.payload)
-        if "winner" in p:
-            p["winner"], p["loser"] = self.alias.get(p["winner"], p["winner"]), self.alias.get(p["loser"], p["loser"])
-        slot_key = f"{event.stream_id}:{p['slot']}"
+        p = event.payload
+        slot = self.slot(slot_key_of(event.stream_id, p["slot"]))
         if event.event_type == "MatchCreated":
-            RatedSlot.objects.update_or_create(slot_key=slot_key, defaults={"match_key": p["match_id"]})
+            old = self.match(slot.match_key) if slot.match_key else None
+            if old is not None:
+                old.slot_key = ""  # superseded: no longer the slot's match (it was voided)
+                self.changed_matches.add(old.key)
+            slot.match_key = p["match_id"]
+            match = self.match(p["match_id"])
+            if match is not None:
+                match.slot_key = slot.slot_key
+                self.changed_matches.add(match.key)
+                if match.rated and not old:
+                    self.recompute = True  # rated on its own until now: from here on, through its slot
+        elif event.event_type == "ResultCorrected":
+            slot.correction = _paper(p)
+        else:  # ResultReported, MatchForfeited
+            slot.paper = _paper(p, forfeit=event.event_type == "MatchForfeited")
+        self.settle_slot(slot, event.global_position)
+
+    def settle_slot(self, slot: RatedSlot, position: int) -> None:
+        """The slot's one result, as the event reads it, into the slot's rated unit (keyed by the slot)."""
+        result = self.slot_result(slot)
+        unit = self.match(slot.slot_key)
+        if result is None:
+            if unit is not None and unit.seq is not None:
+                self.recompute = self.recompute or unit.rated
+                unit.seq = unit.winner_seat = None
+                self.changed_matches.add(unit.key)
             return
-        if event.event_type == "ResultCorrected":
-            alias = RatedSlot.objects.filter(slot_key=slot_key).values_list("match_key", flat=True).first()
-            key = alias or slot_key
-        else:
-            key = slot_key
-        match = self.match(key) or RatedMatch.objects.filter(key=key).first()
-        if match is None:
-            if p.get("length", 0) < 1:
-                return
-            match = RatedMatch(key=key, player0_id=p["winner"], player1_id=p["loser"], length=p["length"],
-                               ramp=p.get("rating_ramp", "fibs"))
-            self.matches[key] = match
-            self.new_matches.add(key)
-            for pid in (p["winner"], p["loser"]):
-                if pid not in self.ratings:
-                    self.ratings[pid] = PlayerRating.objects.filter(player_id=pid).first() or PlayerRating(player_id=pid)
-        self.matches[key] = match
-        self.changed_matches.add(key)
-        seat = 0 if match.player0_id == p["winner"] else 1
-        if match.seq is None:
-            match.seq, match.winner_seat = event.global_position, seat
-            self.rate(match)
-        elif match.winner_seat != seat:
-            match.winner_seat = seat
-            self.recompute = self.recompute or match.rated
+        winner, loser, length, ramp = result
+        winner, loser = self.alias.get(winner, winner), self.alias.get(loser, loser)
+        if unit is None:
+            unit = RatedMatch(key=slot.slot_key, player0_id=winner, player1_id=loser, length=length, ramp=ramp)
+            self.add_match(unit)
+        self.changed_matches.add(unit.key)
+        if unit.seq is None:
+            unit.player0_id, unit.player1_id, unit.length, unit.ramp = winner, loser, length, ramp
+            unit.seq, unit.winner_seat = position, 0
+            self.rate(unit)
+            return
+        players = (unit.player0_id, unit.player1_id)
+        if {winner, loser} != set(players) or length != unit.length:
+            unit.player0_id, unit.player1_id, unit.winner_seat, unit.length = winner, loser, 0, length
+            self.recompute = self.recompute or unit.rated or length > 0
+        elif players[unit.winner_seat] != winner:
+            unit.winner_seat = players.index(winner)
+            self.recompute = self.recompute or unit.rated
+
+    def slot_result(self, slot: RatedSlot) -> tuple[int, int, int, str] | None:
+        """(winner, loser, length, ramp): the correction, else the paper result, else the current match's."""
+        for paper in (slot.correction, slot.paper):
+            if paper:
+                return None if paper.get("forfeit") else (paper["winner"], paper["loser"], paper["length"], paper["ramp"])
+        match = self.match(slot.match_key) if slot.match_key else None
+        if match is None or match.voided or match.seq is None or match.winner_seat is None:
+            return None
+        seats = (match.player0_id, match.player1_id)
+        return seats[match.winner_seat], seats[1 - match.winner_seat], match.length, match.ramp
 
     def rate(self, match: RatedMatch) -> None:
-        if not match.rated or self.recompute or match.player0_id == match.player1_id:
+        if not match.rated or match.slot_key or self.recompute or match.player0_id == match.player1_id:
             return  # a recomputation at the end of the batch will include it
         seats = (match.player0_id, match.player1_id)
         winner, loser = seats[match.winner_seat], seats[1 - match.winner_seat]
         self.changes.extend(_apply(self.rating(winner), self.rating(loser), match))
 
-    def rating(self, player_id: int) -> PlayerRating:
-        if player_id not in self.ratings:
-            self.ratings[player_id] = PlayerRating(player_id=player_id)  # preloaded: absent means new
-        return self.ratings[player_id]
-
     def save(self) -> None:
+        RatedSlot.objects.bulk_create([self.slots[k] for k in self.new_slots])
+        RatedSlot.objects.bulk_update([self.slots[k] for k in self.changed_slots - self.new_slots],
+                                      ["match_key", "paper", "correction"])
         RatedMatch.objects.bulk_create([self.matches[k] for k in self.new_matches])
         existing = [self.matches[k] for k in self.changed_matches - self.new_matches]
-        RatedMatch.objects.bulk_update(existing, ["length", "seq", "winner_seat", "voided"])
+        RatedMatch.objects.bulk_update(existing, ["player0_id", "player1_id", "length", "ramp", "seq", "winner_seat",
+                                                  "voided", "slot_key"])
         if self.recompute:
             recompute_all()
             return
         _save_ratings(list(self.ratings.values()))
         RatingChange.objects.bulk_create(self.changes)
+
+
+def _paper(p: dict, forfeit: bool = False) -> dict:
+    return {"winner": p["winner"], "loser": p["loser"], "length": p.get("length", 0),
+            "ramp": p.get("rating_ramp", "fibs"), "forfeit": forfeit}
 
 
 def _apply(winner: PlayerRating, loser: PlayerRating, match: RatedMatch) -> list[RatingChange]:
@@ -201,7 +279,8 @@ def recompute_all() -> None:
     ratings: dict[int, PlayerRating] = {}
     changes: list[RatingChange] = []
     alias = merged_players()
-    for match in RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0).order_by("seq"):
+    rated = RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="")
+    for match in rated.order_by("seq"):
         seats = (alias.get(match.player0_id, match.player0_id), alias.get(match.player1_id, match.player1_id))
         if seats[0] == seats[1]:
             continue  # two entries of one person, merged: not a match between two players

@@ -6,7 +6,7 @@ from players import authority
 from players.models import Player
 
 from .formula import PROVISIONAL_BELOW
-from .models import PlayerRating, RatingChange
+from .models import PlayerRating, RatedMatch, RatedSlot, RatingChange
 
 SORTS = {"rating": "-rating", "experience": "-experience", "matches": "-matches", "name": "name"}
 
@@ -35,27 +35,50 @@ def rating_list(*, club_id: int | None = None, sort: str = "rating") -> list[dic
 
 
 def rating_history(player_id: int, *, viewer=None) -> list[dict]:
-    """A player's rated results in order; those of matches ``viewer`` may not see are left out.
+    """The player's rated matches in order: opponent, date, and where to see the match; those of matches
+    ``viewer`` may not see are left out.
 
-    A match of an unpublished event is hidden (its event's visibility, in the log) from all but officials and
-    the player whose history it is; so is a paper result of such an event."""
+    ``match`` is the rated result's key (a match stream, or an event's slot ``tournament-<pk>:<slot>``);
+    ``match_id`` is a match stream one can open (the slot's match when it has one that was not voided) and
+    ``tournament_id`` the event, so a page never links to an address that does not exist. A match of an
+    unpublished event is hidden (its event's visibility, in the log) from all but officials and the player
+    whose history it is; so is a paper result of such an event."""
+    from eventlog.models import Event
+
     changes = list(RatingChange.objects.filter(player_id=player_id).order_by("seq"))
     if not _sees_hidden_results(viewer, player_id):
         hidden = hidden_results({c.match_key for c in changes})
         changes = [c for c in changes if c.match_key not in hidden]
-    return [
-        {
+    slot_keys = [c.match_key for c in changes if ":" in c.match_key]
+    slot_match = dict(RatedSlot.objects.filter(slot_key__in=slot_keys).values_list("slot_key", "match_key"))
+    voided = set(RatedMatch.objects.filter(key__in=list(slot_match.values()), voided=True).values_list("key", flat=True))
+    dates = dict(Event.objects.filter(global_position__in=[c.seq for c in changes])
+                 .values_list("global_position", "recorded_at"))
+    names = dict(Player.objects.filter(pk__in={c.opponent_id for c in changes}).values_list("pk", "display_name"))
+    out = []
+    for c in changes:
+        if ":" in c.match_key:
+            stream, _ = c.match_key.split(":", 1)
+            tournament_id = int(stream.rsplit("-", 1)[1])
+            match_id = slot_match.get(c.match_key) or None
+            match_id = None if match_id in voided else match_id
+        else:
+            tournament_id, match_id = None, c.match_key
+        out.append({
             "match": c.match_key,
+            "match_id": match_id,
+            "tournament_id": tournament_id,
             "seq": c.seq,
+            "date": dates.get(c.seq),
             "opponent_id": c.opponent_id,
+            "opponent": names.get(c.opponent_id, ""),
             "won": c.won,
             "length": c.length,
             "rating_before": c.rating_before,
             "rating_after": c.rating_after,
             "experience_after": c.experience_after,
-        }
-        for c in changes
-    ]
+        })
+    return out
 
 
 def _sees_hidden_results(viewer, player_id: int) -> bool:

@@ -37,6 +37,15 @@ def officials_group():
     return group
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():
+    """PBKDF2's million rounds are for attackers, not for the hundreds of test users: MD5 in this process only."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username: str, *, official: bool = False, player: bool = True, club=None):

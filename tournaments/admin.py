@@ -131,7 +131,11 @@ class TournamentAdmin(admin.ModelAdmin):
         if not authority.runs_event(request.user, tournament.director_id):
             raise PermissionDenied("only the event's director or an official runs this event")
         if request.method == "POST":
-            command = _command_from_form(request.POST)
+            try:
+                command = _command_from_form(request.POST)
+            except ValueError as unsaid:
+                self.message_user(request, str(unsaid), messages.ERROR)
+                return redirect("admin:tournaments_tournament_run", pk=pk)
             if command and self._command(request, tournament, command):
                 self.message_user(request, f"Done: {command['type'].replace('_', ' ')}.", messages.SUCCESS)
             return redirect("admin:tournaments_tournament_run", pk=pk)
@@ -141,6 +145,7 @@ class TournamentAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request), "title": f"Run {tournament.name}", "t": tournament, "data": data,
             "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
             "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
+            "history": selectors.tournament_history(tournament),
             "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
         }
         return render(request, "admin/tournaments/run.html", context)
@@ -165,17 +170,41 @@ def _event_runners_only(view):
     return csrf_protect(never_cache(guarded))
 
 
+RESULTS = ("report_result", "correct_result", "forfeit")
+
+
 def _command_from_form(post) -> dict | None:
+    """The command the director's form says, and nothing it does not: no winner or score is assumed.
+
+    A result needs the winner chosen and both scores (a forfeit has none: its score is unknown); a
+    number that is not one is refused with the reason (ValueError), never recorded as something else."""
     kind = post.get("action")
     if not kind:
         return None
     command = {"type": kind}
     for field in ("player", "winner"):
         if post.get(field):
-            command[field] = int(post[field])
+            command[field] = _number(post[field], field)
     for field in ("slot", "reason", "method"):
         if post.get(field):
             command[field] = post[field]
-    if post.get("winner_points") and post.get("loser_points"):
-        command["score"] = [int(post["winner_points"]), int(post["loser_points"])]
+    if kind in RESULTS and "winner" not in command:
+        raise ValueError("Choose the winner: nothing was recorded.")
+    if kind in ("report_result", "correct_result"):
+        points = [post.get("winner_points", "").strip(), post.get("loser_points", "").strip()]
+        if not all(points):
+            raise ValueError("Give both scores (the winner's points and the loser's): nothing was recorded.")
+        command["score"] = [_number(points[0], "the winner's points"), _number(points[1], "the loser's points")]
+    if kind == "correct_result" and not command.get("reason", "").strip():
+        raise ValueError("Say why the result is corrected (the reason is kept in the event's history).")
     return command
+
+
+def _number(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{what.capitalize()} must be a whole number, not {text[:20]!r}: nothing was recorded.") from None
+    if value < 0:
+        raise ValueError(f"{what.capitalize()} cannot be negative: nothing was recorded.")
+    return value

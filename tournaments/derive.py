@@ -8,6 +8,7 @@ matches to create, matches flagged after a correction).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from tournaments.formats import double_elimination, round_robin, single_elimination, swiss
@@ -32,7 +33,8 @@ class MatchOutcome:
 @dataclass
 class View:
     slots: list = field(default_factory=list)
-    standings: list = field(default_factory=list)
+    standings: list = field(default_factory=list)  # every flight's table, the event's (main) flight first
+    flights: dict = field(default_factory=dict)  # flight ("" for one table) -> its table
     champions: dict = field(default_factory=dict)
     winner: int | None = None
     flagged: list[dict] = field(default_factory=list)
@@ -93,9 +95,9 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
         config = single_elimination.Config(
             lengths=lengths(c.get("lengths", {}).get("main")),
             withdrawn=withdrawn,
-            consolation=lengths(c["lengths"]["consolation"]) if c.get("consolation") else None,
+            consolation=lengths(c.get("lengths", {}).get("consolation")) if c.get("consolation") else None,
             consolation_feeds=c.get("consolation_feeds", 1),
-            last_chance=lengths(c["lengths"].get("last_chance")) if c.get("last_chance") else None,
+            last_chance=lengths(c.get("lengths", {}).get("last_chance")) if c.get("last_chance") else None,
         )
         bracket = single_elimination.derive(facts.seeds, results, config)
         return _from_bracket(facts, bracket, results)
@@ -112,7 +114,8 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
             tiebreaks=tuple(c.get("tiebreaks", ())),
         )
         schedule = round_robin.derive(facts.seeds, results, config)
-        return View(slots=list(schedule.slots), standings=list(schedule.standings), winner=schedule.winner)
+        rows = list(schedule.standings)
+        return View(slots=list(schedule.slots), standings=rows, flights={"": rows}, winner=schedule.winner)
     if fmt == "swiss":
         history = swiss_history(facts, results)
         slots = swiss.slots(history, lengths(c.get("lengths", {}).get("rounds")))
@@ -120,7 +123,8 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
         start = {p: float(c.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
         rows = table(players, history, tuple(c.get("tiebreaks", ())), start_points=start)
         done = len(history) == c.get("rounds", 0) and all(s.result or s.bye for s in slots)
-        return View(slots=slots, standings=list(rows), winner=rows[0].player if done and rows else None)
+        return View(slots=slots, standings=list(rows), flights={"": list(rows)},
+                    winner=rows[0].player if done and rows else None)
     raise ValueError(f"unknown format {fmt!r}")
 
 
@@ -133,13 +137,34 @@ def swiss_history(facts: Facts, results: dict[str, Result]) -> list[list[Pairing
     return history
 
 
+FLIGHTS = ("main", "consolation", "last_chance")  # a single elimination's flights, the event's own first
+
+
 def _from_bracket(facts: Facts, bracket, results) -> View:
-    done = [s for s in bracket.slots if s.result is not None]
-    players = list(facts.seeds)
-    rows = table(players, [[Pairing(s.result.winner, s.result.loser, s.result) for s in done]], ())
+    """Standings per flight: Main, Consolation and Last Chance are separate competitions, each with its winner
+    first; a double elimination is one competition (its winners', losers' and final brackets together).
+    In a flight, players rank by how far they went (the champion, then the round they last played), then
+    wins, then seed."""
+    seed = {p: i for i, p in enumerate(facts.seeds)}
+    flights: dict[str, list] = {}
+    if facts.format == "single_elimination":
+        groups = {f: [s for s in bracket.slots if s.bracket == f] for f in FLIGHTS}
+        champions = {f: bracket.champions.get(f) for f in FLIGHTS}
+    else:
+        groups, champions = {"": list(bracket.slots)}, {"": bracket.winner}
+    for flight, slots in groups.items():
+        players = sorted({p for s in slots for p in s.players if p is not None}, key=lambda p: seed.get(p, len(seed)))
+        if not players:
+            continue
+        done = [s for s in slots if s.result is not None]
+        rows = table(players, [[Pairing(s.result.winner, s.result.loser, s.result) for s in done]], ())
+        reached = {p: max((s.round for s in slots if p in s.players), default=0) for p in players}
+        champion = champions.get(flight) if isinstance(champions.get(flight), int) else None
+        rows.sort(key=lambda r: (r.player != champion, -reached[r.player], -r.wins, r.losses, seed.get(r.player, 0)))
+        flights[flight] = [dataclasses.replace(r, rank=i) for i, r in enumerate(rows, 1)]
     return View(
-        slots=list(bracket.slots), standings=list(rows), champions=dict(bracket.champions), winner=bracket.winner,
-        awaiting_draw=tuple(bracket.awaiting_draw),
+        slots=list(bracket.slots), standings=[r for rows in flights.values() for r in rows], flights=flights,
+        champions=dict(bracket.champions), winner=bracket.winner, awaiting_draw=tuple(bracket.awaiting_draw),
     )
 
 

@@ -73,9 +73,13 @@ class TournamentStanding(models.Model):
     points_against = models.PositiveIntegerField()
     score = models.FloatField(default=0)
     tiebreaks = models.JSONField(default=dict)
+    flight = models.CharField(max_length=16, blank=True, default="",
+                              help_text="main, consolation or last_chance: each flight has its own table; '' for one")
+    forfeits = models.PositiveIntegerField(default=0, help_text="matches lost by forfeit")
+    withdrawn = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["tournament_id", "rank"]
+        ordering = ["tournament_id", "flight", "rank"]
 
 
 class TournamentMatchIndex(models.Model):

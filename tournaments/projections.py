@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 
-from eventlog.projections import Projection
+from eventlog.projections import Projection, StreamFailed
 
 from . import stream
 from .models import Tournament, TournamentMatchIndex, TournamentSlot, TournamentStanding, TournamentState
@@ -16,7 +16,7 @@ class TournamentViewProjection(Projection):
     event_types = (
         "TournamentConfigured", "PlayerEntered", "PlayerCheckedIn", "PlayerWithdrew", "DrawMade", "RoundPaired",
         "PairingForbidden", "MatchCreated", "ResultReported", "ResultConfirmed", "ResultCorrected", "MatchForfeited",
-        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided",
+        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided", "MatchClosed",
     )
 
     def apply(self, events) -> None:
@@ -32,9 +32,18 @@ class TournamentViewProjection(Projection):
                 linked = TournamentMatchIndex.objects.filter(match_id=e.stream_id).values_list("tournament_id", flat=True)
                 touched.update(dict.fromkeys(linked))
         for pk in touched:
+            stream_id = stream.stream_id_of(pk)
+            if stream_id in self.quarantined:
+                continue  # its own stream cannot be folded: its matches' events wait with it
             tournament = Tournament.objects.filter(pk=pk).first()
             if tournament is not None:
-                if refresh(tournament):
+                try:
+                    needs_advance = refresh(tournament)
+                except (OperationalError, InterfaceError):
+                    raise  # the database, not the stream: the run stops and is retried
+                except Exception as failure:  # noqa: BLE001 - the runner sets the event's stream aside, not this one
+                    raise StreamFailed(stream_id) from failure
+                if needs_advance:
                     from .tasks import request_advance
 
                     transaction.on_commit(lambda pk=pk: request_advance(pk))
@@ -69,12 +78,18 @@ def refresh(tournament: Tournament) -> bool:
         for s in view.slots
     )
     TournamentStanding.objects.filter(tournament_id=pk).delete()
+    forfeits: dict[tuple[str, int], int] = {}
+    for s in view.slots:
+        if s.result is not None and s.result.forfeit:
+            for flight in {"", s.bracket}:
+                forfeits[flight, s.result.loser] = forfeits.get((flight, s.result.loser), 0) + 1
     TournamentStanding.objects.bulk_create(
         TournamentStanding(
             tournament_id=pk, player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
             points_for=r.points_for, points_against=r.points_against, score=r.score, tiebreaks=r.tiebreaks,
+            flight=flight, forfeits=forfeits.get((flight, r.player), 0), withdrawn=r.player in facts.withdrawn,
         )
-        for r in view.standings
+        for flight, rows in view.flights.items() for r in rows
     )
     needs = _needs_advance(facts, view)
     TournamentState.objects.filter(tournament_id=pk).update(needs_advance=needs)

@@ -10,7 +10,8 @@ from .models import Tournament, TournamentSlot, TournamentStanding, TournamentSt
 def tournament_data(tournament: Tournament) -> dict:
     state = TournamentState.objects.filter(tournament_id=tournament.pk).first()
     slots = list(TournamentSlot.objects.filter(tournament_id=tournament.pk).order_by("bracket", "round", "index"))
-    rows = list(TournamentStanding.objects.filter(tournament_id=tournament.pk).order_by("rank"))
+    rows = sorted(TournamentStanding.objects.filter(tournament_id=tournament.pk),
+                  key=lambda r: (FLIGHT_ORDER.get(r.flight, len(FLIGHT_ORDER)), r.rank))
     ids = {p for s in slots for p in (s.player_a, s.player_b) if p} | {r.player_id for r in rows}
     ids |= set(state.entries if state else [])
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
@@ -38,10 +39,26 @@ def tournament_data(tournament: Tournament) -> dict:
         "standings": [
             {"rank": r.rank, "player_id": r.player_id, "name": names.get(r.player_id, ""), "played": r.played,
              "wins": r.wins, "losses": r.losses, "points_for": r.points_for, "points_against": r.points_against,
-             "score": r.score, "tiebreaks": r.tiebreaks}
+             "score": r.score, "tiebreaks": r.tiebreaks, "flight": r.flight, "forfeits": r.forfeits,
+             "withdrawn": r.withdrawn}
             for r in rows
         ],
     }
+
+
+FLIGHT_ORDER = {"": 0, "main": 1, "consolation": 2, "last_chance": 3}
+
+
+def standings_by_flight(data: dict) -> list[dict]:
+    """The tables as the page shows them: one per flight, the event's own (with its winner first) first."""
+    out: dict[str, dict] = {}
+    for row in data["standings"]:
+        flight = row["flight"]
+        table = out.setdefault(flight, {"key": flight, "name": BRACKET_NAMES.get(flight, "") if flight else "",
+                                        "rows": []})
+        champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
+        table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
+    return list(out.values())
 
 
 BRACKET_NAMES = {
@@ -66,3 +83,43 @@ TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": "Median Buchholz",
 def tiebreak_names(data: dict) -> list[str]:
     names = list(data["standings"][0]["tiebreaks"]) if data["standings"] else []
     return [TIEBREAK_LABELS.get(n, n) for n in names]
+
+
+def tournament_history(tournament: Tournament) -> list[dict]:
+    """What the director and the players decided, in order, with the reasons given: results on paper,
+    forfeits, withdrawals, corrections, voids and kept matches (the facts themselves, read from the log)."""
+    from eventlog.models import Event
+
+    from . import stream
+
+    rows = list(Event.objects.filter(stream_id=stream.stream_id_of(tournament.pk)).order_by("version"))
+    match_slots = {r.payload["match_id"]: r.payload["slot"] for r in rows if r.event_type == "MatchCreated"}
+    rows += list(Event.objects.filter(stream_id__in=list(match_slots), event_type="MatchVoided"))
+    rows.sort(key=lambda r: r.global_position)
+    ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+
+    def result(p: dict) -> str:
+        return f"{names.get(p['winner'], '?')} beat {names.get(p['loser'], '?')} {p['winner_points']}–{p['loser_points']}"
+
+    out = []
+    for r in rows:
+        p, kind = r.payload, r.event_type
+        if kind == "ResultReported":
+            by = "by both players" if p.get("reported_by") == "players" else "by the director"
+            line = {"text": f"{p['slot']}: result reported {by}: {result(p)}"}
+        elif kind == "ResultCorrected":
+            line = {"text": f"{p['slot']}: result corrected: {result(p)}", "reason": p.get("reason", "")}
+        elif kind == "MatchForfeited":
+            line = {"text": f"{p['slot']}: {names.get(p['loser'], '?')} forfeited to {names.get(p['winner'], '?')} "
+                            "(score unknown)", "reason": p.get("reason", "")}
+        elif kind == "PlayerWithdrew":
+            line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
+        elif kind == "MatchKept":
+            line = {"text": f"{p['slot']}: the director kept the match played before a correction"}
+        elif kind == "MatchVoided":
+            line = {"text": f"{match_slots.get(r.stream_id, '?')}: match voided", "reason": p.get("reason", "")}
+        else:
+            continue
+        out.append({"at": r.recorded_at, "reason": "", **line})
+    return out

@@ -22,11 +22,13 @@ from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
+from games.limits import MAX_REASON, max_final_score
 from players import authority
 from players.models import Player
 from tournaments.formats import swiss
 from tournaments.formats.core import FormatError
 
+from . import config as config_rules
 from . import derive, stream
 from .models import Tournament
 
@@ -80,6 +82,8 @@ def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
     return facts, derive.derive(facts, match_outcomes(facts))
 
 
+SWISS_TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger")
+
 # -- creating --------------------------------------------------------------------------------
 
 
@@ -93,14 +97,17 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
         raise PermissionDenied(f"only the directors of {club} and officials may create events under its name")
     if format not in stream.FORMATS:
         raise TournamentError(f"format is one of {', '.join(stream.FORMATS)}")
-    config = {"format": format, **(settings or {})}
-    config.pop("max_players", None)  # a limit is the site's to set, never the creator's
+    max_name = Tournament._meta.get_field("name").max_length
+    if not isinstance(name, str) or not name.strip() or len(name) > max_name:
+        raise TournamentError(f"an event's name is 1 to {max_name} characters")
+    try:  # a limit such as max_players is the site's to set, never the creator's: not a setting one may send
+        config = {**config_rules.checked(format, settings), "format": format}
+    except config_rules.SettingsError as refused:
+        raise TournamentError(f"settings: {refused}") from None
     if authority.casual_event(actor, club):
         config["max_players"] = django_settings.CASUAL_EVENT_MAX_PLAYERS
-    if config.get("dice", "server") not in matches.streams.DICE_SOURCES:
-        raise TournamentError("'dice' is server (the server rolls) or board (the players' dice, entered)")
-    if format == "swiss" and int(config.get("rounds", 0)) < 1:
-        raise TournamentError("a Swiss event needs a number of rounds")
+    if format == "swiss":  # a Swiss table without tie-breaks ranks equal scores by seed alone: record the usual ones
+        config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
     with transaction.atomic():
         tournament = Tournament.objects.create(name=name, club=club, director=actor)
         _append(tournament, 0, [NewEvent("TournamentConfigured", config)], actor)
@@ -158,6 +165,15 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     return new
 
 
+def _reason(c: dict, default: str) -> str:
+    reason = c.get("reason", default)
+    if not isinstance(reason, str):
+        return default
+    if len(reason) > MAX_REASON:
+        raise TournamentError(f"'reason' is at most {MAX_REASON} characters")
+    return reason
+
+
 def _ids(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
 
@@ -209,8 +225,7 @@ def _withdraw(*, actor, official, tournament, facts, view, c):
     pid = _player(c)
     if pid not in facts.entered or pid in facts.withdrawn:
         raise TournamentError("the player is not in the event")
-    reason = c.get("reason", "")
-    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": reason if isinstance(reason, str) else ""})]
+    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": _reason(c, "")})]
 
 
 def _draw(*, actor, official, tournament, facts, view, c):
@@ -247,21 +262,50 @@ def _draw(*, actor, official, tournament, facts, view, c):
 
 
 def _pair_round(*, actor, official, tournament, facts, view, c):
+    """The next Swiss round: paired by the rules, or the director's own pairings (a manual override).
+
+    ``round`` (optional) names the round: the next one, once every match of the rounds before it is
+    decided; or the last one paired again, while none of its matches has a result or has begun."""
     if facts.format != "swiss":
         raise TournamentError("only Swiss rounds are paired; brackets and round robins follow their draw")
+    if not facts.drawn:
+        raise TournamentError("make the draw first: it pairs round 1")
     manual = c.get("pairings")
-    round_no = len(facts.rounds) + 1
     if manual is not None and not isinstance(manual, list):
         raise TournamentError("'pairings' is a list of [player, player] (or [player, null] for a bye)")
+    round_no = _round_to_pair(facts, view, c.get("round", len(facts.rounds) + 1))
     if manual is not None:
-        return [NewEvent("RoundPaired", {"round": c.get("round", round_no), "pairings": _checked_manual(facts, manual),
+        return [NewEvent("RoundPaired", {"round": round_no, "pairings": _checked_manual(facts, manual, round_no),
                                          "manual": True})]
-    return _next_swiss_round(facts, view)
+    return _next_swiss_round(facts, view, round_no)
 
 
-def _checked_manual(facts, manual) -> list[list]:
-    active = set(facts.seeds or []) | set(facts.entered)
-    active -= set(facts.withdrawn)
+def _round_to_pair(facts, view, round_no) -> int:
+    rounds = facts.config.get("rounds", 0)
+    if not isinstance(round_no, int) or isinstance(round_no, bool) or not 1 <= round_no <= rounds:
+        raise TournamentError(f"'round' is a round number of this event, from 1 to {rounds}")
+    paired = len(facts.rounds)
+    if round_no == paired + 1:
+        unfinished = sorted({s.round for s in view.slots if s.round < round_no and s.status not in ("done", "bye")})
+        if unfinished:
+            raise TournamentError(f"round {unfinished[0]} is not finished: pair round {round_no} once it is")
+        return round_no
+    if round_no == paired:
+        outcomes = match_outcomes(facts)
+        for s in view.slots:
+            link = facts.matches.get(s.key)
+            if s.round == round_no and not s.bye and (s.result is not None
+                                                      or (link and outcomes[link["match_id"]].started)):
+                raise TournamentError(f"round {round_no} has begun: it can no longer be paired again")
+        return round_no
+    raise TournamentError(f"round {paired} is the last one paired: pair round {paired + 1} next")
+
+
+def _checked_manual(facts, manual, round_no: int) -> list[list]:
+    """The director's pairings for ``round_no``: every active player once, one bye at most (to a player
+    who has had none), no forbidden pair and no rematch."""
+    late = {p for p, r in facts.entered_round.items() if r > round_no}
+    active = (set(facts.seeds or []) | set(facts.entered)) - set(facts.withdrawn) - late
     seen: list[int] = []
     for pair in manual:
         if not (isinstance(pair, list) and len(pair) == 2 and _ids(pair[:1]) and (pair[1] is None or _ids(pair[1:]))):
@@ -269,9 +313,18 @@ def _checked_manual(facts, manual) -> list[list]:
         seen += [p for p in pair if p is not None]
     if sorted(seen) != sorted(active):
         raise TournamentError("a manual pairing must place every active player exactly once")
+    if len([b for a, b in manual if b is None]) > len(active) % 2:
+        raise TournamentError("a bye only when the number of players is odd, and one at most")
+    earlier = facts.rounds[: round_no - 1]
+    met = {frozenset(p) for pairs in earlier for p in pairs if p[1] is not None}
+    had_bye = {a for pairs in earlier for a, b in pairs if b is None}
     for a, b in manual:
+        if b is None and a in had_bye and len(had_bye) < len(active):
+            raise TournamentError(f"player {a} has had a bye already")
         if b is not None and frozenset((a, b)) in facts.forbidden:
             raise TournamentError(f"players {a} and {b} may not be paired")
+        if b is not None and frozenset((a, b)) in met:
+            raise TournamentError(f"players {a} and {b} have met already: no rematch in a Swiss event")
     return manual
 
 
@@ -310,19 +363,35 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     if isinstance(winner, bool) or winner not in slot.players or None in slot.players:
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
-    score = c.get("score", [slot.length, 0])
-    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+    if "score" not in c:  # nothing assumed: a result the director did not give is not recorded
+        raise TournamentError("'score' is required: [winner's points, loser's points]")
+    score = c["score"]
+    if not (isinstance(score, list) and len(score) == 2
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise TournamentError("'score' is [winner's points, loser's points]")
     if score[0] < slot.length or score[1] >= slot.length:
         raise TournamentError(f"in a {slot.length}-point match the winner has {slot.length} points or more, the loser fewer")
+    if score[0] > max_final_score(slot.length):
+        raise TournamentError(f"a {slot.length}-point match ends with at most {max_final_score(slot.length)} points")
     if require_ready and slot.status != "ready":
         raise TournamentError(f"{slot.key} is {slot.status}: report a result only for a match being played")
     return {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": score[0], "loser_points": score[1],
             "length": slot.length, "rating_ramp": matches.rating_ramp(tournament.pk)}
 
 
+def _close_slot_match(actor, facts, payload: dict, how: str) -> None:
+    """A slot decided off the board ends its server match: one slot, one result (nothing more is played in it)."""
+    link = facts.matches.get(payload["slot"])
+    if link is not None:
+        score = None if how == "forfeit" else (payload["winner_points"], payload["loser_points"])
+        matches.match_close(stream_id=link["match_id"], winner_player=payload["winner"], score=score, how=how,
+                            actor=actor)
+
+
 def _report(*, actor, official, tournament, facts, view, c):
-    return [NewEvent("ResultReported", {**_result_payload(tournament, view, c), "reported_by": "director"})]
+    payload = _result_payload(tournament, view, c)
+    _close_slot_match(actor, facts, payload, "paper")
+    return [NewEvent("ResultReported", {**payload, "reported_by": "director"})]
 
 
 def _confirm(*, actor, official, tournament, facts, view, c):
@@ -335,19 +404,26 @@ def _confirm(*, actor, official, tournament, facts, view, c):
     other = facts.confirmations.get(payload["slot"], {})
     agreeing = [p for p, said in other.items() if p != me and all(said[k] == payload[k] for k in payload)]
     if agreeing:
+        _close_slot_match(actor, facts, payload, "paper")
         events.append(NewEvent("ResultReported", {**payload, "reported_by": "players"}))
     return events
 
 
 def _correct(*, actor, official, tournament, facts, view, c):
-    reason = c.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
+    reason = _reason(c, "")
+    if not reason.strip():
         raise TournamentError("a correction needs a 'reason'")
     key = _slot_key(c)
     slot = next((s for s in view.slots if s.key == key), None)
     if slot is None or slot.result is None:
         raise TournamentError("correct a slot that has a result")
-    return [NewEvent("ResultCorrected", {**_result_payload(tournament, view, c, require_ready=False), "reason": reason})]
+    payload = {**_result_payload(tournament, view, c, require_ready=False), "reason": reason}
+    link = facts.matches.get(key)
+    if link is not None and set(link["players"]) == {payload["winner"], payload["loser"]}:
+        # the slot's match shows the corrected result too (its viewer, the home page)
+        matches.match_set_result(stream_id=link["match_id"], winner_player=payload["winner"],
+                                 score=(payload["winner_points"], payload["loser_points"]), reason=reason, actor=actor)
+    return [NewEvent("ResultCorrected", payload)]
 
 
 def _forfeit(*, actor, official, tournament, facts, view, c):
@@ -360,7 +436,8 @@ def _forfeit(*, actor, official, tournament, facts, view, c):
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
     payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
-               "length": slot.length, "reason": c["reason"] if isinstance(c.get("reason"), str) else "no-show"}
+               "length": slot.length, "reason": _reason(c, "no-show")}
+    _close_slot_match(actor, facts, payload, "forfeit")
     return [NewEvent("MatchForfeited", payload)]
 
 
@@ -379,8 +456,8 @@ def _void(*, actor, official, tournament, facts, view, c):
     record = matches.match_load(link["match_id"])
     if record.voided is None:
         matches.match_command(actor=actor, stream_id=link["match_id"], command={
-            "type": "void", "reason": c["reason"] if isinstance(c.get("reason"), str) and c["reason"].strip()
-            else "voided by the director", "expected_version": record.version,
+            "type": "void", "reason": _reason(c, "").strip() or "voided by the director",
+            "expected_version": record.version,
         })
     return []
 
@@ -476,3 +553,6 @@ def _append(tournament: Tournament, expected: int, events: list[NewEvent], actor
         stream_id=stream.stream_id_of(tournament.pk), stream_type=stream.STREAM_TYPE, expected_version=expected,
         events=events, metadata={"actor": getattr(actor, "pk", None)}, on_commit=wake_projections,
     )
+
+
+COMMAND_TYPES = tuple(_HANDLERS)

@@ -21,7 +21,7 @@ def event_page(request, pk: int):
     context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
                "may_run": authority.runs_event(request.user, tournament.director_id),
                "format_name": (data["format"] or "").replace("_", " ").capitalize(),
-               "tiebreaks": selectors.tiebreak_names(data)}
+               "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data), "history": selectors.tournament_history(tournament)}
     template = "tournaments/event_live.html" if request.GET.get("partial") else "tournaments/event.html"
     return render(request, template, context)
 
@@ -36,6 +36,9 @@ def player_page(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     history = ratings.rating_history(player.pk, viewer=request.user)
     events = {t.pk: t for t in Tournament.objects.filter(published=True)}
+    for h in history:  # a row names its event (if published) rather than a match id
+        h["event"] = events.get(h["tournament_id"])
+        h["link"] = h["match_id"] if h["tournament_id"] is None or h["event"] else None  # a hidden event's: none
     results = [
         {"event": events[r.tournament_id], "rank": r.rank, "wins": r.wins, "losses": r.losses}
         for r in TournamentStanding.objects.filter(player_id=player.pk).order_by("-tournament_id")

@@ -8,12 +8,11 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from eventlog import store
-from eventlog.idempotency import run_once
+from eventlog.idempotency import IdempotencyKeyReused, run_once
 from games import dice, selectors, services
 from players.models import Player
 
@@ -100,9 +99,29 @@ class MatchCommands(APIView):
             record = folded.get(version) or services.match_load(stream_id, version=version)
             return {"appended": receipt["appended"], "state": selectors.match_state_data(record)}
 
-        status_code, body = run_once(actor=str(request.user.pk), key=key,
-                                     request={"match": stream_id, "command": command}, command=send, answer=answer)
-        return Response(body, status=status_code)
+        try:
+            status_code, body = run_once(actor=str(request.user.pk), key=key,
+                                         request={"match": stream_id, "command": command}, command=send, answer=answer)
+        except (store.ConcurrencyError, IdempotencyKeyReused):
+            # two tablets on one match: the one that was behind is told what the other recorded, and gets the
+            # state now, instead of jargon (a reused key) or a bare version number
+            stale = _stale(request.user, stream_id, command)
+            if stale is None:
+                raise
+            return Response(stale, status=status.HTTP_409_CONFLICT)
+        # the match's version now: a retried command's answer is the state it left, maybe overtaken since
+        return Response(body, status=status_code, headers={"X-Match-Version": str(store.stream_version(stream_id))})
+
+
+def _stale(user, stream_id: str, command) -> dict | None:
+    """The stale answer, if the command was sent for a version of the match that has moved on; else None."""
+    expected = command.get("expected_version") if isinstance(command, dict) else None
+    if not isinstance(expected, int) or isinstance(expected, bool) or expected < 1:
+        return None
+    record = services.match_load(stream_id)
+    if record.version <= expected or not services.can_read(user, record):
+        return None
+    return {**selectors.stale_answer(record, store.read_stream(stream_id, after=expected)), "sent_version": expected}
 
 
 class MatchEvents(APIView):
@@ -154,7 +173,7 @@ class MatchExport(APIView):
 
 class MatchImport(APIView):
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    # the project's parsers (settings: JSON with a bound on nesting, forms, multipart for the file)
 
     @extend_schema(request=MatchImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):

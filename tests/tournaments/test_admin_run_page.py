@@ -64,3 +64,46 @@ def test_refusals_are_shown_and_change_nothing(client, director):
 def test_the_event_log_is_read_only_in_the_admin(client, director):
     response = client.get("/admin/eventlog/event/add/")
     assert response.status_code == 403
+
+
+def test_the_run_page_records_only_what_the_director_said(client, director):
+    """No winner by default, no 7-0 for blank points, a correction's reason in the event's history (issue 16.4)."""
+    from tournaments import services
+
+    players = [Player.objects.create(display_name=n) for n in ("Ann", "Bob", "Cid", "Dan")]
+    t = services.tournament_create(actor=director, name="Club night", format="single_elimination",
+                                   settings={"lengths": {"main": {"default": 7}}})
+    for p in players:
+        run(client, t, action="enter", player=p.pk)
+    data = run(client, t, action="draw", method="random")
+    first = [s for s in data["slots"] if s["round"] == 1]
+    page = client.get(reverse("admin:tournaments_tournament_run", args=[t.pk])).content.decode()
+    assert '<option value="" selected>— winner? —</option>' in page
+    before = Event.objects.count()
+    url = reverse("admin:tournaments_tournament_run", args=[t.pk])
+    for form, said in (
+        ({"action": "forfeit", "slot": first[0]["key"]}, "Choose the winner"),
+        ({"action": "report_result", "slot": first[0]["key"], "winner": first[0]["players"][0]}, "Give both scores"),
+        ({"action": "report_result", "slot": first[0]["key"], "winner": first[0]["players"][0],
+          "winner_points": "7", "loser_points": ""}, "Give both scores"),
+        ({"action": "report_result", "slot": first[0]["key"], "winner": first[0]["players"][0],
+          "winner_points": "seven", "loser_points": "2"}, "must be a whole number"),
+    ):
+        answer = client.post(url, form, follow=True)
+        assert said in answer.content.decode()
+        assert Event.objects.count() == before, form
+    data = run(client, t, action="report_result", slot=first[0]["key"], winner=first[0]["players"][1],
+               winner_points=7, loser_points=3)
+    done = next(s for s in data["slots"] if s["key"] == first[0]["key"])
+    assert (done["winner"], done["score"]) == (first[0]["players"][1], [7, 3])
+    answer = client.post(url, {"action": "correct_result", "slot": first[0]["key"], "winner": first[0]["players"][0],
+                               "winner_points": "7", "loser_points": "6"}, follow=True)
+    assert "Say why" in answer.content.decode()
+    run(client, t, action="correct_result", slot=first[0]["key"], winner=first[0]["players"][0], winner_points=7,
+        loser_points=6, reason="the scoresheet was misread")
+    data = run(client, t, action="forfeit", slot=first[1]["key"], winner=first[1]["players"][1], reason="no-show")
+    assert next(s for s in data["slots"] if s["key"] == first[1]["key"])["winner"] == first[1]["players"][1]
+    for page in (client.get(url), client.get(reverse("event-page", args=[t.pk]))):
+        text = page.content.decode()
+        assert "reason: the scoresheet was misread" in text and "result corrected" in text
+        assert "forfeited" in text and "reason: no-show" in text

@@ -49,17 +49,20 @@
     show("play", !finished && phase === "move");
     show("undo", phase === "move" && steps.length > 0);
     show("double", !finished && phase === "roll" && state.may_double);
-    show("take", phase === "doubled"); show("drop", phase === "doubled");
-    show("resign", !finished && (phase === "roll" || phase === "move"));
-    show("accept", phase === "resigned"); show("decline", phase === "resigned");
+    show("take", !finished && phase === "doubled"); show("drop", !finished && phase === "doubled");
+    // the player doubled may resign instead of answering (gnubg too): worth the cube before the double
+    show("resign", !finished && (phase === "roll" || phase === "move" || phase === "doubled"));
+    show("accept", !finished && phase === "resigned"); show("decline", !finished && phase === "resigned");
     $("move-text").value = phase === "move" ? text() : "";
     let line = message;
     if (!line) {
-      if (finished) line = state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.`;
+      if (finished && state.over_because && state.winner === null) line = `${state.over_because[0].toUpperCase()}${state.over_because.slice(1)}.`;
+      else if (finished) line = state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.` +
+        (state.closed ? ` (${state.closed.summary})` : "");
       else if (phase === "opening") line = `Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
       else if (phase === "roll") line = `${name(state.turn)} to roll or double.`;
       else if (phase === "move") line = `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker's point, then where it goes.`;
-      else if (phase === "doubled") line = `${name(1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
+      else if (phase === "doubled") line = `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
       else if (phase === "resigned") line = `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
     }
     $("status").textContent = line;
@@ -74,18 +77,57 @@
     render();
   }
 
+  // One key per press, kept for the retries of that press only: a retry is answered once, and another tablet's
+  // command (or this tablet's next one) is never mistaken for it. getRandomValues works on a club's plain-http LAN.
+  function newKey() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function post(command, key) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fetch(`/api/matches/${state.id}/commands/`, {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, "Idempotency-Key": key },
+          body: JSON.stringify(command),
+        });
+      } catch (lost) {  // no answer (the network): the same press again, under the same key
+        if (attempt >= 2) throw lost;
+        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+      }
+    }
+  }
+
+  function adopt(fresh) { state = fresh; steps = []; from = null; }
+
   async function send(command) {
     command.expected_version = state.version;
-    const response = await fetch(`/api/matches/${state.id}/commands/`, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf,
-                 "Idempotency-Key": `${state.id}-${state.version}-${command.type}` },
-      body: JSON.stringify(command),
-    });
+    let response;
+    try { response = await post(command, newKey()); }
+    catch (lost) { render("No answer from the server: check the connection and try again.", true); return false; }
     const body = await response.json();
+    if (response.status === 409 && body.state) {  // the other tablet was first: show what it recorded, and where we are
+      adopt(body.state); render(body.detail, true); return false;
+    }
     if (!response.ok) { render(body.detail || "refused", true); return false; }
-    state = body.state; steps = []; from = null; render(); return true;
+    adopt(body.state);
+    const now = +response.headers.get("X-Match-Version");
+    if (now > state.version) { await refresh("The match has moved on since; the screen is updated."); return true; }
+    render(); return true;
   }
+
+  // another tablet may record the same match: follow the match, so this screen is never out of date for long
+  async function refresh(message) {
+    const response = await fetch(`/api/matches/${state.id}/`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const fresh = await response.json();
+    if (fresh.version === state.version) return;
+    const composing = steps.length > 0 || from !== null;
+    adopt(fresh);
+    render(message || (composing ? "Another tablet recorded a move: the screen is updated, play again." : undefined));
+  }
+  setInterval(() => { if (!document.hidden) refresh().catch(() => {}); }, 3000);
 
   $("roll").addEventListener("click", () => send({ type: "roll" }));
   $("enter-dice").addEventListener("click", () => send({ type: "roll", dice: [+$("die1").value, +$("die2").value] }));

@@ -1,0 +1,116 @@
+"""The ratings recomputed straight from the log: one plain pass over every event, no read model, no batch.
+
+The rule, in words (README, ratings/projections.py): a match outside an event slot counts when it ends unless
+voided; an event's slot counts once, with its one result as the event reads it (the director's correction,
+else the paper result, a forfeit not rated, else the result of its current match unless voided), at the log
+position where the slot first had a result.
+"""
+
+from __future__ import annotations
+
+from eventlog.models import Event
+from players.models import Player
+from ratings.formula import Rated, rate
+
+
+def rated_results() -> list[tuple[int, int, int, str]]:
+    """(winner, loser, length, ramp) of every rated result, in the order they are rated."""
+    alias = dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into"))
+    matches: dict[str, dict] = {}  # stream -> {"players", "length", "ramp", "winner", "at", "voided", "slot"}
+    slots: dict[str, dict] = {}  # slot -> {"match", "paper", "correction", "at"}
+
+    def slot_result(s: dict):
+        for paper in (s["correction"], s["paper"]):
+            if paper is not None:
+                return None if paper["forfeit"] else paper["result"]
+        m = matches.get(s["match"])
+        if m is None or m["voided"] or m["winner"] is None:
+            return None
+        w = m["players"][m["winner"]]
+        return (w, m["players"][1 - m["winner"]], m["length"], m["ramp"])
+
+    def touch(key: str, position: int):
+        s = slots[key]
+        if slot_result(s) is None:
+            s["at"] = None
+        elif s["at"] is None:
+            s["at"] = position
+
+    for e in Event.objects.order_by("global_position"):
+        p = e.payload
+        if e.stream_type == "match":
+            if e.event_type == "MatchRegistered":
+                matches[e.stream_id] = {"players": [alias.get(x, x) for x in p["player_ids"]], "length": 0,
+                                        "ramp": p.get("rating_ramp", "fibs"), "winner": None, "at": None,
+                                        "voided": False, "slot": None}
+                continue
+            m = matches.get(e.stream_id)
+            if m is None:
+                continue
+            if e.event_type == "MatchStarted":
+                m["length"] = p["length"]
+            elif e.event_type == "MatchWon" and m["winner"] is None and not m["voided"]:
+                m["winner"], m["at"] = p["winner"], e.global_position
+            elif e.event_type == "ResultCorrected":
+                m["winner"], m["at"] = p["winner"], m["at"] or e.global_position
+            elif e.event_type == "MatchVoided":
+                m["voided"] = True
+            else:
+                continue
+            if m["slot"]:
+                touch(m["slot"], e.global_position)
+        elif e.stream_type == "tournament" and "slot" in p:
+            key = f"{e.stream_id}:{p['slot']}"
+            s = slots.setdefault(key, {"match": None, "paper": None, "correction": None, "at": None})
+            paper = {"result": (alias.get(p.get("winner"), p.get("winner")), alias.get(p.get("loser"), p.get("loser")),
+                                p.get("length", 0), p.get("rating_ramp", "fibs")),
+                     "forfeit": e.event_type == "MatchForfeited"}
+            if e.event_type == "MatchCreated":
+                if s["match"] in matches:
+                    matches[s["match"]]["slot"] = None
+                s["match"] = p["match_id"]
+                matches[p["match_id"]]["slot"] = key
+            elif e.event_type in ("ResultReported", "MatchForfeited"):
+                s["paper"] = paper
+            elif e.event_type == "ResultCorrected":
+                s["correction"] = paper
+            else:
+                continue
+            touch(key, e.global_position)
+
+    units = []
+    for m in matches.values():
+        if m["slot"] is None and not m["voided"] and m["winner"] is not None:
+            w = m["players"][m["winner"]]
+            units.append((m["at"], (w, m["players"][1 - m["winner"]], m["length"], m["ramp"])))
+    for s in slots.values():
+        result = slot_result(s)
+        if result is not None:
+            units.append((s["at"], result))
+    return [r for _, r in sorted(units) if r[2] > 0 and r[0] != r[1]]
+
+
+def recomputed() -> dict[int, tuple[float, int, int]]:
+    """player -> (rating, experience, matches), from a straight pass over :func:`rated_results`."""
+    ratings: dict[int, Rated] = {}
+    played: dict[int, int] = {}
+    for winner, loser, length, ramp in rated_results():
+        ratings[winner], ratings[loser] = rate(ratings.get(winner, Rated()), ratings.get(loser, Rated()), length, ramp)
+        played[winner], played[loser] = played.get(winner, 0) + 1, played.get(loser, 0) + 1
+    return {p: (r.rating, r.experience, played[p]) for p, r in ratings.items()}
+
+
+def live_ratings() -> dict[int, tuple[float, int, int]]:
+    from ratings.models import PlayerRating
+
+    return {r.player_id: (r.rating, r.experience, r.matches) for r in PlayerRating.objects.all()}
+
+
+def history() -> dict[int, list[tuple]]:
+    """Each player's rating history as stored: (before, after, won, opponent) in order."""
+    from ratings.models import RatingChange
+
+    out: dict[int, list[tuple]] = {}
+    for c in RatingChange.objects.order_by("player_id", "seq"):
+        out.setdefault(c.player_id, []).append((c.rating_before, c.rating_after, c.won, c.opponent_id))
+    return out
