@@ -22,6 +22,10 @@ MAX_AUTOMATIC_DOUBLES = MAX_CUBE.bit_length() - 1  # 15: more could never happen
 MAX_SCORE = 2**31 - 1
 # the read model's name columns (MatchSummary.player0_name) and Player.display_name
 MAX_NAME = 80
+# a play in gnubg notation: "bar/22* 22/16* 16/10* 10/4*" is 27 characters; a refusal quotes it
+MAX_MOVE_TEXT = 64
+# a director's reason (a correction, a void, a withdrawal): words, not documents
+MAX_REASON = 500
 # the highest score a match to ``length`` can end with: one point short, then a backgammon at the cube's limit
 MAX_GAME_POINTS = 3 * MAX_CUBE
 

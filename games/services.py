@@ -340,6 +340,8 @@ def _decide(kind: str, command: dict, state: MatchState, player: int | None, str
         return _roll(command, state, player, stream_id)
     if kind == "move":
         move = command.get("move")
+        if isinstance(move, str) and len(move) > limits.MAX_MOVE_TEXT:
+            raise BadCommand(f"'move' is a play of at most {limits.MAX_MOVE_TEXT} characters, e.g. \"24/18 13/11*\"")
         if not isinstance(move, str):
             raise BadCommand("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
         return decide(state, cmd.Move(player, move))
@@ -398,6 +400,8 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
     reason = command.get("reason", "")
     if not isinstance(reason, str) or not reason.strip():
         raise BadCommand("a director's correction or void needs a 'reason'")
+    if len(reason) > limits.MAX_REASON:
+        raise BadCommand(f"'reason' is at most {limits.MAX_REASON} characters")
     if kind == "void":
         return [NewEvent(streams.VOIDED, {"reason": reason})]
     winner, score = command.get("winner"), command.get("score")
@@ -449,6 +453,24 @@ def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
     if record.published == published:
         return False
     _append(stream_id, record.version, [NewEvent(streams.VISIBILITY_CHANGED, {"published": published})], actor)
+    return True
+
+
+def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, int], reason: str, actor=None) -> bool:
+    """Record an event's correction of its slot in the slot's match, so the match's pages show the corrected
+    result (a process around the match calls this, as with :func:`match_void`). A voided match, or one between
+    other players than the correction names, is left as it is; returns whether the correction was recorded."""
+    record = match_load(stream_id)
+    if record.voided is not None or winner_player not in record.player_ids:
+        return False
+    seat = record.player_ids.index(winner_player)
+    by_seat = [0, 0]
+    by_seat[seat], by_seat[1 - seat] = score
+    if record.correction is not None and (record.correction.winner, list(record.correction.score)) == (seat, by_seat):
+        return False
+    with transaction.atomic():
+        events = [NewEvent(streams.RESULT_CORRECTED, {"winner": seat, "score": by_seat, "reason": reason})]
+        _append(stream_id, record.version, events + _reveal_open_seed(stream_id), actor)
     return True
 
 

@@ -22,7 +22,7 @@ from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
-from games.limits import max_final_score
+from games.limits import MAX_REASON, max_final_score
 from players import authority
 from players.models import Player
 from tournaments.formats import swiss
@@ -165,6 +165,15 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     return new
 
 
+def _reason(c: dict, default: str) -> str:
+    reason = c.get("reason", default)
+    if not isinstance(reason, str):
+        return default
+    if len(reason) > MAX_REASON:
+        raise TournamentError(f"'reason' is at most {MAX_REASON} characters")
+    return reason
+
+
 def _ids(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
 
@@ -216,8 +225,7 @@ def _withdraw(*, actor, official, tournament, facts, view, c):
     pid = _player(c)
     if pid not in facts.entered or pid in facts.withdrawn:
         raise TournamentError("the player is not in the event")
-    reason = c.get("reason", "")
-    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": reason if isinstance(reason, str) else ""})]
+    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": _reason(c, "")})]
 
 
 def _draw(*, actor, official, tournament, facts, view, c):
@@ -402,14 +410,20 @@ def _confirm(*, actor, official, tournament, facts, view, c):
 
 
 def _correct(*, actor, official, tournament, facts, view, c):
-    reason = c.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
+    reason = _reason(c, "")
+    if not reason.strip():
         raise TournamentError("a correction needs a 'reason'")
     key = _slot_key(c)
     slot = next((s for s in view.slots if s.key == key), None)
     if slot is None or slot.result is None:
         raise TournamentError("correct a slot that has a result")
-    return [NewEvent("ResultCorrected", {**_result_payload(tournament, view, c, require_ready=False), "reason": reason})]
+    payload = {**_result_payload(tournament, view, c, require_ready=False), "reason": reason}
+    link = facts.matches.get(key)
+    if link is not None and set(link["players"]) == {payload["winner"], payload["loser"]}:
+        # the slot's match shows the corrected result too (its viewer, the home page)
+        matches.match_set_result(stream_id=link["match_id"], winner_player=payload["winner"],
+                                 score=(payload["winner_points"], payload["loser_points"]), reason=reason, actor=actor)
+    return [NewEvent("ResultCorrected", payload)]
 
 
 def _forfeit(*, actor, official, tournament, facts, view, c):
@@ -422,7 +436,7 @@ def _forfeit(*, actor, official, tournament, facts, view, c):
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
     payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
-               "length": slot.length, "reason": c["reason"] if isinstance(c.get("reason"), str) else "no-show"}
+               "length": slot.length, "reason": _reason(c, "no-show")}
     _close_slot_match(actor, facts, payload, "forfeit")
     return [NewEvent("MatchForfeited", payload)]
 
@@ -442,8 +456,8 @@ def _void(*, actor, official, tournament, facts, view, c):
     record = matches.match_load(link["match_id"])
     if record.voided is None:
         matches.match_command(actor=actor, stream_id=link["match_id"], command={
-            "type": "void", "reason": c["reason"] if isinstance(c.get("reason"), str) and c["reason"].strip()
-            else "voided by the director", "expected_version": record.version,
+            "type": "void", "reason": _reason(c, "").strip() or "voided by the director",
+            "expected_version": record.version,
         })
     return []
 
@@ -538,3 +552,6 @@ def _append(tournament: Tournament, expected: int, events: list[NewEvent], actor
         stream_id=stream.stream_id_of(tournament.pk), stream_type=stream.STREAM_TYPE, expected_version=expected,
         events=events, metadata={"actor": getattr(actor, "pk", None)}, on_commit=wake_projections,
     )
+
+
+COMMAND_TYPES = tuple(_HANDLERS)

@@ -30,12 +30,16 @@ class CommandSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=COMMAND_TYPES)
     expected_version = serializers.IntegerField(min_value=1)
     player = serializers.IntegerField(required=False, min_value=0, max_value=1)
-    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), required=False)
-    move = serializers.CharField(required=False, allow_blank=True)
+    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), min_length=2,
+                                 max_length=2, required=False)
+    move = serializers.CharField(required=False, allow_blank=True, max_length=limits.MAX_MOVE_TEXT)
     kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], required=False)
-    winner = serializers.IntegerField(required=False)
-    score = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False)
-    reason = serializers.CharField(required=False)
+    winner = serializers.IntegerField(required=False, min_value=0, max_value=1)
+    score = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=limits.MAX_SCORE),
+                                  min_length=2, max_length=2, required=False,
+                                  help_text="correct_result: the final score; in a match to L points the winner "
+                                            f"has at most L - 1 + {limits.MAX_GAME_POINTS}")
+    reason = serializers.CharField(required=False, max_length=limits.MAX_REASON)
 
 
 class MatchImportSerializer(serializers.Serializer):

@@ -8,7 +8,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -122,7 +121,7 @@ def _stale(user, stream_id: str, command) -> dict | None:
     record = services.match_load(stream_id)
     if record.version <= expected or not services.can_read(user, record):
         return None
-    return selectors.stale_answer(record, store.read_stream(stream_id, after=expected))
+    return {**selectors.stale_answer(record, store.read_stream(stream_id, after=expected)), "sent_version": expected}
 
 
 class MatchEvents(APIView):
@@ -174,7 +173,7 @@ class MatchExport(APIView):
 
 class MatchImport(APIView):
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    # the project's parsers (settings: JSON with a bound on nesting, forms, multipart for the file)
 
     @extend_schema(request=MatchImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):

@@ -331,7 +331,7 @@ def _scene_keep_match(world) -> dict:
 
 
 def _scene_pair_round(world) -> dict:
-    """A Swiss event of the same director, round one paired by the draw: the director pairs round two."""
+    """A Swiss event of the same director, round one paired by the draw: the director pairs it again."""
     swiss = services.tournament_create(actor=world.user("director"), name="Swiss night", format="swiss",
                                        settings={"rounds": 3})
     world.event = swiss
@@ -340,7 +340,8 @@ def _scene_pair_round(world) -> dict:
     for pid in field:
         _as_staff(world, swiss, type="enter", player=pid)
     _as_staff(world, swiss, type="draw", method="manual", seeds=field)
-    return {"type": "pair_round", "pairings": [[field[0], field[1]], [walk_in, None]]}
+    # round one again, before any of its matches begins (round two waits for round one to be played)
+    return {"type": "pair_round", "round": 1, "pairings": [[field[0], field[1]], [walk_in, None]]}
 
 
 def _p(world, role="player") -> int:
@@ -765,10 +766,12 @@ def test_the_result_of_an_unpublished_events_match_does_not_show_on_the_players_
     projections.run_all()
     from ratings.models import RatingChange
 
-    assert RatingChange.objects.filter(match_key=match_id).exists()  # rated: the leak would be there to see
     pid = world.player("player").pk
+    assert RatingChange.objects.filter(player_id=pid).exists()  # rated (through its event's slot): a leak would show
+    seen_by_official = world.client("official").get(f"/api/players/{pid}/ratings/").json()["history"]
+    assert [h for h in seen_by_official if h["match_id"] == match_id]
     history = world.client(role).get(f"/api/players/{pid}/ratings/").json()["history"]
-    assert match_id not in {h["match"] for h in history}
+    assert not [h for h in history if h["match_id"] == match_id or h["tournament_id"] == world.event.pk]
     page = _admin_client(world, role).get(f"/players/{pid}/")
     assert page.status_code == 200
     assert match_id.encode() not in page.content

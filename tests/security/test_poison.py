@@ -230,24 +230,29 @@ def test_two_players_of_the_longest_same_name_still_fit_the_read_model(world):
 
 
 def test_a_money_session_s_tied_opening_rolls_never_push_the_cube_past_what_is_stored(world):
+    """Ask for more automatic doubles than the cube can take: refused at once, or every tie answered
+    with what it stored; either way the cube stays within what the IDs and the read model hold."""
     client = world.client("player")
-    created = client.post("/api/matches/", {"player0": world.player("player").pk,
-                                            "player1": world.player("opponent").pk, "length": 0,
-                                            "automatic_doubles": 15}, format="json")
-    assert created.status_code == 201, created.content[:300]
-    match_id = created.json()["id"]
-    for tie in range(1, 20):
+    seats = {"player0": world.player("player").pk, "player1": world.player("opponent").pk, "length": 0}
+    for doubles in (20, 15):
         before = event_count()
-        response = client.post(f"/api/matches/{match_id}/commands/",
-                               {"type": "roll", "dice": [tie % 6 + 1] * 2, "expected_version": world.version(match_id)},
-                               format="json")
-        assert _all_or_nothing(response, before), (tie, response.status_code, response.content[:300])
-        assert response.status_code == 200, (tie, response.content[:300])
-        assert response.json()["state"]["cube"]["value"] <= 32768
-    state = client.get(f"/api/matches/{match_id}/").json()
-    assert state["cube"]["value"] == 32768 and state["match_id"]
-    _projections_move_on(world)
-    assert MatchSummary.objects.get(stream_id=match_id).cube_value == 32768
+        created = client.post("/api/matches/", {**seats, "automatic_doubles": doubles}, format="json")
+        assert _all_or_nothing(created, before), (doubles, created.status_code, created.content[:300])
+        if created.status_code != 201:
+            continue
+        match_id = created.json()["id"]
+        for tie in range(1, 20):
+            before = event_count()
+            response = client.post(f"/api/matches/{match_id}/commands/",
+                                   {"type": "roll", "dice": [tie % 6 + 1] * 2,
+                                    "expected_version": world.version(match_id)}, format="json")
+            assert _all_or_nothing(response, before), (tie, response.status_code, response.content[:300])
+            assert response.status_code == 200, (tie, response.content[:300])
+            assert response.json()["state"]["cube"]["value"] <= 32768
+        state = client.get(f"/api/matches/{match_id}/").json()
+        assert state["cube"]["value"] == 32768 and state["match_id"]
+        _projections_move_on(world)
+        assert MatchSummary.objects.get(stream_id=match_id).cube_value == 32768
 
 
 def test_too_many_automatic_doubles_are_refused_at_creation(world):
