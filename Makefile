@@ -15,11 +15,15 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # The embedded default: SQLite, tasks in-process, a demo club event, served on 127.0.0.1:8000.
+# The settings default to production (DEBUG off, SECRET_KEY required): this local run turns DEBUG on and
+# keeps a random key of its own in var/secret-key, made once per clone.
+RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat var/secret-key)"
 run: $(STAMP)
 	mkdir -p var
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	test -s var/secret-key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret-key
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py load_demo
+	$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The whole suite against real PostgreSQL and Redis with a live Celery worker (started when none answers).
 test: $(STAMP)

@@ -17,6 +17,7 @@ import argparse
 import http.client
 import json
 import os
+import secrets
 import signal
 import socket
 import statistics
@@ -41,7 +42,8 @@ def main() -> None:
 
     url = urlparse(args.database_url)
     bench_url = urlunparse(url._replace(path="/crawford_bench"))
-    env = dict(os.environ, DATABASE_URL=bench_url, DEBUG="1", GUNICORN_WORKERS=str(args.workers))
+    env = dict(os.environ, DATABASE_URL=bench_url, DEBUG="1", GUNICORN_WORKERS=str(args.workers),
+               SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-" + secrets.token_hex(24))
     _recreate_database(url)
     subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     token, players = _setup_users(env)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import random
 import sys
 import time
@@ -38,6 +39,7 @@ def main() -> None:
     os.environ["DATABASE_URL"] = urlunparse(url._replace(path="/crawford_bench_ratings"))
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_hex(24))  # the settings have no fallback key
     import django
 
     django.setup()

@@ -25,4 +25,5 @@ class ApiRoot(APIView):
             "player_ratings": url("rating-list").replace("ratings/", "players/{id}/ratings/"),
             "schema": url("schema"),
             "docs": url("api-docs"),
+            "health": url("health"),
         })

@@ -2,7 +2,9 @@
 
 DATABASE_URL  default: a SQLite file in var/ (the embedded default)
 REDIS_URL     default: none -> Celery tasks run in-process, no broker
-SECRET_KEY, DEBUG, ALLOWED_HOSTS
+SECRET_KEY    required, always: there is no fallback key (`make run` and the tests set their own)
+DEBUG         default off: production is what runs when a variable is forgotten
+ALLOWED_HOSTS
 """
 
 import os
@@ -18,12 +20,13 @@ def env_bool(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_bool("DEBUG", True)
+# Production is the default: a forgotten DEBUG must not serve tracebacks, and a forgotten SECRET_KEY must stop
+# the site rather than sign sessions with a key anyone can read here. `make run` keeps a random key of its
+# own in var/ and turns DEBUG on; the tests' settings (tests/settings.py) do the same.
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-not-secret-" + "crawford"
+    raise RuntimeError("SECRET_KEY must be set (in production: /etc/crawford/env; `make run` makes its own)")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -49,6 +52,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "deploy.middleware.RefuseNulMiddleware",
+    "deploy.proxy.TrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -70,6 +75,18 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+# the reverse proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated; the shipped
+# nginx connects from 127.0.0.1). Empty: the connection's own address is the client's (deploy/proxy.py)
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+AXES_CLIENT_IP_CALLABLE = "deploy.proxy.client_address"
+
+# who may create events: a club's directors (under its name) and officials; members too, when CASUAL_EVENTS is on,
+# for casual events of at most CASUAL_EVENT_MAX_PLAYERS players (a limit written into the event when it is made)
+CASUAL_EVENTS = env_bool("CASUAL_EVENTS", False)
+CASUAL_EVENT_MAX_PLAYERS = int(os.environ.get("CASUAL_EVENT_MAX_PLAYERS", "32"))
+# the process manager creates an event's matches in transactions of at most this many: every append waits for
+# the log's advisory lock, so a 100-player round robin must not hold it for 4,950 matches
+EVENT_MATCHES_PER_TRANSACTION = int(os.environ.get("EVENT_MATCHES_PER_TRANSACTION", "25"))
 
 ROOT_URLCONF = "deploy.urls"
 WSGI_APPLICATION = "deploy.wsgi.application"
@@ -125,6 +142,9 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# who sees (and may rebuild after) the streams a projection set aside, in the admin: the officials
+PROJECTION_FAILURES_SEEN_BY = "players.officiate"
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -133,6 +153,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "deploy.api_errors.exception_handler",
+    # DRF's JSON parser with a bound on nesting (deploy/parsers.py); forms and .mat uploads as usual
+    "DEFAULT_PARSER_CLASSES": ["deploy.parsers.JSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }

@@ -1,7 +1,10 @@
+from django.conf import settings
 from django.contrib import admin
+from django.core.exceptions import RequestDataTooBig
 from django.contrib.auth import views as auth_views
 from django.http import JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found
 from django.templatetags.static import static
 from django.views.generic import RedirectView
@@ -11,6 +14,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from deploy.api_root import ApiRoot
 from ratings import views as ratings_views
 
+from .health import Health
+
 urlpatterns = [
     # browsers ask for /favicon.ico on every page, the admin's too
     path("favicon.ico", RedirectView.as_view(url=static("crawford/favicon.svg"), permanent=True)),
@@ -19,6 +24,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", ApiRoot.as_view(), name="api-root"),
+    path("api/health/", Health.as_view(), name="health"),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
     path("api/", include("tournaments.urls")),
@@ -35,8 +41,19 @@ urlpatterns = [
 def not_found(request, exception=None):
     """API clients get a JSON reason for an unknown address; people get the site's page."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": f"no such address: {request.path}", "code": "not_found"}, status=404)
+        return JsonResponse({"detail": f"no such address: {request.path[:200]}", "code": "not_found"}, status=404)
     return page_not_found(request, exception)
+
+
+def bad_request(request, exception=None):
+    """A request Django refuses before any view (a body over DATA_UPLOAD_MAX_MEMORY_SIZE…): JSON for API clients."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig):
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            return JsonResponse({"detail": f"the request body is larger than {limit / 1_000_000:g} MB",
+                                 "code": "too_large"}, status=413)
+        return JsonResponse({"detail": "the request could not be read", "code": "bad_request"}, status=400)
+    return defaults.bad_request(request, exception)
 
 
 def server_error(request):
@@ -49,7 +66,9 @@ def server_error(request):
 
 
 # with DEBUG on, Django answers an unknown address with its HTML page before handler404: the API stays JSON
-urlpatterns.insert(-2, re_path(r"^api/.+/$", not_found))  # no slash: APPEND_SLASH redirects first
+# csrf_exempt: a POST to an unknown API address is a 404 in JSON, not the CSRF failure page in HTML
+urlpatterns.insert(-2, re_path(r"^api/.+/$", csrf_exempt(not_found)))  # no slash: APPEND_SLASH redirects first
 
+handler400 = bad_request
 handler404 = not_found
 handler500 = server_error

@@ -1,6 +1,8 @@
-from django.contrib import admin
+from django.conf import settings
+from django.contrib import admin, messages
 
-from .models import Event, ProjectionCheckpoint
+from . import projections
+from .models import Event, ProjectionCheckpoint, ProjectionFailure
 
 
 @admin.register(Event)
@@ -25,3 +27,50 @@ class EventAdmin(admin.ModelAdmin):
 class CheckpointAdmin(admin.ModelAdmin):
     list_display = ("name", "position", "updated_at")
     readonly_fields = ("name", "position", "updated_at")
+
+
+@admin.register(ProjectionFailure)
+class ProjectionFailureAdmin(admin.ModelAdmin):
+    """Streams a projection set aside: what failed, where, and how many later events wait with it."""
+
+    list_display = ("projection", "stream_id", "global_position", "event_type", "error_line", "skipped", "failed_at")
+    list_filter = ("projection",)
+    search_fields = ("stream_id", "error")
+    readonly_fields = [f.name for f in ProjectionFailure._meta.fields]
+    actions = ["rebuild_projection"]
+
+    @admin.display(description="error")
+    def error_line(self, obj):
+        return obj.error[:120]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def _watches(self, request) -> bool:
+        # the officials' permission is the project's to name (settings): the log imports no app
+        watch = getattr(settings, "PROJECTION_FAILURES_SEEN_BY", None)
+        return bool(watch) and request.user.is_active and request.user.has_perm(watch)
+
+    def has_module_permission(self, request):
+        return super().has_module_permission(request) or self._watches(request)
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) or self._watches(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a failure goes away by rebuilding, which reads the skipped events again
+
+    def has_rebuild_permission(self, request):
+        return request.user.is_superuser or self._watches(request)
+
+    @admin.action(description="Rebuild these projections from the log (the cause fixed: tries the streams again)",
+                  permissions=["rebuild"])
+    def rebuild_projection(self, request, queryset):
+        for name in sorted(set(queryset.values_list("projection", flat=True))):
+            count = projections.rebuild(name)
+            left = ProjectionFailure.objects.filter(projection=name).count()
+            self.message_user(request, f"{name}: rebuilt from {count} events; {left} stream(s) still set aside",
+                              messages.WARNING if left else messages.SUCCESS)

@@ -26,6 +26,18 @@ class IdempotencyKeyReused(Exception):
     """The key was already used for a different command."""
 
 
+class BadIdempotencyKey(ValueError):
+    """A key the store cannot hold (too long, control characters): HTTP 400, nothing run."""
+
+
+MAX_KEY = CommandResult._meta.get_field("key").max_length
+
+
+def _check_key(key: str) -> None:
+    if len(key) > MAX_KEY or not key.isprintable():
+        raise BadIdempotencyKey(f"an Idempotency-Key is at most {MAX_KEY} printable characters")
+
+
 def fingerprint(data) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -40,6 +52,8 @@ def run_once(
 ) -> tuple[int, dict]:
     """Run ``command`` (which appends and returns ``(status, receipt)``) once per ``(actor, key)``;
     return ``(status, answer(receipt))``."""
+    if key:
+        _check_key(key)
     status, receipt = _run_or_recall(actor, key, request, command) if key else command()
     return status, answer(receipt)
 

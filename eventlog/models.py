@@ -44,3 +44,30 @@ class ProjectionCheckpoint(models.Model):
     name = models.CharField(max_length=64, primary_key=True)
     position = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+
+
+class ProjectionFailure(models.Model):
+    """A stream a projection could not apply, set aside so that every other stream goes on.
+
+    Written by the projection runner (``eventlog/projections.py``) when an event of the stream
+    fails; from then on that projection skips the stream's events until an official has fixed the
+    cause and rebuilt the projection (``manage.py rebuild_projections NAME``, or the admin's
+    action), which clears its failures. Shown in the admin and at ``/api/health/``.
+    """
+
+    projection = models.CharField(max_length=64)
+    stream_id = models.CharField(max_length=64)
+    global_position = models.BigIntegerField(help_text="the first event of the stream that could not be applied")
+    version = models.PositiveIntegerField(null=True)
+    event_type = models.CharField(max_length=64)
+    error = models.TextField()
+    traceback = models.TextField(blank=True)
+    skipped = models.PositiveIntegerField(default=0, help_text="later events of the stream set aside since")
+    failed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-failed_at"]
+        constraints = [models.UniqueConstraint(fields=["projection", "stream_id"], name="projection_failure_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.projection}: {self.stream_id} at #{self.global_position} ({self.event_type})"

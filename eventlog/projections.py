@@ -3,16 +3,30 @@
 A run locks the projection's checkpoint row, applies the events after it in
 log order and saves the new position in the same transaction, so a duplicate
 or retried task changes nothing and a killed one leaves no half-applied batch.
+
+One stream's bad event must not stop a projection for everybody. A batch is
+applied in a savepoint; when it fails, it is applied again one event at a time,
+and the stream of an event that still fails is quarantined for that projection:
+a :class:`~eventlog.models.ProjectionFailure` row (stream, position, error, shown
+in the admin and at ``/api/health/``) and an ERROR log line. The projection then
+skips that stream's events and goes on with every other one; rebuilding it (once
+the cause is fixed) clears its failures and reads the stream again. A failure
+of the database itself (a lost connection) is not the stream's fault: it stops
+the run, which the next wake-up or the sweep retries.
 """
 
 from __future__ import annotations
 
+import logging
+import traceback
 from typing import NamedTuple
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import F, Max
 
-from .models import Event, ProjectionCheckpoint
+from .models import Event, ProjectionCheckpoint, ProjectionFailure
+
+log = logging.getLogger(__name__)
 
 BATCH = 2000
 _registry: dict[str, "Projection"] = {}
@@ -42,12 +56,28 @@ class Projection:
 
     name: str = ""
     event_types: tuple[str, ...] | None = None
+    # streams set aside after a failure, set by the runner before each ``apply``: a projection whose
+    # events reach into other streams (a match's result into its tournament) skips those too
+    quarantined: frozenset[str] = frozenset()
 
     def apply(self, events: list[Event]) -> None:
         raise NotImplementedError
 
     def reset(self) -> None:
         raise NotImplementedError
+
+
+class StreamFailed(Exception):
+    """Raised by a projection (``from`` the cause) when the stream to blame is not the event's own:
+    a match event that refreshes a tournament whose own stream cannot be folded."""
+
+    def __init__(self, stream_id: str):
+        super().__init__(stream_id)
+        self.stream_id = stream_id
+
+
+# the database failing, not the event: never a reason to set a stream aside
+_NOT_THE_STREAM = (OperationalError, InterfaceError)
 
 
 def register(projection: Projection) -> Projection:
@@ -60,7 +90,7 @@ def registered() -> dict[str, Projection]:
 
 
 def run(name: str) -> int:
-    """Catch the projection up with the log; return how many events it applied."""
+    """Catch the projection up with the log; return how many events it applied (or set aside)."""
     projection = _registry[name]
     ProjectionCheckpoint.objects.get_or_create(name=name)
     applied = 0
@@ -77,10 +107,76 @@ def run(name: str) -> int:
                 query = query.filter(event_type__in=projection.event_types)
             batch = [LoggedEvent(*row) for row in query.order_by("global_position").values_list(*_FIELDS)[:BATCH]]
             if batch:
-                projection.apply(batch)
+                _apply_guarded(projection, batch)
             checkpoint.position = batch[-1].global_position if len(batch) == BATCH else top
             checkpoint.save(update_fields=["position", "updated_at"])
             applied += len(batch)
+
+
+def quarantined(name: str) -> frozenset[str]:
+    return frozenset(ProjectionFailure.objects.filter(projection=name).values_list("stream_id", flat=True))
+
+
+def _apply_guarded(projection: Projection, batch: list[LoggedEvent]) -> None:
+    """Apply the batch; if it fails, find the streams at fault one event at a time and set them aside."""
+    projection.quarantined = quarantined(projection.name)
+    events = _without(projection, batch)
+    if not events:
+        return
+    try:
+        with transaction.atomic():
+            projection.apply(events)
+        return
+    except _NOT_THE_STREAM:
+        raise
+    except Exception:  # noqa: BLE001 - whatever it is, it is found again below, event by event
+        pass
+    for event in events:
+        if event.stream_id in projection.quarantined:
+            _count_skipped(projection.name, event.stream_id)
+            continue
+        try:
+            with transaction.atomic():
+                projection.apply([event])
+        except _NOT_THE_STREAM:
+            raise
+        except StreamFailed as failed:
+            _quarantine(projection, failed.stream_id, event, failed.__cause__ or failed)
+        except Exception as failure:  # noqa: BLE001 - any error of one stream's data is quarantined alike
+            _quarantine(projection, event.stream_id, event, failure)
+
+
+def _without(projection: Projection, batch: list[LoggedEvent]) -> list[LoggedEvent]:
+    if not projection.quarantined:
+        return batch
+    kept = []
+    for event in batch:
+        if event.stream_id in projection.quarantined:
+            _count_skipped(projection.name, event.stream_id)
+        else:
+            kept.append(event)
+    return kept
+
+
+def _count_skipped(name: str, stream_id: str) -> None:
+    ProjectionFailure.objects.filter(projection=name, stream_id=stream_id).update(skipped=F("skipped") + 1)
+
+
+def _quarantine(projection: Projection, stream_id: str, event: LoggedEvent, failure: BaseException) -> None:
+    error = f"{type(failure).__name__}: {failure}"[:2000]
+    _, created = ProjectionFailure.objects.get_or_create(
+        projection=projection.name, stream_id=stream_id,
+        defaults={"global_position": event.global_position, "event_type": event.event_type[:64],
+                  "version": event.version if event.stream_id == stream_id else None, "error": error,
+                  "traceback": "".join(traceback.format_exception(failure))[-8000:]},
+    )
+    if not created:
+        _count_skipped(projection.name, stream_id)
+        return
+    projection.quarantined = projection.quarantined | {stream_id}
+    log.error("projection %s cannot apply event #%s (%s, stream %s): %s; the stream %s is set aside, "
+              "every other stream goes on", projection.name, event.global_position, event.event_type,
+              event.stream_id, error, stream_id)
 
 
 def run_all() -> dict[str, int]:
@@ -88,8 +184,9 @@ def run_all() -> dict[str, int]:
 
 
 def rebuild(name: str) -> int:
-    """Empty the projection and replay the whole log into it."""
+    """Empty the projection and replay the whole log into it (set-aside streams included: tried again)."""
     with transaction.atomic():
         ProjectionCheckpoint.objects.select_for_update().filter(name=name).update(position=0)
         _registry[name].reset()
+        ProjectionFailure.objects.filter(projection=name).delete()
     return run(name)

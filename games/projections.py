@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from eventlog.projections import Projection
 from games.engine.match import OVER
-from games.engine.state_ids import match_id_of, position_id_of
+from games.engine.state_ids import position_id_of
+from games.limits import gnubg_match_id
 
 from . import streams
 from .crawford import Carry, GameFlags, read_flags
@@ -133,7 +134,7 @@ def summary_fields(record: streams.MatchRecord) -> dict:
         "phase": _phase(record),
         "dice": list(s.dice) if s.dice else None,
         "position_id": position_id_of(s),
-        "match_id": match_id_of(s),
+        "match_id": gnubg_match_id(s) or "",  # blank: gnubg cannot write this one
         "pips0": pips[0],
         "pips1": pips[1],
         "finished": record.finished or s.phase == OVER,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from games.engine.board import BAR, OFF
 from games.engine.match import MOVE
-from games.engine.state_ids import match_id_of, position_id_of, xgid_of
+from games.engine.state_ids import position_id_of
+from games.limits import gnubg_match_id, xgid
 
 from .models import GameSummary, MatchSummary
 from .streams import MatchRecord
@@ -33,8 +34,8 @@ def match_state_data(record: MatchRecord) -> dict:
         "crawford_games": list(s.crawford_games),
         "resignation": {"player": s.resignation[0], "kind": s.resignation[1]} if s.resignation else None,
         "position_id": position_id_of(s),
-        "match_id": match_id_of(s),
-        "xgid": xgid_of(s),
+        "match_id": gnubg_match_id(s),  # None where gnubg cannot write one
+        "xgid": xgid(s),
         "pips": list(s.pip_counts()),
         "board": {
             # player 0's numbering: positive = player 0's checkers, negative = player 1's
@@ -43,7 +44,9 @@ def match_state_data(record: MatchRecord) -> dict:
             "off": [board0.mine[OFF], board0.theirs[OFF]],
         },
         "legal_moves": [str(p) for p in s.legal_plays()] if s.phase == MOVE else [],
-        "may_double": s.may_double(s.turn),
+        "may_double": s.may_double(s.turn),  # no dead cube, no Crawford game: the recording screen's button follows
+        "answerer": s.answerer if s.phase == "doubled" else None,  # after a beaver the doubler answers
+        "import_warnings": list(record.import_warnings),
         "finished": record.finished,
         "winner": record.winner,
         "voided": record.voided,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import uuid
 from collections import OrderedDict
@@ -15,6 +16,7 @@ from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games.engine import commands as cmd
 from games.engine import errors as engine_errors
+from games.engine import events as engine_events
 from games.engine.events import KIND_VALUE, OpeningRollTied
 from games.engine.match import DOUBLED, MOVE, OPENING, RESIGNED, MatchState, decide, evolve
 from games.engine.matfile import read_mat, write_mat
@@ -22,7 +24,7 @@ from players import authority
 from players.models import Player
 
 from . import dice as dice_rolls
-from . import streams
+from . import limits, streams
 from .models import DiceSeed
 from .streams import MatchRecord
 
@@ -150,6 +152,17 @@ def rating_ramp(tournament_id: int | None) -> str:
 
 
 
+def event_published(tournament_id: int | None) -> bool:
+    """Whether the event holding a match is public; a match outside any event is."""
+    if tournament_id is None:
+        return True
+    published = (
+        apps.get_model("tournaments", "Tournament")  # looked up, not imported: tournaments builds on games
+        .objects.filter(pk=tournament_id).values_list("published", flat=True).first()
+    )
+    return bool(published)
+
+
 def match_create(
     *,
     actor,
@@ -165,38 +178,76 @@ def match_create(
     automatic_doubles: int = 0,
     cube_limit: int = 0,
 ) -> MatchRecord:
-    """Register a new match between two players: a match to ``length`` points (odd) or a money session (0)."""
+    """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
+
+    A match of an event that is not published is not published either, whatever ``published`` says: it
+    inherits its event's visibility, and follows it (:func:`match_set_published`). ``cube_limit`` 0 means as
+    high as the platform goes (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double
+    past it is refused rather than stored where no ID can show it."""
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction("a match needs two different players")
+    _check_in_range("length", length, 0, limits.MAX_MATCH_LENGTH)
+    _check_in_range("automatic_doubles", automatic_doubles, 0, limits.MAX_AUTOMATIC_DOUBLES)
+    _check_in_range("cube_limit", cube_limit, 0, limits.MAX_CUBE)
     start = cmd.StartMatch(
-        (player0.display_name, player1.display_name),
+        _distinct_names(player0, player1),
         length,
         crawford=crawford,
         jacoby=jacoby,
         beavers=beavers,
         raccoons=raccoons,
         automatic_doubles=automatic_doubles,
-        cube_limit=cube_limit,
+        cube_limit=cube_limit or limits.MAX_CUBE,
     )
-    if start.players[0] == start.players[1]:
-        start = cmd.StartMatch(
-            (f"{player0.display_name} ({player0.pk})", f"{player1.display_name} ({player1.pk})"),
-            **{k: v for k, v in vars(start).items() if k != "players"},
-        )
     return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start))
 
 
-def _open_stream(actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events) -> MatchRecord:
-    """A new match stream: who plays (in the platform's terms), then the engine's events."""
+def _check_in_range(name: str, value, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadCommand(f"'{name}' is a whole number from {low} to {high}")
+
+
+def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
+    """The players' names as the match shows them; two players of one name get their ids too (within MAX_NAME)."""
+    names = (player0.display_name[: limits.MAX_NAME], player1.display_name[: limits.MAX_NAME])
+    if names[0] != names[1]:
+        return names
+    tagged = []
+    for player in (player0, player1):
+        tag = f" ({player.pk})"
+        tagged.append(player.display_name[: limits.MAX_NAME - len(tag)] + tag)
+    return tagged[0], tagged[1]
+
+
+def _open_stream(
+    actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events, import_warnings=()
+) -> MatchRecord:
+    """A new match stream: who plays (in the platform's terms), then the engine's events.
+
+    The whole stream is folded and checked against the platform's limits before it is appended:
+    a match refused here leaves nothing in the log."""
     registration = {
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
-        "published": published,
+        "published": bool(published) and event_published(tournament_id),
         "rating_ramp": rating_ramp(tournament_id),
     }
+    if import_warnings:  # what the .mat reader read leniently (a dead cube doubled elsewhere...): kept with the match
+        registration["import_warnings"] = list(import_warnings)
     stream_id = uuid.uuid4().hex
-    _append(stream_id, 0, [NewEvent(streams.REGISTERED, registration)] + _new(engine_events), actor)
-    return match_load(stream_id)
+    events = [NewEvent(streams.REGISTERED, registration)] + _new(engine_events)
+    record = _fold_checked(stream_id, events, None)
+    rows = _append(stream_id, 0, events, actor)
+    record = dataclasses.replace(record, created_at=rows[0].recorded_at)
+    _remember_on_commit(record)
+    return record
+
+
+def _fold_checked(stream_id: str, events: list[NewEvent], record: MatchRecord | None) -> MatchRecord:
+    """The record these events, not yet appended, would make; NotRepresentable if a read model could not hold it."""
+    base = record.version if record else 0
+    pending = [streams.Pending(e.event_type, e.payload, base + i) for i, e in enumerate(events, start=1)]
+    return streams.fold(stream_id, pending, record, check=limits.check_representable)
 
 
 # -- commands ----------------------------------------------------------------------------
@@ -252,10 +303,10 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
                 new.extend(_new([event]))
                 if type(event).__name__ == "GameWon":
                     new.extend(_reveal_open_seed(stream_id))
-        rows = _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
-    record = streams.fold(stream_id, rows, record)
-    _remember_on_commit(record)
-    return record, new
+        after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
+        _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
+    _remember_on_commit(after)
+    return after, new
 
 
 def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
@@ -273,9 +324,11 @@ def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None
 
 def _expected_actor(kind: str, state: MatchState) -> int:
     """Whom a recorder at the table acts for when the command does not say."""
+    if state.phase == DOUBLED and kind in ("take", "drop", "beaver", "raccoon", "resign"):
+        return state.answerer  # after a beaver the doubler answers; the player doubled may resign instead
     if kind in ("take", "drop", "beaver") or (kind in ("accept_resignation", "decline_resignation")):
         if state.phase == DOUBLED:
-            return 1 - state.turn
+            return state.answerer
         if state.phase == RESIGNED:
             return 1 - state.resignation[0]
         return 1 - state.turn
@@ -287,6 +340,8 @@ def _decide(kind: str, command: dict, state: MatchState, player: int | None, str
         return _roll(command, state, player, stream_id)
     if kind == "move":
         move = command.get("move")
+        if isinstance(move, str) and len(move) > limits.MAX_MOVE_TEXT:
+            raise BadCommand(f"'move' is a play of at most {limits.MAX_MOVE_TEXT} characters, e.g. \"24/18 13/11*\"")
         if not isinstance(move, str):
             raise BadCommand("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
         return decide(state, cmd.Move(player, move))
@@ -345,16 +400,21 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
     reason = command.get("reason", "")
     if not isinstance(reason, str) or not reason.strip():
         raise BadCommand("a director's correction or void needs a 'reason'")
+    if len(reason) > limits.MAX_REASON:
+        raise BadCommand(f"'reason' is at most {limits.MAX_REASON} characters")
     if kind == "void":
         return [NewEvent(streams.VOIDED, {"reason": reason})]
     winner, score = command.get("winner"), command.get("score")
-    if winner not in (0, 1):
+    if isinstance(winner, bool) or winner not in (0, 1):
         raise BadCommand("'winner' is 0 or 1")
-    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+    if not (isinstance(score, list) and len(score) == 2
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise BadCommand("'score' is the final score of both players, e.g. [7, 4]")
     length = record.state.length
     if length and (score[winner] < length or score[1 - winner] >= length):
         raise BadCommand(f"in a {length}-point match the winner has at least {length} points and the loser fewer")
+    if max(score) > limits.max_final_score(length):
+        raise BadCommand(f"a final score is at most {limits.max_final_score(length)} points here")
     return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": score, "reason": reason})]
 
 
@@ -387,6 +447,15 @@ def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | 
     return True
 
 
+def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
+    """Show or hide a match, for whoever holds it (its event being published or hidden). True if it changed."""
+    record = match_load(stream_id)
+    if record.published == published:
+        return False
+    _append(stream_id, record.version, [NewEvent(streams.VISIBILITY_CHANGED, {"published": published})], actor)
+    return True
+
+
 def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, int], reason: str, actor=None) -> bool:
     """Record an event's correction of its slot in the slot's match, so the match's pages show the corrected
     result (a process around the match calls this, as with :func:`match_void`). A voided match, or one between
@@ -410,7 +479,9 @@ def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, in
 
 def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error."""
-    return _open_stream(actor, player0, player1, tournament_id, True, read_mat(text).events)
+    read = read_mat(text)
+    warnings = [w.to_dict() for w in read.warnings]
+    return _open_stream(actor, player0, player1, tournament_id, True, read.events, import_warnings=warnings)
 
 
 def match_export_mat(record: MatchRecord, rows) -> str:
@@ -422,7 +493,10 @@ def match_export_mat(record: MatchRecord, rows) -> str:
 
 
 def _new(engine_events_list) -> list[NewEvent]:
-    return [NewEvent(*streams.engine_payload(e)) for e in engine_events_list]
+    return [
+        NewEvent(*streams.engine_payload(e), engine_events.SCHEMA_VERSION[type(e).__name__])
+        for e in engine_events_list
+    ]
 
 
 def _append(stream_id: str, expected: int, events: list[NewEvent], actor, command_id=None, correlation_id=None):
@@ -479,7 +553,7 @@ def decode_mat_upload(raw: bytes) -> str:
 
 def players_for_import(text: str, player0_id: int | None, player1_id: int | None) -> tuple[Player, Player]:
     """The given players, or the file's names matched to players (created when new)."""
-    from games.engine.matfile import parse_mat
+    from games.engine.matfile import names_of, parse_mat
 
     if player0_id is not None and player1_id is not None:
         found = {p.pk: p for p in Player.objects.filter(pk__in=[player0_id, player1_id])}
@@ -487,10 +561,7 @@ def players_for_import(text: str, player0_id: int | None, player1_id: int | None
             raise BadCommand("unknown player id")
         return found[player0_id], found[player1_id]
     headers, _, games = parse_mat(text)
-    names = games[0].names if games and games[0].names != ("", "") else (
-        headers.get("Player 1", "Player 1"),
-        headers.get("Player 2", "Player 2"),
-    )
+    names = names_of(headers, games)  # the engine's reading: empty names become the header's or "Player 1"/"Player 2"
     chosen = []
     for name in names:
         player = Player.objects.filter(display_name=name).order_by("pk").first()

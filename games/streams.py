@@ -4,7 +4,8 @@ A match stream starts with ``MatchRegistered`` (who the players are in the
 platform, which tournament), then holds the engine's events (``MatchStarted``,
 ``DiceRolled``, ``CheckersMoved``…), and may end with a director's
 ``ResultCorrected`` or ``MatchVoided``, or with ``MatchClosed`` when its event
-took the result from elsewhere (a paper result, a forfeit): one slot, one result. The engine judges its own events; the
+took the result from elsewhere (a paper result, a forfeit): one slot, one result;
+``MatchVisibilityChanged`` follows its event being published or hidden. The engine judges its own events; the
 platform events are judged by the services.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games.engine import events as engine_events
 from games.engine.match import MatchState, evolve
@@ -23,7 +25,9 @@ VOIDED = "MatchVoided"
 CLOSED = "MatchClosed"
 SEED_COMMITTED = "DiceSeedCommitted"
 SEED_REVEALED = "DiceSeedRevealed"
-PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED)
+# whoever holds the match (its event) shows or hides it: a match follows its event's visibility
+VISIBILITY_CHANGED = "MatchVisibilityChanged"
+PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED)
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class MatchRecord:
     voided: str | None = None
     closed: Closure | None = None
     created_at: object = None
+    import_warnings: tuple = ()  # ({"line", "reason"}, ...): a .mat file's quirks read leniently
 
     @property
     def finished(self) -> bool:
@@ -97,7 +102,18 @@ class MatchRecord:
         return None
 
 
-def engine_event(event_type: str, payload: dict):
+class Pending(NamedTuple):
+    """An event about to be appended, shaped like a stored row so that it can be folded first."""
+
+    event_type: str
+    payload: dict
+    version: int
+    recorded_at: object = None
+
+
+def engine_event(event_type: str, payload: dict, schema_version: int = 1):
+    """The engine event of a stored row; older schemas are upcast, stored rows never edited."""
+    payload = engine_events.upcast(event_type, payload, schema_version)
     return engine_events.from_dict({"type": event_type, **payload})
 
 
@@ -106,10 +122,11 @@ def engine_payload(event) -> tuple[str, dict]:
     return data.pop("type"), data
 
 
-def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord:
+def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) -> MatchRecord:
     """Fold stored events (with ``event_type``, ``payload``, ``version``) into a :class:`MatchRecord`.
 
-    Given ``record``, the rows are the events after it and are folded onto it.
+    Given ``record``, the rows are the events after it and are folded onto it. Given ``check``, it is
+    called with the engine's state after each engine event (the services' limits, before appending).
     """
     record = record or MatchRecord(stream_id)
     state = record.state
@@ -122,6 +139,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
                 tournament_id=payload.get("tournament_id"),
                 published=payload.get("published", True),
                 created_at=getattr(row, "recorded_at", None),
+                import_warnings=tuple(payload.get("import_warnings", ())),
             )
         elif kind == RESULT_CORRECTED:
             winner = payload.get("winner")
@@ -131,9 +149,13 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None) -> MatchRecord
         elif kind == CLOSED:
             score = payload.get("score")
             changes["closed"] = Closure(payload["winner"], tuple(score) if score else None, payload.get("how", "paper"))
+        elif kind == VISIBILITY_CHANGED:
+            changes["published"] = bool(payload["published"])
         elif kind in (SEED_COMMITTED, SEED_REVEALED):
             pass  # the dice's proof: nothing the rules look at
         else:
-            state = evolve(state, engine_event(kind, payload))
+            state = evolve(state, engine_event(kind, payload, getattr(row, "schema_version", 1)))
+            if check is not None:
+                check(state)
         changes["version"] = row.version
     return dataclasses.replace(record, state=state, **changes)

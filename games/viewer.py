@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from games.engine.board import BAR, OFF
 from games.engine.match import MOVE, MatchState, evolve
-from games.engine.state_ids import match_id_of, position_id_of, xgid_of
+from games.engine.state_ids import position_id_of
+from games.limits import gnubg_match_id, xgid
 
 from . import streams
 
@@ -41,8 +42,8 @@ def _frame(before: MatchState, s: MatchState, kind: str, p: dict, version: int) 
         "crawford": s.crawford,
         "pips": list(s.pip_counts()),
         "position_id": position_id_of(s),
-        "match_id": match_id_of(s),
-        "xgid": xgid_of(s),
+        "match_id": gnubg_match_id(s),  # None where gnubg cannot write one
+        "xgid": xgid(s),
     }
 
 

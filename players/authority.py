@@ -7,10 +7,13 @@ from one of:
 - directing the event: its director runs it and officiates its matches;
 - the ``players.officiate`` permission (the "Officials" group; superusers hold every permission):
   the federation's officials, who run every event and officiate every match;
-- for creating events under a club's name (and so with its rating rule): being one of its directors.
+- for creating events under a club's name (and so with its rating rule): being one of its directors;
+  without a club's name, a member creates a (limited) casual event only where the site allows it.
 """
 
 from __future__ import annotations
+
+from django.conf import settings
 
 OFFICIATE = "players.officiate"
 OFFICIALS_GROUP = "Officials"
@@ -32,9 +35,17 @@ def runs_event(user, director_id: int | None) -> bool:
 
 
 def may_create_event(user, club=None) -> bool:
-    """Anyone signed in may run an event of their own; under a club's name only its directors and officials."""
+    """Under a club's name: its directors and officials. Without one: officials, and members only when the site
+    allows casual events (``CASUAL_EVENTS``; such an event is limited, see :func:`casual_event`)."""
     if not _signed_in(user):
         return False
-    if club is None:
+    if officiates_everything(user):
         return True
-    return officiates_everything(user) or club.directors.filter(pk=user.pk).exists()
+    if club is None:
+        return settings.CASUAL_EVENTS
+    return club.directors.filter(pk=user.pk).exists()
+
+
+def casual_event(user, club=None) -> bool:
+    """An event a member creates for themselves (no club's name, not an official): it gets the casual limits."""
+    return club is None and not officiates_everything(user)

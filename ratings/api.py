@@ -38,5 +38,5 @@ class PlayerRatingHistory(APIView):
         player = get_object_or_404(Player, pk=player_id)
         return Response(
             {"player_id": player.pk, "name": player.display_name, **selectors.player_rating(player.pk),
-             "history": selectors.rating_history(player.pk)}
+             "history": selectors.rating_history(player.pk, viewer=request.user)}
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from players import authority
 from players.models import Player
 
 from .formula import PROVISIONAL_BELOW
@@ -33,15 +34,21 @@ def rating_list(*, club_id: int | None = None, sort: str = "rating") -> list[dic
     return rows
 
 
-def rating_history(player_id: int) -> list[dict]:
-    """The player's rated matches in order: opponent, date, and where to see the match.
+def rating_history(player_id: int, *, viewer=None) -> list[dict]:
+    """The player's rated matches in order: opponent, date, and where to see the match; those of matches
+    ``viewer`` may not see are left out.
 
     ``match`` is the rated result's key (a match stream, or an event's slot ``tournament-<pk>:<slot>``);
     ``match_id`` is a match stream one can open (the slot's match when it has one that was not voided) and
-    ``tournament_id`` the event, so a page never links to an address that does not exist."""
+    ``tournament_id`` the event, so a page never links to an address that does not exist. A match of an
+    unpublished event is hidden (its event's visibility, in the log) from all but officials and the player
+    whose history it is; so is a paper result of such an event."""
     from eventlog.models import Event
 
     changes = list(RatingChange.objects.filter(player_id=player_id).order_by("seq"))
+    if not _sees_hidden_results(viewer, player_id):
+        hidden = hidden_results({c.match_key for c in changes})
+        changes = [c for c in changes if c.match_key not in hidden]
     slot_keys = [c.match_key for c in changes if ":" in c.match_key]
     slot_match = dict(RatedSlot.objects.filter(slot_key__in=slot_keys).values_list("slot_key", "match_key"))
     voided = set(RatedMatch.objects.filter(key__in=list(slot_match.values()), voided=True).values_list("key", flat=True))
@@ -72,6 +79,38 @@ def rating_history(player_id: int) -> list[dict]:
             "experience_after": c.experience_after,
         })
     return out
+
+
+def _sees_hidden_results(viewer, player_id: int) -> bool:
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return authority.officiates_everything(viewer) or Player.objects.filter(pk=player_id, user=viewer).exists()
+
+
+def hidden_results(keys: set[str]) -> set[str]:
+    """The rated results (match stream ids, or ``tournament-<pk>:<slot>`` for paper results) that are hidden.
+
+    A match stream says its own visibility (``MatchRegistered`` and any later ``MatchVisibilityChanged``, the
+    last one standing); a paper result has the visibility of its event."""
+    from django.apps import apps
+
+    from eventlog.models import Event
+    from games import streams
+
+    slots = {k for k in keys if k.startswith("tournament-")}
+    shown: dict[str, bool] = {}
+    for row in (Event.objects.filter(stream_id__in=keys - slots,
+                                     event_type__in=(streams.REGISTERED, streams.VISIBILITY_CHANGED))
+                .order_by("stream_id", "version").values("stream_id", "payload")):
+        shown[row["stream_id"]] = bool(row["payload"].get("published", True))
+    hidden = {k for k, visible in shown.items() if not visible}
+    events = {k: int(k.split(":", 1)[0].rsplit("-", 1)[1]) for k in slots if k.split(":", 1)[0].rsplit("-", 1)[1].isdigit()}
+    if events:
+        # looked up, not imported: ratings read games and players, and only the event's visibility here
+        public = set(apps.get_model("tournaments", "Tournament").objects.filter(pk__in=set(events.values()), published=True)
+                     .values_list("pk", flat=True))
+        hidden |= {k for k, pk in events.items() if pk not in public}
+    return hidden
 
 
 def player_rating(player_id: int) -> dict:

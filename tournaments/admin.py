@@ -75,6 +75,8 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
+            if "published" in form.changed_data:  # the event's matches follow it
+                services.tournament_publish(actor=request.user, tournament=obj, published=obj.published)
             return super().save_model(request, obj, form, change)
         # a new event gets its stream and configuration through the service, like the API
         data = form.cleaned_data

@@ -96,9 +96,9 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
         config = single_elimination.Config(
             lengths=lengths(c.get("lengths", {}).get("main")),
             withdrawn=withdrawn,
-            consolation=lengths(c["lengths"]["consolation"]) if c.get("consolation") else None,
+            consolation=lengths(c.get("lengths", {}).get("consolation")) if c.get("consolation") else None,
             consolation_feeds=c.get("consolation_feeds", 1),
-            last_chance=lengths(c["lengths"].get("last_chance")) if c.get("last_chance") else None,
+            last_chance=lengths(c.get("lengths", {}).get("last_chance")) if c.get("last_chance") else None,
         )
         bracket = single_elimination.derive(facts.seeds, results, config)
         return _from_bracket(facts, bracket, results)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 
-from eventlog.projections import Projection
+from eventlog.projections import Projection, StreamFailed
 
 from . import stream
 from .models import Tournament, TournamentMatchIndex, TournamentSlot, TournamentStanding, TournamentState
@@ -32,9 +32,18 @@ class TournamentViewProjection(Projection):
                 linked = TournamentMatchIndex.objects.filter(match_id=e.stream_id).values_list("tournament_id", flat=True)
                 touched.update(dict.fromkeys(linked))
         for pk in touched:
+            stream_id = stream.stream_id_of(pk)
+            if stream_id in self.quarantined:
+                continue  # its own stream cannot be folded: its matches' events wait with it
             tournament = Tournament.objects.filter(pk=pk).first()
             if tournament is not None:
-                if refresh(tournament):
+                try:
+                    needs_advance = refresh(tournament)
+                except (OperationalError, InterfaceError):
+                    raise  # the database, not the stream: the run stops and is retried
+                except Exception as failure:  # noqa: BLE001 - the runner sets the event's stream aside, not this one
+                    raise StreamFailed(stream_id) from failure
+                if needs_advance:
                     from .tasks import request_advance
 
                     transaction.on_commit(lambda pk=pk: request_advance(pk))

@@ -11,20 +11,24 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from eventlog import store
+from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
+from games.limits import MAX_REASON, max_final_score
 from players import authority
 from players.models import Player
 from tournaments.formats import swiss
 from tournaments.formats.core import FormatError
 
+from . import config as config_rules
 from . import derive, stream
 from .models import Tournament
 
@@ -88,18 +92,46 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
     if not (actor and getattr(actor, "is_authenticated", False)):
         raise PermissionDenied("log in to create an event")
     if not authority.may_create_event(actor, club):
+        if club is None:
+            raise PermissionDenied("only officials, and a club's directors under its name, may create events")
         raise PermissionDenied(f"only the directors of {club} and officials may create events under its name")
     if format not in stream.FORMATS:
         raise TournamentError(f"format is one of {', '.join(stream.FORMATS)}")
-    config = {"format": format, **(settings or {})}
-    if format == "swiss" and int(config.get("rounds", 0)) < 1:
-        raise TournamentError("a Swiss event needs a number of rounds")
+    max_name = Tournament._meta.get_field("name").max_length
+    if not isinstance(name, str) or not name.strip() or len(name) > max_name:
+        raise TournamentError(f"an event's name is 1 to {max_name} characters")
+    try:  # a limit such as max_players is the site's to set, never the creator's: not a setting one may send
+        config = {**config_rules.checked(format, settings), "format": format}
+    except config_rules.SettingsError as refused:
+        raise TournamentError(f"settings: {refused}") from None
+    if authority.casual_event(actor, club):
+        config["max_players"] = django_settings.CASUAL_EVENT_MAX_PLAYERS
     if format == "swiss":  # a Swiss table without tie-breaks ranks equal scores by seed alone: record the usual ones
         config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
     with transaction.atomic():
         tournament = Tournament.objects.create(name=name, club=club, director=actor)
         _append(tournament, 0, [NewEvent("TournamentConfigured", config)], actor)
     return tournament
+
+
+def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tournament:
+    """Publish or hide an event, and with it every match it holds (a match follows its event's visibility).
+
+    The event's row is locked while its matches follow, as the process manager locks it while it creates
+    matches: a match created during a publication is created with the visibility the publication left."""
+    if not authority.runs_event(actor, tournament.director_id):
+        raise PermissionDenied("only the event's director or an official may publish or hide it")
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked.published = published
+        locked.save(update_fields=["published"])
+        # every match registered in the event, from the log itself (the process manager's and those added by hand)
+        ids = Event.objects.filter(stream_type=matches.streams.STREAM_TYPE, event_type=matches.streams.REGISTERED,
+                                   payload__tournament_id=locked.pk).order_by("global_position")
+        for match_id in ids.values_list("stream_id", flat=True):
+            matches.match_set_published(stream_id=match_id, published=published, actor=actor)
+    tournament.published = published
+    return locked
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -133,6 +165,15 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     return new
 
 
+def _reason(c: dict, default: str) -> str:
+    reason = c.get("reason", default)
+    if not isinstance(reason, str):
+        return default
+    if len(reason) > MAX_REASON:
+        raise TournamentError(f"'reason' is at most {MAX_REASON} characters")
+    return reason
+
+
 def _ids(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
 
@@ -157,6 +198,9 @@ def _enter(*, actor, official, tournament, facts, view, c):
         raise PermissionDenied("you may enter only yourself")
     if pid in facts.entered and pid not in facts.withdrawn:
         raise TournamentError("already entered")
+    limit = facts.config.get("max_players")
+    if isinstance(limit, int) and len([p for p in facts.entered if p not in facts.withdrawn]) >= limit:
+        raise TournamentError(f"a member's casual event takes at most {limit} players")
     if facts.drawn:
         if facts.format != "swiss":
             raise TournamentError("late entry is open only in Swiss events, before the round set by the director")
@@ -181,8 +225,7 @@ def _withdraw(*, actor, official, tournament, facts, view, c):
     pid = _player(c)
     if pid not in facts.entered or pid in facts.withdrawn:
         raise TournamentError("the player is not in the event")
-    reason = c.get("reason", "")
-    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": reason if isinstance(reason, str) else ""})]
+    return [NewEvent("PlayerWithdrew", {"player_id": pid, "reason": _reason(c, "")})]
 
 
 def _draw(*, actor, official, tournament, facts, view, c):
@@ -219,21 +262,50 @@ def _draw(*, actor, official, tournament, facts, view, c):
 
 
 def _pair_round(*, actor, official, tournament, facts, view, c):
+    """The next Swiss round: paired by the rules, or the director's own pairings (a manual override).
+
+    ``round`` (optional) names the round: the next one, once every match of the rounds before it is
+    decided; or the last one paired again, while none of its matches has a result or has begun."""
     if facts.format != "swiss":
         raise TournamentError("only Swiss rounds are paired; brackets and round robins follow their draw")
+    if not facts.drawn:
+        raise TournamentError("make the draw first: it pairs round 1")
     manual = c.get("pairings")
-    round_no = len(facts.rounds) + 1
     if manual is not None and not isinstance(manual, list):
         raise TournamentError("'pairings' is a list of [player, player] (or [player, null] for a bye)")
+    round_no = _round_to_pair(facts, view, c.get("round", len(facts.rounds) + 1))
     if manual is not None:
-        return [NewEvent("RoundPaired", {"round": c.get("round", round_no), "pairings": _checked_manual(facts, manual),
+        return [NewEvent("RoundPaired", {"round": round_no, "pairings": _checked_manual(facts, manual, round_no),
                                          "manual": True})]
-    return _next_swiss_round(facts, view)
+    return _next_swiss_round(facts, view, round_no)
 
 
-def _checked_manual(facts, manual) -> list[list]:
-    active = set(facts.seeds or []) | set(facts.entered)
-    active -= set(facts.withdrawn)
+def _round_to_pair(facts, view, round_no) -> int:
+    rounds = facts.config.get("rounds", 0)
+    if not isinstance(round_no, int) or isinstance(round_no, bool) or not 1 <= round_no <= rounds:
+        raise TournamentError(f"'round' is a round number of this event, from 1 to {rounds}")
+    paired = len(facts.rounds)
+    if round_no == paired + 1:
+        unfinished = sorted({s.round for s in view.slots if s.round < round_no and s.status not in ("done", "bye")})
+        if unfinished:
+            raise TournamentError(f"round {unfinished[0]} is not finished: pair round {round_no} once it is")
+        return round_no
+    if round_no == paired:
+        outcomes = match_outcomes(facts)
+        for s in view.slots:
+            link = facts.matches.get(s.key)
+            if s.round == round_no and not s.bye and (s.result is not None
+                                                      or (link and outcomes[link["match_id"]].started)):
+                raise TournamentError(f"round {round_no} has begun: it can no longer be paired again")
+        return round_no
+    raise TournamentError(f"round {paired} is the last one paired: pair round {paired + 1} next")
+
+
+def _checked_manual(facts, manual, round_no: int) -> list[list]:
+    """The director's pairings for ``round_no``: every active player once, one bye at most (to a player
+    who has had none), no forbidden pair and no rematch."""
+    late = {p for p, r in facts.entered_round.items() if r > round_no}
+    active = (set(facts.seeds or []) | set(facts.entered)) - set(facts.withdrawn) - late
     seen: list[int] = []
     for pair in manual:
         if not (isinstance(pair, list) and len(pair) == 2 and _ids(pair[:1]) and (pair[1] is None or _ids(pair[1:]))):
@@ -241,9 +313,18 @@ def _checked_manual(facts, manual) -> list[list]:
         seen += [p for p in pair if p is not None]
     if sorted(seen) != sorted(active):
         raise TournamentError("a manual pairing must place every active player exactly once")
+    if len([b for a, b in manual if b is None]) > len(active) % 2:
+        raise TournamentError("a bye only when the number of players is odd, and one at most")
+    earlier = facts.rounds[: round_no - 1]
+    met = {frozenset(p) for pairs in earlier for p in pairs if p[1] is not None}
+    had_bye = {a for pairs in earlier for a, b in pairs if b is None}
     for a, b in manual:
+        if b is None and a in had_bye and len(had_bye) < len(active):
+            raise TournamentError(f"player {a} has had a bye already")
         if b is not None and frozenset((a, b)) in facts.forbidden:
             raise TournamentError(f"players {a} and {b} may not be paired")
+        if b is not None and frozenset((a, b)) in met:
+            raise TournamentError(f"players {a} and {b} have met already: no rematch in a Swiss event")
     return manual
 
 
@@ -285,10 +366,13 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     if "score" not in c:  # nothing assumed: a result the director did not give is not recorded
         raise TournamentError("'score' is required: [winner's points, loser's points]")
     score = c["score"]
-    if not (isinstance(score, list) and len(score) == 2 and all(isinstance(s, int) and s >= 0 for s in score)):
+    if not (isinstance(score, list) and len(score) == 2
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise TournamentError("'score' is [winner's points, loser's points]")
     if score[0] < slot.length or score[1] >= slot.length:
         raise TournamentError(f"in a {slot.length}-point match the winner has {slot.length} points or more, the loser fewer")
+    if score[0] > max_final_score(slot.length):
+        raise TournamentError(f"a {slot.length}-point match ends with at most {max_final_score(slot.length)} points")
     if require_ready and slot.status != "ready":
         raise TournamentError(f"{slot.key} is {slot.status}: report a result only for a match being played")
     return {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": score[0], "loser_points": score[1],
@@ -326,8 +410,8 @@ def _confirm(*, actor, official, tournament, facts, view, c):
 
 
 def _correct(*, actor, official, tournament, facts, view, c):
-    reason = c.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
+    reason = _reason(c, "")
+    if not reason.strip():
         raise TournamentError("a correction needs a 'reason'")
     key = _slot_key(c)
     slot = next((s for s in view.slots if s.key == key), None)
@@ -352,7 +436,7 @@ def _forfeit(*, actor, official, tournament, facts, view, c):
         raise TournamentError(f"the winner must be one of the slot's players {list(slot.players)}")
     loser = next(p for p in slot.players if p != winner)
     payload = {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": 0, "loser_points": 0,
-               "length": slot.length, "reason": c["reason"] if isinstance(c.get("reason"), str) else "no-show"}
+               "length": slot.length, "reason": _reason(c, "no-show")}
     _close_slot_match(actor, facts, payload, "forfeit")
     return [NewEvent("MatchForfeited", payload)]
 
@@ -372,8 +456,8 @@ def _void(*, actor, official, tournament, facts, view, c):
     record = matches.match_load(link["match_id"])
     if record.voided is None:
         matches.match_command(actor=actor, stream_id=link["match_id"], command={
-            "type": "void", "reason": c["reason"] if isinstance(c.get("reason"), str) and c["reason"].strip()
-            else "voided by the director", "expected_version": record.version,
+            "type": "void", "reason": _reason(c, "").strip() or "voided by the director",
+            "expected_version": record.version,
         })
     return []
 
@@ -398,9 +482,26 @@ _HANDLERS = {
 
 
 def tournament_advance(tournament: Tournament) -> list[str]:
-    """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent."""
+    """Create the matches that became playable; pair a finished Swiss round's successor. Idempotent.
+
+    The matches are created in batches of ``EVENT_MATCHES_PER_TRANSACTION``, each batch in its own transaction
+    with its ``MatchCreated`` facts: every append holds the log's advisory lock until its transaction commits,
+    and everybody's moves wait behind it. A batch that fails leaves the ones before it, and the next advance
+    (or the periodic sweep) carries on from the facts."""
+    created: list[str] = []
+    limit = max(1, django_settings.EVENT_MATCHES_PER_TRANSACTION)
+    while True:
+        batch = _advance_batch(tournament, limit)
+        created += batch
+        if len(batch) < limit:
+            return created
+
+
+def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
     created: list[str] = []
     with transaction.atomic():
+        # the event's row, locked: its visibility (which the new matches inherit) holds until this commits
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         facts, view = tournament_view(tournament)
         new: list[NewEvent] = []
         replaced = [f["match_id"] for f in view.flagged if not f["started"]]
@@ -421,11 +522,11 @@ def tournament_advance(tournament: Tournament) -> list[str]:
         if not repair and auto_pair and view.slots and len(facts.rounds) < facts.config.get("rounds", 0):
             if all(s.status in ("done", "bye") for s in view.slots):
                 new += _next_swiss_round(facts, view)
-        for slot in [] if repair else view.to_create:
+        for slot in [] if repair else view.to_create[:limit]:
             a, b = slot.players
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
-                length=slot.length, tournament_id=tournament.pk,
+                length=slot.length, tournament_id=tournament.pk, published=tournament.published,
             )
             created.append(record.stream_id)
             new.append(NewEvent("MatchCreated", {"slot": slot.key, "match_id": record.stream_id, "players": [a, b],
@@ -455,3 +556,6 @@ def _append(tournament: Tournament, expected: int, events: list[NewEvent], actor
         stream_id=stream.stream_id_of(tournament.pk), stream_type=stream.STREAM_TYPE, expected_version=expected,
         events=events, metadata={"actor": getattr(actor, "pk", None)}, on_commit=wake_projections,
     )
+
+
+COMMAND_TYPES = tuple(_HANDLERS)

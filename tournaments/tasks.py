@@ -21,10 +21,26 @@ def advance_tournament(tournament_pk: int) -> list[str]:
 
 @shared_task(acks_late=True, name="tournaments.tasks.advance_pending")
 def advance_pending() -> dict:
-    """Periodic (celery beat): advance every event whose wake-up was lost."""
-    from .models import TournamentState
+    """Periodic (celery beat): advance every event whose wake-up was lost.
 
-    return {pk: advance_tournament(pk) for pk in TournamentState.objects.filter(needs_advance=True).values_list("tournament_id", flat=True)}
+    One event that cannot be advanced (its stream set aside by the projection, or failing here)
+    is logged and left; every other event is still advanced."""
+    from eventlog.projections import quarantined
+
+    from .models import TournamentState
+    from .projections import TournamentViewProjection
+    from .stream import stream_id_of
+
+    set_aside = quarantined(TournamentViewProjection.name)
+    done = {}
+    for pk in TournamentState.objects.filter(needs_advance=True).values_list("tournament_id", flat=True):
+        if stream_id_of(pk) in set_aside:
+            continue
+        try:
+            done[pk] = advance_tournament(pk)
+        except Exception as failure:  # noqa: BLE001 - one event's failure must not hold up the others
+            log.error("event %s could not be advanced: %s", pk, failure)
+    return done
 
 
 def request_advance(tournament_pk: int) -> None:

@@ -34,7 +34,7 @@ def player_page(request, pk: int):
     from .models import TournamentStanding
 
     player = get_object_or_404(Player, pk=pk)
-    history = ratings.rating_history(player.pk)
+    history = ratings.rating_history(player.pk, viewer=request.user)
     events = {t.pk: t for t in Tournament.objects.filter(published=True)}
     for h in history:  # a row names its event (if published) rather than a match id
         h["event"] = events.get(h["tournament_id"])

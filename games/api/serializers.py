@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from games import limits
 from games.models import MatchSummary
 from games.services import COMMAND_TYPES
 
@@ -7,15 +8,20 @@ from games.services import COMMAND_TYPES
 class MatchCreateSerializer(serializers.Serializer):
     player0 = serializers.IntegerField(help_text="Player id of the first player")
     player1 = serializers.IntegerField(help_text="Player id of the second player")
-    length = serializers.IntegerField(min_value=0, help_text="Match length (odd), or 0 for an unlimited money session")
+    length = serializers.IntegerField(
+        min_value=0, max_value=limits.MAX_MATCH_LENGTH,
+        help_text=f"Match length (odd, at most {limits.MAX_MATCH_LENGTH}: gnubg's Match ID holds 15 bits), "
+                  "or 0 for an unlimited money session")
     tournament = serializers.IntegerField(required=False, allow_null=True)
     published = serializers.BooleanField(default=True)
     crawford = serializers.BooleanField(default=True)
     jacoby = serializers.BooleanField(default=False)
     beavers = serializers.BooleanField(default=False)
     raccoons = serializers.BooleanField(default=False)
-    automatic_doubles = serializers.IntegerField(default=0, min_value=0)
-    cube_limit = serializers.IntegerField(default=0, min_value=0)
+    automatic_doubles = serializers.IntegerField(default=0, min_value=0, max_value=limits.MAX_AUTOMATIC_DOUBLES)
+    cube_limit = serializers.IntegerField(
+        default=0, min_value=0, max_value=limits.MAX_CUBE,
+        help_text=f"A power of two; 0 = the platform's highest cube, {limits.MAX_CUBE} (gnubg's Match ID holds no more)")
 
 
 class CommandSerializer(serializers.Serializer):
@@ -24,12 +30,16 @@ class CommandSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=COMMAND_TYPES)
     expected_version = serializers.IntegerField(min_value=1)
     player = serializers.IntegerField(required=False, min_value=0, max_value=1)
-    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), required=False)
-    move = serializers.CharField(required=False, allow_blank=True)
+    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), min_length=2,
+                                 max_length=2, required=False)
+    move = serializers.CharField(required=False, allow_blank=True, max_length=limits.MAX_MOVE_TEXT)
     kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], required=False)
-    winner = serializers.IntegerField(required=False)
-    score = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False)
-    reason = serializers.CharField(required=False)
+    winner = serializers.IntegerField(required=False, min_value=0, max_value=1)
+    score = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=limits.MAX_SCORE),
+                                  min_length=2, max_length=2, required=False,
+                                  help_text="correct_result: the final score; in a match to L points the winner "
+                                            f"has at most L - 1 + {limits.MAX_GAME_POINTS}")
+    reason = serializers.CharField(required=False, max_length=limits.MAX_REASON)
 
 
 class MatchImportSerializer(serializers.Serializer):

@@ -8,7 +8,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -174,7 +173,7 @@ class MatchExport(APIView):
 
 class MatchImport(APIView):
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    # the project's parsers (settings: JSON with a bound on nesting, forms, multipart for the file)
 
     @extend_schema(request=MatchImportSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):

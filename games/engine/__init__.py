@@ -10,7 +10,7 @@ The face is small, in the manner of python-chess::
     '8/5 6/5'
 """
 
-from .board import Position, pip_count
+from .board import Position, may_bear_off, pip_count
 from .errors import (
     CubeNotAvailable,
     EngineError,
@@ -21,6 +21,8 @@ from .errors import (
     NotationError,
     NotYourTurn,
 )
+from .events import Outcome
+from .match import is_crawford_game, may_double
 from .moves import Play, Step, legal_moves, play
 from .notation import format_move, parse_move
 
@@ -33,11 +35,15 @@ __all__ = [
     "MatchOver",
     "NotationError",
     "NotYourTurn",
+    "Outcome",
     "Play",
     "Position",
     "Step",
     "format_move",
+    "is_crawford_game",
     "legal_moves",
+    "may_bear_off",
+    "may_double",
     "parse_move",
     "pip_count",
     "play",

@@ -59,7 +59,7 @@ class Position(NamedTuple):
 
     def pip_count(self) -> tuple[int, int]:
         """Pips each side needs to bear off: (mover, opponent). The bar counts 25."""
-        return pip_count(self.mine), pip_count(self.theirs)
+        return pip_count(self)
 
     def borne_off(self) -> tuple[int, int]:
         return self.mine[OFF], self.theirs[OFF]
@@ -79,8 +79,36 @@ class Position(NamedTuple):
         return board_diagram(self)
 
 
-def pip_count(side: tuple[int, ...]) -> int:
+def pip_count(position: Position) -> tuple[int, int]:
+    """Pips each side needs to bear off all its checkers: (mover, opponent).
+
+    The rules' « compte des points »: each checker counts the number of its
+    point, a checker on the bar 25. At the start each side needs 167:
+
+    >>> pip_count(Position.start())
+    (167, 167)
+    """
+    return _side_pips(position.mine), _side_pips(position.theirs)
+
+
+def _side_pips(side: tuple[int, ...]) -> int:
     return sum(p * side[p] for p in range(1, 26))
+
+
+def may_bear_off(position: Position) -> bool:
+    """May the mover bear off? Only once all fifteen checkers are in the home board.
+
+    The rules: « Quand un joueur a amené tous ses pions dans son propre jan
+    intérieur, il peut commencer à les sortir » (points 1 to 6 here); a checker
+    on the bar or outside the home board forbids it, and a checker hit during
+    the bear-off must come home again first.
+
+    >>> may_bear_off(Position.start())
+    False
+    >>> may_bear_off(Position.from_points({6: 5, 5: 5, 1: 3}, {6: 15}))
+    True
+    """
+    return not any(position.mine[p] for p in range(7, 26))
 
 
 def _side_from_map(points: dict[int, int]) -> tuple[int, ...]:

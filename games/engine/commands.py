@@ -28,6 +28,7 @@ class StartMatch:
     initial_score: tuple[int, int] = (0, 0)
     crawford_done: bool = False
     imported: bool = False
+    redoubles: int = 0  # beavers and raccoons after one double (gnubg's `set beavers N`); 0: from the flags
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,11 @@ class Move:
 
 @dataclass(frozen=True)
 class Double:
+    """Offer the cube. ``imported``: a double read from a file of a match played
+    elsewhere, accepted even when the cube is dead (gnubg reads such files too)."""
+
     player: int
+    imported: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,11 +69,15 @@ class Drop:
 
 @dataclass(frozen=True)
 class Beaver:
+    """Redouble at once the double offered to you (and every odd redouble after it)."""
+
     player: int
 
 
 @dataclass(frozen=True)
 class Raccoon:
+    """Redouble at once the beaver answering your double (and every even redouble after it)."""
+
     player: int
 
 

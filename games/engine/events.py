@@ -13,10 +13,22 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Union
+from typing import NamedTuple, Union
 
 SINGLE, GAMMON, BACKGAMMON = "single", "gammon", "backgammon"
 KIND_VALUE = {SINGLE: 1, GAMMON: 2, BACKGAMMON: 3}
+
+
+class Outcome(NamedTuple):
+    """How a finished game ended: ``winner`` (0 or 1), ``kind`` and the ``points`` scored.
+
+    >>> Outcome(0, GAMMON, 4)  # a gammon with the cube on 2
+    Outcome(winner=0, kind='gammon', points=4)
+    """
+
+    winner: int
+    kind: str
+    points: int
 
 
 @dataclass(frozen=True)
@@ -24,7 +36,9 @@ class MatchStarted:
     """A match to ``length`` points (0: an unlimited money session) begins.
 
     The money options (Jacoby, beavers, raccoons, automatic doubles) are off in
-    match play. ``cube_limit`` 0 means no upper limit. ``initial_score`` and
+    match play. ``redoubles`` bounds the beavers and raccoons that may follow a
+    double (gnubg's ``set beavers N``); 0 reads the flags: 1 with beavers, 2
+    with raccoons. ``cube_limit`` 0 means no upper limit. ``initial_score`` and
     ``crawford_done`` let a match recorded elsewhere start mid-way.
     """
 
@@ -39,6 +53,11 @@ class MatchStarted:
     initial_score: tuple[int, int] = (0, 0)
     crawford_done: bool = False
     imported: bool = False
+    redoubles: int = 0
+
+    @property
+    def redoubles_allowed(self) -> int:
+        return max(self.redoubles, 2 if self.raccoons else 1 if self.beavers else 0)
 
 
 @dataclass(frozen=True)
@@ -107,18 +126,27 @@ class DoubleDropped:
 
 @dataclass(frozen=True)
 class Beavered:
-    """The taker redoubled at once and keeps the cube at ``cube``."""
+    """The player doubled redoubled at once, offering ``cube``; the doubler must answer.
+
+    ``taken`` is for streams of schema 1, when a beaver could not be answered:
+    the cube stood at ``cube`` with the beaverer at once (see :func:`upcast`).
+    """
 
     player: int
     cube: int
+    taken: bool = False
 
 
 @dataclass(frozen=True)
 class Raccooned:
-    """The original doubler re-redoubled after a beaver and keeps the cube."""
+    """The doubler redoubled a beaver at once, offering ``cube``; the cube stays with the beaverer.
+
+    ``taken`` is for streams of schema 1, when the raccooner got the cube at once.
+    """
 
     player: int
     cube: int
+    taken: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,6 +205,23 @@ Event = Union[
 ]
 
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in Event.__args__}
+
+# The schema of each event's payload, stored beside it (eventlog's ``schema_version``).
+# Beavered/Raccooned 2: the beaver and the raccoon are offers answered by take or drop.
+SCHEMA_VERSION: dict[str, int] = {name: 1 for name in EVENT_TYPES} | {"Beavered": 2, "Raccooned": 2}
+
+
+def upcast(event_type: str, payload: dict, schema_version: int) -> dict:
+    """A stored payload brought to the current schema of its type; stored rows are never edited.
+
+    Schema 1 of ``Beavered``/``Raccooned`` recorded a redouble that was final at
+    once (the cube with the redoubler, no answer): it reads as ``taken``. A
+    schema 2 payload always carries ``taken``, so one written without its
+    version (stored as 1 by default) is still read as what it is.
+    """
+    if event_type in ("Beavered", "Raccooned") and schema_version < 2 and "taken" not in payload:
+        return {**payload, "taken": True}
+    return payload
 
 
 def to_dict(event) -> dict:

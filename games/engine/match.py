@@ -11,16 +11,34 @@ The rules (FFBG, GNU Backgammon where they are silent):
 * **Cube.** Centred at 1. A player may double on their turn before rolling
   when the cube is centred or theirs. The opponent takes (and owns the cube at
   twice the value) or drops (and loses the current value). No upper limit
-  unless ``cube_limit`` is set.
+  unless ``cube_limit`` is set (gnubg stops at 4096 for its own storage; we
+  do not). In match play a dead cube cannot be turned: when the cube already
+  gives the doubler the points they need (gnubg: "The cube is dead").
 * **Money options** (sessions only): Jacoby (gammons count only once the
-  cube has been turned), beaver (the taker redoubles at once and keeps the
-  cube), raccoon (the doubler re-redoubles after a beaver), automatic
-  doubles (equal opening dice double the centred cube, up to a set number).
-* **Resignation.** A single, gammon or backgammon offered; accepted, it ends
-  the game for that many points times the cube; declined, play goes on.
+  cube has been turned), automatic doubles (equal opening dice double the
+  centred cube, up to a set number), beaver and raccoon as gnubg plays them
+  (``set beavers N``): the player doubled may beaver, an immediate redouble
+  keeping the cube on their side; the doubler then takes (cube at 4x the
+  value before the double, owned by the beaverer), drops (loses 2x) or
+  raccoons, a further immediate redouble that *leaves the cube with the
+  beaverer*, who takes (8x, still theirs) or drops (loses 4x). ``redoubles``
+  bounds how many such redoubles may follow one double.
+* **Resignation.** A single, gammon or backgammon offered, by the player on
+  roll or, while a double is pending, by the player doubled (worth the level
+  times the cube *before* the double); accepted, it ends the game for that
+  many points times the cube; declined, play goes on (the double is still
+  pending). A declined offer may not be repeated at the same or a lower
+  level until the next action of the game (gnubg: "... has already declined
+  your offer of a single game").
+* **Jacoby and resignation.** With the cube never turned, a resigned gammon
+  or backgammon counts as a single game here, as a played-out one does.
+  gnubg 1.07 scores these doubled (a resigned gammon on a centred cube gives
+  2 points) although its own message calls the win "a single game"; we keep
+  the rule's reading, not gnubg's arithmetic.
 * **Match play.** Scores add; the match ends when a player reaches the
-  length. Crawford rule: the first game after a player first reaches
-  length - 1 is played without the cube; later games have it again.
+  length. Crawford rule: the first game in which exactly one side stands at
+  length - 1 is played without the cube; later games have it again. A match
+  resumed at length - 1 to length - 1 has no Crawford game.
 """
 
 from __future__ import annotations
@@ -33,8 +51,8 @@ from functools import reduce
 from . import commands as cmd
 from . import events as ev
 from .board import BAR, OFF, Position
-from .errors import CubeNotAvailable, InvalidAction, MatchOver, NotYourTurn
-from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE
+from .errors import CubeNotAvailable, EngineError, InvalidAction, MatchOver, NotYourTurn
+from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE, Outcome
 from .moves import Play, _effect, legal_moves, play
 
 # phases of a match
@@ -42,7 +60,7 @@ NOT_STARTED = "not_started"
 OPENING = "opening"  # waiting for the opening roll of the next game
 ROLL = "roll"  # `turn` may double or roll
 MOVE = "move"  # `turn` has rolled and must play
-DOUBLED = "doubled"  # `turn`'s opponent must take, drop (or beaver)
+DOUBLED = "doubled"  # `answerer` must take, drop (or beaver/raccoon); `turn` doubled
 RESIGNED = "resigned"  # the resigner's opponent must accept or decline
 OVER = "over"  # the match is won
 
@@ -68,8 +86,9 @@ class MatchState:
     crawford_done: bool = False
     crawford_games: tuple[int, ...] = ()
     automatic_doubles: int = 0
-    beavered: bool = False
+    redoubles: int = 0  # beavers and raccoons so far on the pending double
     resignation: tuple[int, str] | None = None
+    declined: tuple[int, str] | None = None  # (resigner, kind) declined, until the next action
     resumed_phase: str | None = None
     winner: int | None = None
     last_game: ev.GameWon | None = None
@@ -87,6 +106,21 @@ class MatchState:
         return self.length == 0
 
     @property
+    def answerer(self) -> int:
+        """Who answers the pending double: the player doubled, or the doubler after a beaver."""
+        return 1 - self.turn if self.redoubles % 2 == 0 else self.turn
+
+    @property
+    def beavered(self) -> bool:
+        return self.redoubles > 0
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The last finished game's :class:`Outcome` (None before the first ends)."""
+        won = self.last_game
+        return Outcome(won.winner, won.kind, won.points) if won else None
+
+    @property
     def in_game(self) -> bool:
         return self.phase in (ROLL, MOVE, DOUBLED, RESIGNED)
 
@@ -100,15 +134,60 @@ class MatchState:
         return (mine, theirs) if self.turn == 0 else (theirs, mine)
 
     def may_double(self, player: int) -> bool:
-        try:
-            _check_double(self, player)
-        except Exception:
-            return False
-        return True
+        return may_double(self, player)
 
     def legal_plays(self) -> list[Play]:
         """The legal plays for the dice on the table (empty when not in the move phase)."""
         return legal_moves(self.position, self.dice) if self.phase == MOVE else []
+
+
+def may_double(state: MatchState, player: int) -> bool:
+    """May ``player`` offer the cube now (in a match recorded here)?
+
+    The rule: « Quand le videau est centré, à son tour de jouer et avant de
+    lancer les dés, un joueur peut proposer de doubler l'enjeu »; once taken,
+    « la possibilité de doubler à nouveau lui appartient exclusivement ». Not
+    in the Crawford game, and never with a dead cube: in a 5-point match at
+    4-1, the leader needs 1 point and the cube already gives 1.
+
+    >>> from games.engine import commands as cmd
+    >>> def table(*commands):
+    ...     state = MatchState()
+    ...     for command in commands:
+    ...         for event in decide(state, command):
+    ...             state = evolve(state, event)
+    ...     return state
+    >>> post = table(cmd.StartMatch(("Ann", "Ben"), 5, initial_score=(4, 1), crawford_done=True),
+    ...              cmd.Roll(None, (1, 3)), cmd.Move(1, "8/5 6/5"))
+    >>> may_double(post, 0), may_double(post, 1)  # Ann on roll, 4-1 post-Crawford: her cube is dead
+    (False, False)
+    >>> post = table(cmd.StartMatch(("Ann", "Ben"), 5, initial_score=(4, 1), crawford_done=True),
+    ...              cmd.Roll(None, (3, 1)), cmd.Move(0, "8/5 6/5"))
+    >>> may_double(post, 1)  # Ben on roll needs 4: he may double
+    True
+    """
+    try:
+        _check_double(state, player)
+    except EngineError:
+        return False
+    return True
+
+
+def is_crawford_game(state: MatchState) -> bool:
+    """Is the current (or next) game the Crawford game, played without the cube?
+
+    The rule: the cube is forbidden « lorsqu'un des deux joueurs se trouve à un
+    point du gain de la rencontre » — the first game in which exactly one side
+    stands at length - 1; « les parties suivantes sont jouées à nouveau avec le
+    videau ». A match resumed at 4-4 in a 5-point match has none.
+
+    >>> from games.engine import commands as cmd
+    >>> is_crawford_game(replay(decide(MatchState(), cmd.StartMatch(("Ann", "Ben"), 5, initial_score=(4, 2)))))
+    True
+    >>> is_crawford_game(replay(decide(MatchState(), cmd.StartMatch(("Ann", "Ben"), 5, initial_score=(4, 4)))))
+    False
+    """
+    return state.crawford
 
 
 def replay(events: Iterable) -> MatchState:
@@ -147,8 +226,12 @@ def _start(state: MatchState, c: cmd.StartMatch) -> list:
     money_options = c.jacoby or c.beavers or c.raccoons or c.automatic_doubles
     if c.length and money_options:
         raise InvalidAction("Jacoby, beavers, raccoons and automatic doubles are for money sessions only")
+    if c.length and c.redoubles:
+        raise InvalidAction("Jacoby, beavers, raccoons and automatic doubles are for money sessions only")
     if c.raccoons and not c.beavers:
         raise InvalidAction("raccoons need beavers to be allowed")
+    if c.redoubles < 0 or (c.redoubles and not c.beavers) or (c.redoubles >= 2 and not c.raccoons):
+        raise InvalidAction("redoubles after a double need beavers allowed (and raccoons from 2 on)")
     if c.cube_limit and (c.cube_limit < 2 or c.cube_limit & (c.cube_limit - 1)):
         raise InvalidAction("the cube limit must be a power of two, 2 or more")
     if any(s < 0 for s in c.initial_score) or (c.length and max(c.initial_score) >= c.length):
@@ -204,7 +287,7 @@ def _move(state: MatchState, c: cmd.Move) -> list:
 
 
 def _double(state: MatchState, c: cmd.Double) -> list:
-    _check_double(state, c.player)
+    _check_double(state, c.player, dead_ok=c.imported)
     return [ev.DoubleOffered(c.player, state.cube * 2)]
 
 
@@ -215,40 +298,56 @@ def _take(state: MatchState, c: cmd.Take) -> list:
 
 def _drop(state: MatchState, c: cmd.Drop) -> list:
     _check_answer(state, c.player)
-    if state.beavered:
-        raise InvalidAction("a beaver cannot be dropped")
-    return [ev.DoubleDropped(c.player), *_game_over(state, state.turn, SINGLE, "drop", cube=state.cube)]
+    # the dropper loses what stands before the offer: the cube, or the taken double of a beaver
+    return [ev.DoubleDropped(c.player), *_game_over(state, 1 - c.player, SINGLE, "drop", cube=state.cube)]
+
+
+def _redouble(state: MatchState, player, beaver: bool) -> int:
+    """Check a beaver (``beaver``) or a raccoon; return the cube it offers."""
+    name = "beaver" if beaver else "raccoon"
+    _check_answer(state, player)
+    o = state.options
+    allowed = o.redoubles_allowed if state.is_money else 0
+    if not state.is_money or not allowed:
+        raise CubeNotAvailable("beavers are not allowed in this match")
+    if beaver != (state.redoubles % 2 == 0):
+        raise CubeNotAvailable(
+            "a beaver answers a double; a raccoon answers a beaver" if beaver else "a raccoon answers a beaver"
+        )
+    if state.redoubles >= allowed:
+        if state.redoubles == 1 and allowed == 1:
+            raise CubeNotAvailable("raccoons are not allowed in this session")
+        raise CubeNotAvailable(f"only {allowed} redoubles may follow a double in this session")
+    cube = state.cube * 4
+    _check_limit(state, cube)
+    return cube
 
 
 def _beaver(state: MatchState, c: cmd.Beaver) -> list:
-    _check_answer(state, c.player)
-    o = state.options
-    if not (state.is_money and o.beavers):
-        raise CubeNotAvailable("beavers are not allowed in this match")
-    if state.beavered:
-        raise CubeNotAvailable("the cube has already been beavered")
-    cube = state.cube * 4
-    _check_limit(state, cube)
-    return [ev.Beavered(c.player, cube)]
+    return [ev.Beavered(c.player, _redouble(state, c.player, beaver=True))]
 
 
 def _raccoon(state: MatchState, c: cmd.Raccoon) -> list:
-    _check_turn(state, c.player, "raccoon")
-    if not (state.is_money and state.options.raccoons):
-        raise CubeNotAvailable("raccoons are not allowed in this match")
-    if not (state.phase == ROLL and state.beavered and state.cube_owner != c.player):
-        raise CubeNotAvailable("a raccoon answers a beaver, before rolling")
-    _check_limit(state, state.cube * 2)
-    return [ev.Raccooned(c.player, state.cube * 2)]
+    return [ev.Raccooned(c.player, _redouble(state, c.player, beaver=False))]
 
 
 def _resign(state: MatchState, c: cmd.Resign) -> list:
     _check_player(c.player)
     if c.kind not in KIND_VALUE:
         raise InvalidAction(f"resign a single, gammon or backgammon, not {c.kind!r}")
+    if state.phase == DOUBLED:
+        # gnubg lets the player who must answer resign instead, for the cube before the double
+        if c.player != state.answerer:
+            raise NotYourTurn(f"{state.players[state.answerer]} must answer the double")
     # before the opening roll too: a player who concedes a game unplayed (Galaxy records these)
-    if state.phase not in (ROLL, MOVE, OPENING):
+    elif state.phase not in (ROLL, MOVE, OPENING):
         raise InvalidAction("a resignation cannot be offered now: " + _waiting_for(state))
+    if state.declined and state.declined[0] == c.player and KIND_VALUE[c.kind] <= KIND_VALUE[state.declined[1]]:
+        declined = state.declined[1]
+        raise InvalidAction(
+            f"{state.players[1 - c.player]} has already declined your offer of a "
+            f"{'single game' if declined == SINGLE else declined}; offer more, or play on"
+        )
     return [ev.ResignationOffered(c.player, c.kind)]
 
 
@@ -291,7 +390,7 @@ def _check_turn(state: MatchState, player, action: str) -> None:
         raise NotYourTurn(f"it is {state.players[state.turn]}'s turn, {state.players[player]} cannot {action}")
 
 
-def _check_double(state: MatchState, player) -> None:
+def _check_double(state: MatchState, player, dead_ok: bool = False) -> None:
     _check_turn(state, player, "double")
     if state.phase == MOVE:
         raise CubeNotAvailable("you can double only before rolling")
@@ -301,8 +400,13 @@ def _check_double(state: MatchState, player) -> None:
         raise CubeNotAvailable("no doubling in the Crawford game")
     if state.cube_owner is not None and state.cube_owner != player:
         raise CubeNotAvailable(f"{state.players[state.cube_owner]} owns the cube")
-    if state.beavered:
-        raise CubeNotAvailable("after a beaver only a raccoon can follow, before rolling")
+    if state.length and not dead_ok:
+        need = state.length - state.score[player]
+        if state.cube >= need:
+            raise CubeNotAvailable(
+                f"the cube is dead: you need {need} point{'s' if need != 1 else ''} "
+                f"and the cube already gives {state.cube}"
+            )
     _check_limit(state, state.cube * 2)
 
 
@@ -316,7 +420,7 @@ def _check_answer(state: MatchState, player) -> None:
     _check_player(player)
     if state.phase != DOUBLED:
         raise InvalidAction("no double has been offered")
-    if player == state.turn:
+    if player != state.answerer:
         raise NotYourTurn("you cannot answer your own double")
 
 
@@ -331,7 +435,7 @@ def _check_resignation_answer(state: MatchState, player) -> None:
 def _waiting_for(state: MatchState) -> str:
     name = state.players
     if state.phase == DOUBLED:
-        return f"waiting for {name[1 - state.turn]} to answer the double"
+        return f"waiting for {name[state.answerer]} to answer the double"
     if state.phase == RESIGNED:
         return f"waiting for {name[1 - state.resignation[0]]} to answer the resignation"
     if state.phase == OPENING:
@@ -373,7 +477,11 @@ def _game_over(state: MatchState, winner: int, kind: str, reason: str, cube: int
 
 def evolve(state: MatchState, event) -> MatchState:
     """Apply a recorded fact. Events are trusted: ``decide`` judged them."""
-    return _EVOLVERS[type(event)](state, event)
+    after = _EVOLVERS[type(event)](state, event)
+    if after.declined is not None and not isinstance(event, (ev.ResignationOffered, ev.ResignationDeclined)):
+        # gnubg forgets a declined offer with the next record of the game (roll, move, cube)
+        after = _r(after, declined=None)
+    return after
 
 
 def _r(state: MatchState, **changes) -> MatchState:
@@ -404,14 +512,14 @@ def _on_game_started(state: MatchState, e: ev.GameStarted) -> MatchState:
         position=Position.start(),
         dice=(e.dice[first], e.dice[1 - first]),
         crawford_games=crawford_games,
-        beavered=False,
+        redoubles=0,
         resignation=None,
         last_game=None,
     )
 
 
 def _on_rolled(state: MatchState, e: ev.DiceRolled) -> MatchState:
-    return _r(state, phase=MOVE, dice=tuple(e.dice), beavered=False)
+    return _r(state, phase=MOVE, dice=tuple(e.dice))
 
 
 def _on_moved(state: MatchState, e: ev.CheckersMoved) -> MatchState:
@@ -428,7 +536,8 @@ def _on_double(state: MatchState, e: ev.DoubleOffered) -> MatchState:
 
 
 def _on_take(state: MatchState, e: ev.DoubleTaken) -> MatchState:
-    return _r(state, phase=ROLL, cube=e.cube, cube_owner=e.player)
+    # after a beaver the doubler takes, but the cube stays with the player first doubled
+    return _r(state, phase=ROLL, cube=e.cube, cube_owner=1 - state.turn, redoubles=0)
 
 
 def _on_drop(state: MatchState, e: ev.DoubleDropped) -> MatchState:
@@ -436,11 +545,16 @@ def _on_drop(state: MatchState, e: ev.DoubleDropped) -> MatchState:
 
 
 def _on_beaver(state: MatchState, e: ev.Beavered) -> MatchState:
-    return _r(state, phase=ROLL, cube=e.cube, cube_owner=e.player, beavered=True)
+    if e.taken:  # schema 1: final at once
+        return _r(state, phase=ROLL, cube=e.cube, cube_owner=e.player, redoubles=0)
+    # pending: a drop now loses half the offer, and the cube is on the beaverer's side (as in gnubg)
+    return _r(state, cube=e.cube // 2, cube_owner=1 - state.turn, redoubles=state.redoubles + 1)
 
 
 def _on_raccoon(state: MatchState, e: ev.Raccooned) -> MatchState:
-    return _r(state, cube=e.cube, cube_owner=e.player, beavered=False)
+    if e.taken:  # schema 1: the raccooner got the cube at once
+        return _r(state, cube=e.cube, cube_owner=e.player, redoubles=0)
+    return _r(state, cube=e.cube // 2, cube_owner=1 - state.turn, redoubles=state.redoubles + 1)
 
 
 def _on_resign(state: MatchState, e: ev.ResignationOffered) -> MatchState:
@@ -452,7 +566,7 @@ def _on_resign_accepted(state: MatchState, e: ev.ResignationAccepted) -> MatchSt
 
 
 def _on_resign_declined(state: MatchState, e: ev.ResignationDeclined) -> MatchState:
-    return _r(state, phase=state.resumed_phase, resignation=None, resumed_phase=None)
+    return _r(state, phase=state.resumed_phase, resignation=None, resumed_phase=None, declined=state.resignation)
 
 
 def _on_game_won(state: MatchState, e: ev.GameWon) -> MatchState:
@@ -470,7 +584,7 @@ def _on_game_won(state: MatchState, e: ev.GameWon) -> MatchState:
         cube=1,
         cube_owner=None,
         automatic_doubles=0,
-        beavered=False,
+        redoubles=0,
         resignation=None,
         resumed_phase=None,
         crawford_done=crawford_done,
@@ -484,14 +598,16 @@ def _on_match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
 
 
 def _is_crawford_game(state: MatchState) -> bool:
-    """Is the next game the Crawford game? The first game after a player first reaches length - 1.
+    """Is the next game the Crawford game? The first game in which exactly one side stands at length - 1.
 
-    A 1-point match has none: nobody *reaches* 0 away-1.
+    A 1-point match has none: nobody *reaches* 0 away-1; nor a match resumed at
+    length - 1 to length - 1 (gnubg calls it post-Crawford).
     """
     o = state.options
     if not o.crawford or state.length < 2 or state.crawford_done:
         return False
-    return state.length - 1 in state.score and max(state.score) < state.length
+    at_match_point = [s == state.length - 1 for s in state.score]
+    return at_match_point[0] != at_match_point[1] and max(state.score) < state.length
 
 
 _EVOLVERS = {

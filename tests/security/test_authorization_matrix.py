@@ -10,8 +10,9 @@ The rules (players/authority.py, the services and the README). "Officials" hold 
   ``correct_result`` and ``void``: the event's director and officials only.
 - Creating or importing a match: outside an event, one of its two players or an official; inside an event,
   its director or an official.
-- Creating an event: anyone logged in (they become its director); under a club's name, only the club's
-  directors and officials.
+- Creating an event: officials (they become its director); under a club's name, the club's directors; without
+  a club's name, any member only where the site allows casual events (``CASUAL_EVENTS``, on in the tests'
+  settings, off by default), limited to ``CASUAL_EVENT_MAX_PLAYERS`` players.
 - Reading an event: anyone while it is published; an unpublished one only its director, officials and
   its entrants (the others get 404, for commands too).
 - Event commands: ``enter`` yourself (anyone logged in who can see the event) or anyone (director,
@@ -242,6 +243,16 @@ def test_creating_an_event_makes_you_its_director(world, role):
 
 
 @pytest.mark.parametrize("role", ROLES)
+def test_without_casual_events_only_officials_create_events_outside_a_club(world, role, settings):
+    """Production's default (CASUAL_EVENTS off): a member's event of their own is refused."""
+    settings.CASUAL_EVENTS = False
+    before = event_count()
+    response = world.client(role).post("/api/tournaments/", {"name": f"{role}'s night", "format": "round_robin"},
+                                       format="json")
+    check(response, ANON if role == "anonymous" else 201 if role == "official" else 403, before)
+
+
+@pytest.mark.parametrize("role", ROLES)
 def test_a_published_event_is_readable_by_everyone(world, role):
     assert world.client(role).get(f"/api/tournaments/{world.event.pk}/").status_code == 200
 
@@ -320,7 +331,7 @@ def _scene_keep_match(world) -> dict:
 
 
 def _scene_pair_round(world) -> dict:
-    """A Swiss event of the same director, round one paired by the draw: the director pairs round two."""
+    """A Swiss event of the same director, round one paired by the draw: the director pairs it again."""
     swiss = services.tournament_create(actor=world.user("director"), name="Swiss night", format="swiss",
                                        settings={"rounds": 3})
     world.event = swiss
@@ -329,7 +340,8 @@ def _scene_pair_round(world) -> dict:
     for pid in field:
         _as_staff(world, swiss, type="enter", player=pid)
     _as_staff(world, swiss, type="draw", method="manual", seeds=field)
-    return {"type": "pair_round", "pairings": [[field[0], field[1]], [walk_in, None]]}
+    # round one again, before any of its matches begins (round two waits for round one to be played)
+    return {"type": "pair_round", "round": 1, "pairings": [[field[0], field[1]], [walk_in, None]]}
 
 
 def _p(world, role="player") -> int:
@@ -678,3 +690,88 @@ def test_merging_players_in_the_admin_needs_the_change_permission(world, django_
     client.post("/admin/players/player/", {"action": "merge_duplicates", "_selected_action": twins})
     merged = Player.objects.filter(pk=twins[1], merged_into_id=twins[0]).exists()
     assert merged == ("change_player" in perms)
+
+
+# -- the matches of an unpublished event --------------------------------------------------------------
+
+
+def _hidden_event_match(world) -> str:
+    """The final of this event, created by the process manager while the event is not published."""
+    from eventlog import projections
+
+    Tournament.objects.filter(pk=world.event.pk).update(published=False)
+    world.event.refresh_from_db()
+    _entered(world, draw=True)
+    projections.run_all()
+    link = next(iter(services.tournament_facts(world.event).matches.values()))
+    return link["match_id"]
+
+
+HIDDEN_MATCH_READERS = ("player", "opponent", "director", "official")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_match_of_an_unpublished_event_is_hidden_like_its_event(world, role):
+    match_id = _hidden_event_match(world)
+    expected = 200 if role in HIDDEN_MATCH_READERS else 404
+    client = world.client(role)
+    for read in READS:
+        assert client.get(f"/api/matches/{match_id}/{read}").status_code == expected, read
+    assert _admin_client(world, role).get(f"/matches/{match_id}/").status_code == expected  # the viewer
+
+
+@pytest.mark.parametrize("role", [r for r in ROLES if r not in HIDDEN_MATCH_READERS])
+def test_the_lists_and_home_page_leave_an_unpublished_events_matches_out(world, role):
+    match_id = _hidden_event_match(world)
+    client = world.client(role)
+    assert match_id not in {m["id"] for m in client.get("/api/matches/").json()}
+    assert client.get(f"/api/matches/?tournament={world.event.pk}").json() == []
+    assert match_id.encode() not in _admin_client(world, role).get("/").content
+
+
+def test_publishing_the_event_publishes_its_matches(world):
+    from eventlog import projections
+
+    match_id = _hidden_event_match(world)
+    services.tournament_publish(actor=world.user("director"), tournament=world.event, published=True)
+    projections.run_all()
+    anonymous = world.client("anonymous")
+    for read in READS:
+        assert anonymous.get(f"/api/matches/{match_id}/{read}").status_code == 200, read
+    assert match_id in {m["id"] for m in anonymous.get(f"/api/matches/?tournament={world.event.pk}").json()}
+    # and hiding it again hides them again
+    services.tournament_publish(actor=world.user("director"), tournament=world.event, published=False)
+    projections.run_all()
+    assert anonymous.get(f"/api/matches/{match_id}/").status_code == 404
+    assert anonymous.get(f"/api/matches/?tournament={world.event.pk}").json() == []
+
+
+def test_a_match_added_to_an_unpublished_event_through_the_api_is_hidden_too(world):
+    Tournament.objects.filter(pk=world.event.pk).update(published=False)
+    a, b = world.player("player").pk, world.player("opponent").pk
+    created = world.client("director").post("/api/matches/", {"player0": a, "player1": b, "length": 3,
+                                                               "tournament": world.event.pk}, format="json")
+    assert created.status_code == 201
+    assert world.client("anonymous").get(f"/api/matches/{created.json()['id']}/").status_code == 404
+
+
+@pytest.mark.parametrize("role", [r for r in ROLES if r not in HIDDEN_MATCH_READERS])
+def test_the_result_of_an_unpublished_events_match_does_not_show_on_the_players_pages(world, role):
+    from eventlog import projections
+
+    match_id = _hidden_event_match(world)
+    world.send(match_id, type="roll", dice=[3, 1])  # then the opponent resigns a backgammon: 3 points, a 3-pointer
+    world.send(match_id, type="resign", kind="backgammon", player=1)
+    world.send(match_id, type="accept_resignation", player=0)
+    projections.run_all()
+    from ratings.models import RatingChange
+
+    pid = world.player("player").pk
+    assert RatingChange.objects.filter(player_id=pid).exists()  # rated (through its event's slot): a leak would show
+    seen_by_official = world.client("official").get(f"/api/players/{pid}/ratings/").json()["history"]
+    assert [h for h in seen_by_official if h["match_id"] == match_id]
+    history = world.client(role).get(f"/api/players/{pid}/ratings/").json()["history"]
+    assert not [h for h in history if h["match_id"] == match_id or h["tournament_id"] == world.event.pk]
+    page = _admin_client(world, role).get(f"/players/{pid}/")
+    assert page.status_code == 200
+    assert match_id.encode() not in page.content

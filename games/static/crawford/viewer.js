@@ -17,8 +17,8 @@
     document.getElementById("crawford").textContent = f.crawford ? "yes" : "no";
     document.getElementById("pips").textContent = `${f.pips[0]} / ${f.pips[1]}`;
     document.getElementById("posid").textContent = f.position_id;
-    document.getElementById("matchid").textContent = f.match_id;
-    document.getElementById("xgid").textContent = f.xgid;
+    document.getElementById("matchid").textContent = f.match_id || "unavailable (beyond what gnubg can write)";
+    document.getElementById("xgid").textContent = f.xgid || "unavailable";
     at.textContent = `${i + 1} / ${frames.length}`;
     document.getElementById("prev").disabled = i === 0;
     document.getElementById("next").disabled = i === frames.length - 1;

@@ -186,12 +186,13 @@ def test_jacoby_gammon_counts_single_while_the_cube_is_centred():
 
 
 def test_beaver_taker_redoubles_at_once_and_keeps_the_cube():
+    # issue 11: the beaver is an offer the doubler answers (see test_cube_edge_rules.py)
     t = placed(length=0, start={'beavers': True})
     t.double()
     assert t.do(c.Beaver(1)) == [ev.Beavered(1, 4)]
+    assert (t.state.cube_owner, t.state.turn, t.state.phase) == (1, 0, DOUBLED)
+    t.do(c.Take(0))
     assert (t.state.cube, t.state.cube_owner, t.state.turn, t.state.phase) == (4, 1, 0, ROLL)
-    with pytest.raises(InvalidAction, match="no double has been offered"):
-        t.do(c.Drop(1))
 
 
 def test_raccoon_doubler_re_redoubles_after_a_beaver():
@@ -199,7 +200,8 @@ def test_raccoon_doubler_re_redoubles_after_a_beaver():
     t.double()
     t.do(c.Beaver(1))
     assert t.do(c.Raccoon(0)) == [ev.Raccooned(0, 8)]
-    assert (t.state.cube, t.state.cube_owner) == (8, 0)
+    t.do(c.Take(1))
+    assert (t.state.cube, t.state.cube_owner) == (8, 1)  # the cube stays with the beaverer
     t.roll(3, 1)  # the turn goes on
 
 

@@ -60,7 +60,7 @@ def play_random_match(rnd, length: int, money_options: dict) -> tuple[MatchState
             r = rnd.random()
             if state.may_double(state.turn) and r < 0.04:
                 do(c.Double(state.turn))
-            elif r < 0.045:
+            elif r < 0.045 and state.declined is None:
                 do(c.Resign(rnd.randint(0, 1), rnd.choice(["single", "gammon", "backgammon"])))
             else:
                 do(c.Roll(state.turn, dice()))
@@ -70,11 +70,11 @@ def play_random_match(rnd, length: int, money_options: dict) -> tuple[MatchState
         elif state.phase == DOUBLED:
             r = rnd.random()
             if r < 0.3:
-                do(c.Drop(1 - state.turn))
+                do(c.Drop(state.answerer))
             elif r < 0.4 and length == 0 and not state.beavered:
-                do(c.Beaver(1 - state.turn))
+                do(c.Beaver(state.answerer))
             else:
-                do(c.Take(1 - state.turn))
+                do(c.Take(state.answerer))
         elif state.phase == RESIGNED:
             answer = c.AcceptResignation if rnd.random() < 0.3 else c.DeclineResignation
             do(answer(1 - state.resignation[0]))

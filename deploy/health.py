@@ -1,0 +1,52 @@
+"""``/api/health/``: is every projection keeping up, and has any stream been set aside?
+
+Open to monitoring without credentials: the status and the counts. Officials (players/authority.py)
+also get each failure (projection, stream, position, error), as in the admin. Always 200 while the
+site answers: "degraded" is for a person to look at, not a reason for a load balancer to stop
+sending traffic.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Max
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from eventlog import projections
+from eventlog.models import Event, ProjectionCheckpoint, ProjectionFailure
+from players import authority
+
+MAX_LISTED = 50
+
+
+class Health(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT},
+                   description="Projections' positions and set-aside streams; the failures' details for officials.")
+    def get(self, request):
+        top = Event.objects.aggregate(top=Max("global_position"))["top"] or 0
+        positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+        counts: dict[str, int] = {}
+        for name in ProjectionFailure.objects.values_list("projection", flat=True):
+            counts[name] = counts.get(name, 0) + 1
+        body = {
+            "status": "degraded" if counts else "ok",
+            "log_position": top,
+            "projections": {
+                name: {"position": positions.get(name, 0), "behind": max(0, top - positions.get(name, 0)),
+                       "streams_set_aside": counts.get(name, 0)}
+                for name in sorted(projections.registered())
+            },
+        }
+        if authority.officiates_everything(request.user):
+            body["failures"] = [
+                {"projection": f.projection, "stream_id": f.stream_id, "global_position": f.global_position,
+                 "event_type": f.event_type, "error": f.error[:500], "skipped": f.skipped,
+                 "failed_at": f.failed_at.isoformat()}
+                for f in ProjectionFailure.objects.order_by("-failed_at")[:MAX_LISTED]
+            ]
+        return Response(body)
