@@ -214,8 +214,8 @@ def pending_work() -> list:
     out = []
     for t in Tournament.objects.all():
         _, view = services.tournament_view(t)
-        if view.to_create or view.to_close or [f for f in view.flagged if not f["started"]]:
-            out.append((t.pk, [s.key for s in view.to_create], view.to_close, view.flagged))
+        if view.to_create or getattr(view, "to_close", None) or [f for f in view.flagged if not f["started"]]:
+            out.append((t.pk, [s.key for s in view.to_create], getattr(view, "to_close", None), view.flagged))
     return out
 
 
@@ -229,7 +229,8 @@ def tournament_tables() -> dict:
     return {
         "state": rows(TournamentState, "tournament_id"),
         "slots": rows(TournamentSlot, "tournament_id", "key"),
-        "standings": rows(TournamentStanding, "tournament_id", "flight", "rank"),
+        "standings": sorted(rows(TournamentStanding, "tournament_id", "rank"),
+                            key=lambda r: (r["tournament_id"], r.get("flight", ""), r["rank"])),
     }
 
 
@@ -241,7 +242,7 @@ def straight_tournament_tables() -> dict:
         for s in view.slots:
             slots.append((t.pk, s.key, tuple(s.players), s.status, s.result.winner if s.result else None,
                           (facts.matches.get(s.key) or {}).get("match_id", "")))
-        for flight, table in view.flights.items():
+        for flight, table in getattr(view, "flights", {"": view.standings}).items():
             standings += [(t.pk, flight, r.rank, r.player, r.wins, r.losses) for r in table]
     return {"slots": sorted(slots, key=lambda x: (x[0], x[1])), "standings": sorted(standings)}
 
@@ -250,7 +251,7 @@ def stored_as_straight(tables: dict) -> dict:
     return {
         "slots": [(r["tournament_id"], r["key"], (r["player_a"], r["player_b"]), r["status"], r["winner"], r["match_id"])
                   for r in tables["slots"]],
-        "standings": sorted((r["tournament_id"], r["flight"], r["rank"], r["player_id"], r["wins"], r["losses"])
+        "standings": sorted((r["tournament_id"], r.get("flight", ""), r["rank"], r["player_id"], r["wins"], r["losses"])
                             for r in tables["standings"]),
     }
 
