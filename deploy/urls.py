@@ -4,6 +4,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.contrib.auth import views as auth_views
 from django.http import JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found
 from django.templatetags.static import static
 from django.views.generic import RedirectView
@@ -65,7 +66,8 @@ def server_error(request):
 
 
 # with DEBUG on, Django answers an unknown address with its HTML page before handler404: the API stays JSON
-urlpatterns.insert(-2, re_path(r"^api/.+/$", not_found))  # no slash: APPEND_SLASH redirects first
+# (exempt from CSRF: a POST there changes nothing, and its answer is the JSON 404, not the CSRF page's HTML)
+urlpatterns.insert(-2, re_path(r"^api/.+/$", csrf_exempt(not_found)))  # no slash: APPEND_SLASH redirects first
 
 handler400 = bad_request
 handler404 = not_found
