@@ -44,7 +44,9 @@ def match_state_data(record: MatchRecord) -> dict:
             "off": [board0.mine[OFF], board0.theirs[OFF]],
         },
         "legal_moves": [str(p) for p in s.legal_plays()] if s.phase == MOVE else [],
-        "may_double": s.may_double(s.turn),
+        "may_double": s.may_double(s.turn),  # no dead cube, no Crawford game: the recording screen's button follows
+        "answerer": s.answerer if s.phase == "doubled" else None,  # after a beaver the doubler answers
+        "import_warnings": list(record.import_warnings),
         "finished": record.finished,
         "winner": record.winner,
         "voided": record.voided,

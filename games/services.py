@@ -219,7 +219,9 @@ def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
     return tagged[0], tagged[1]
 
 
-def _open_stream(actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events) -> MatchRecord:
+def _open_stream(
+    actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events, import_warnings=()
+) -> MatchRecord:
     """A new match stream: who plays (in the platform's terms), then the engine's events.
 
     The whole stream is folded and checked against the platform's limits before it is appended:
@@ -230,6 +232,8 @@ def _open_stream(actor, player0: Player, player1: Player, tournament_id, publish
         "published": bool(published) and event_published(tournament_id),
         "rating_ramp": rating_ramp(tournament_id),
     }
+    if import_warnings:  # what the .mat reader read leniently (a dead cube doubled elsewhere...): kept with the match
+        registration["import_warnings"] = list(import_warnings)
     stream_id = uuid.uuid4().hex
     events = [NewEvent(streams.REGISTERED, registration)] + _new(engine_events)
     record = _fold_checked(stream_id, events, None)
@@ -452,12 +456,32 @@ def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
     return True
 
 
+def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, int], reason: str, actor=None) -> bool:
+    """Record an event's correction of its slot in the slot's match, so the match's pages show the corrected
+    result (a process around the match calls this, as with :func:`match_void`). A voided match, or one between
+    other players than the correction names, is left as it is; returns whether the correction was recorded."""
+    record = match_load(stream_id)
+    if record.voided is not None or winner_player not in record.player_ids:
+        return False
+    seat = record.player_ids.index(winner_player)
+    by_seat = [0, 0]
+    by_seat[seat], by_seat[1 - seat] = score
+    if record.correction is not None and (record.correction.winner, list(record.correction.score)) == (seat, by_seat):
+        return False
+    with transaction.atomic():
+        events = [NewEvent(streams.RESULT_CORRECTED, {"winner": seat, "score": by_seat, "reason": reason})]
+        _append(stream_id, record.version, events + _reveal_open_seed(stream_id), actor)
+    return True
+
+
 # -- files -----------------------------------------------------------------------------
 
 
 def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error."""
-    return _open_stream(actor, player0, player1, tournament_id, True, read_mat(text).events)
+    read = read_mat(text)
+    warnings = [w.to_dict() for w in read.warnings]
+    return _open_stream(actor, player0, player1, tournament_id, True, read.events, import_warnings=warnings)
 
 
 def match_export_mat(record: MatchRecord, rows) -> str:
@@ -529,7 +553,7 @@ def decode_mat_upload(raw: bytes) -> str:
 
 def players_for_import(text: str, player0_id: int | None, player1_id: int | None) -> tuple[Player, Player]:
     """The given players, or the file's names matched to players (created when new)."""
-    from games.engine.matfile import parse_mat
+    from games.engine.matfile import names_of, parse_mat
 
     if player0_id is not None and player1_id is not None:
         found = {p.pk: p for p in Player.objects.filter(pk__in=[player0_id, player1_id])}
@@ -537,10 +561,7 @@ def players_for_import(text: str, player0_id: int | None, player1_id: int | None
             raise BadCommand("unknown player id")
         return found[player0_id], found[player1_id]
     headers, _, games = parse_mat(text)
-    names = games[0].names if games and games[0].names != ("", "") else (
-        headers.get("Player 1", "Player 1"),
-        headers.get("Player 2", "Player 2"),
-    )
+    names = names_of(headers, games)  # the engine's reading: empty names become the header's or "Player 1"/"Player 2"
     chosen = []
     for name in names:
         player = Player.objects.filter(display_name=name).order_by("pk").first()

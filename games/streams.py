@@ -66,6 +66,7 @@ class MatchRecord:
     voided: str | None = None
     closed: Closure | None = None
     created_at: object = None
+    import_warnings: tuple = ()  # ({"line", "reason"}, ...): a .mat file's quirks read leniently
 
     @property
     def finished(self) -> bool:
@@ -138,6 +139,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                 tournament_id=payload.get("tournament_id"),
                 published=payload.get("published", True),
                 created_at=getattr(row, "recorded_at", None),
+                import_warnings=tuple(payload.get("import_warnings", ())),
             )
         elif kind == RESULT_CORRECTED:
             winner = payload.get("winner")

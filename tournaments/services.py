@@ -417,7 +417,13 @@ def _correct(*, actor, official, tournament, facts, view, c):
     slot = next((s for s in view.slots if s.key == key), None)
     if slot is None or slot.result is None:
         raise TournamentError("correct a slot that has a result")
-    return [NewEvent("ResultCorrected", {**_result_payload(tournament, view, c, require_ready=False), "reason": reason})]
+    payload = {**_result_payload(tournament, view, c, require_ready=False), "reason": reason}
+    link = facts.matches.get(key)
+    if link is not None and set(link["players"]) == {payload["winner"], payload["loser"]}:
+        # the slot's match shows the corrected result too (its viewer, the home page)
+        matches.match_set_result(stream_id=link["match_id"], winner_player=payload["winner"],
+                                 score=(payload["winner_points"], payload["loser_points"]), reason=reason, actor=actor)
+    return [NewEvent("ResultCorrected", payload)]
 
 
 def _forfeit(*, actor, official, tournament, facts, view, c):

@@ -121,7 +121,7 @@ def _stale(user, stream_id: str, command) -> dict | None:
     record = services.match_load(stream_id)
     if record.version <= expected or not services.can_read(user, record):
         return None
-    return selectors.stale_answer(record, store.read_stream(stream_id, after=expected))
+    return {**selectors.stale_answer(record, store.read_stream(stream_id, after=expected)), "sent_version": expected}
 
 
 class MatchEvents(APIView):

@@ -46,7 +46,7 @@ def summary(name: str, record: MatRecord) -> dict:
         "games": record.games,
         "crawford_game": list(state.crawford_games),
         "resigned_games": [e.game for e in won if e.reason == "resignation"],
-    }
+    } | ({"warnings": [w.to_dict() for w in record.warnings]} if record.warnings else {})
 
 
 def _replay_mats(paths: list[str], as_json: bool) -> int:
@@ -68,6 +68,8 @@ def _replay_mats(paths: list[str], as_json: bool) -> int:
             result = f"{facts['winner']} wins" if facts["winner"] else "unfinished"
             crawford = ",".join(map(str, facts["crawford_game"])) or "none"
             print(f"{name}: {facts['length']}-point match, {result}, {score}, {facts['games']} games, Crawford game {crawford}")
+            for warning in record.warnings:
+                print(f"{name}:{warning.line}: warning: {warning.reason}")
     return 1 if failed else 0
 
 

@@ -11,7 +11,32 @@ points`` (the loser resigned that many points over the cube).
 Every action goes through :func:`games.engine.match.decide`; a file with an
 illegal or unreadable move raises :class:`MatFileError` naming the game, the
 move number and the reason. There is no Crawford marker in a ``.mat`` file:
-the engine infers the Crawford game from the scores.
+the engine infers the Crawford game from the scores, unless XG's
+``; [Crawford "Off"]`` header says the match had no Crawford rule. XG's
+``; [Jacoby "On"]``, ``; [Beaver "On"]`` and ``; [CubeLimit "N"]`` headers
+set the session's options.
+
+What real files hold, read as gnubg 1.07 reads it (or better where gnubg gives
+up), each kept as a :class:`MatWarning` (file line and reason) on the record:
+
+* ``???`` / ``????`` after a roll (XG, Backgammon Studio: the play was not
+  recorded): before a ``Wins`` line, the roll and then the resignation; at the
+  end of the file, the game is unfinished with the mover to move; before more
+  play, as a roll with no move written (below). Five or more ``?`` is an error.
+* A roll with no move written: at the end of the file, unfinished (no warning:
+  our own export of a player who has rolled writes it so); before more play,
+  its only legal play is played, or it is forfeited; with several plays the
+  file is refused.
+* ``Wins N`` after a resignation that is not the cube times 1, 2 or 3: as
+  gnubg, single up to the cube, gammon up to twice, else backgammon.
+* ``Wins N`` after a game already won by a bear-off or a drop: the play
+  decides; N capped at what the match needed (Galaxy) is silent, any other N
+  is a warning; a ``Wins`` in the loser's column stays an error.
+* A dead cube doubled (gnubg would refuse it at the table): read as written.
+* Empty player names (gnubg crashes): the header's name, or "Player 1"/"Player 2".
+* A row number written twice on one line (Galaxy): read as two rows.
+* ``Losses N point(s)`` lines repeat the ``Wins`` and are ignored.
+* Snowie's ``Illegal play (…)`` (a position set by hand) is refused.
 """
 
 from __future__ import annotations
@@ -22,11 +47,22 @@ from dataclasses import dataclass, field
 from . import commands as cmd
 from . import events as ev
 from .errors import EngineError, NotationError
-from .events import KIND_VALUE
+from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE
 from .match import DOUBLED, MOVE, OPENING, OVER, ROLL, MatchState, decide, evolve
 from .notation import format_mat_move
 
 KIND_BY_VALUE = {v: k for k, v in KIND_VALUE.items()}
+
+
+@dataclass(frozen=True)
+class MatWarning:
+    """A quirk of the file read leniently: its ``line`` (1-based) and what was done."""
+
+    line: int
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"line": self.line, "reason": self.reason}
 
 
 class MatFileError(NotationError):
@@ -50,6 +86,7 @@ class Action:
     dice: tuple[int, int] | None = None
     move: str = ""
     value: int = 0
+    file_line: int = 0  # 1-based line of the file
 
 
 @dataclass
@@ -58,6 +95,9 @@ class MatGame:
     score: tuple[int, int]
     names: tuple[str, str]
     actions: list[Action] = field(default_factory=list)
+    has_score_line: bool = False
+    score_line: int = 0
+    warnings: list[MatWarning] = field(default_factory=list)
 
 
 @dataclass
@@ -70,6 +110,7 @@ class MatRecord:
     events: list
     state: MatchState
     games: int
+    warnings: list[MatWarning] = field(default_factory=list)
 
 
 # -- reading -----------------------------------------------------------------
@@ -77,9 +118,10 @@ class MatRecord:
 _HEADER = re.compile(r'^;\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
-_SCORE = re.compile(r"^\s*(?P<a>\S.*?)\s*:\s*(?P<sa>\d+)\s+(?P<b>\S.*?)\s*:\s*(?P<sb>\d+)\s*$")
+_SCORE = re.compile(r"^\s*(?P<a>.*?)\s*:\s*(?P<sa>\d+)\s+(?P<b>.*?)\s*:\s*(?P<sb>\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
 _ROLL = re.compile(r"^([1-6])([1-6]):$")
+_UNRECORDED = re.compile(r"^\?{3,4}$")  # XG / Backgammon Studio: the play was not recorded
 _RATING = re.compile(r"\s*,\s*-?\d+(?:[.,]\d+)?\s*$")
 _RIGHT_OFFSET = 12  # an action further than this right of "N)" is in the second column
 _RIGHT_COLUMN = 20  # the same for lines without a number ("      Wins 2 points")
@@ -92,7 +134,7 @@ def parse_mat(text: str) -> tuple[dict[str, str], int, list[MatGame]]:
     length: int | None = None
     games: list[MatGame] = []
     game: MatGame | None = None
-    for raw in text.splitlines():
+    for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if not line.strip():
             continue
@@ -112,15 +154,22 @@ def parse_mat(text: str) -> tuple[dict[str, str], int, list[MatGame]]:
             raise MatFileError(f"unexpected line before the first game: {line.strip()!r}")
         numbered = _NUMBERED.match(line)
         if numbered:
-            _read_actions(numbered[2], int(numbered[1]), game, numbered=True)
+            number, content = int(numbered[1]), numbered[2]
+            glued = re.search(rf"(?<=\s){number}\)", content)
+            if glued:  # Galaxy glues its last row onto the one before: "24) 43: 21/18   24)  Losses 2 ..."
+                _read_actions(content[: glued.start()], number, game, numbered=True, line=lineno)
+                content = content[glued.end():]
+                game.warnings.append(MatWarning(lineno, f"row {number} is written twice on one line: read as two rows"))
+            _read_actions(content, number, game, numbered=True, line=lineno)
             continue
-        score = _SCORE.match(line)
-        if score and not game.actions and game.names == ("", ""):
-            game.names = (_RATING.sub("", score["a"]), _RATING.sub("", score["b"]))
-            game.score = (int(score["sa"]), int(score["sb"]))
-            continue
+        if not game.actions and not game.has_score_line:
+            names = _score_names(line, headers)
+            if names:
+                game.names, game.score = names
+                game.has_score_line, game.score_line = True, lineno
+                continue
         if re.search(r"\b(Wins|Losses)\b", line):
-            _read_actions(line, None, game, numbered=False)
+            _read_actions(line, None, game, numbered=False, line=lineno)
             continue
         raise MatFileError(f"cannot read the line {line.strip()!r}", game.number)
     if length is None:
@@ -128,7 +177,26 @@ def parse_mat(text: str) -> tuple[dict[str, str], int, list[MatGame]]:
     return headers, length, games
 
 
-def _read_actions(content: str, number: int | None, game: MatGame, numbered: bool) -> None:
+def _score_names(line: str, headers: dict[str, str]):
+    """The names and scores of a game's score line, or None; the headers' names win when they fit.
+
+    A name may hold a colon or start with spaces (``; [Player 1 " Ann: the best"]``): the
+    score line alone cannot say where it ends, the header can.
+    """
+    given = headers.get("Player 1"), headers.get("Player 2")
+    if all(given):
+        exact = re.match(
+            rf"^\s*{re.escape(given[0].strip())}\s*:\s*(\d+)\s+{re.escape(given[1].strip())}\s*:\s*(\d+)\s*$", line
+        )
+        if exact:
+            return (given[0], given[1]), (int(exact[1]), int(exact[2]))
+    score = _SCORE.match(line)
+    if not score:
+        return None
+    return (_RATING.sub("", score["a"]), _RATING.sub("", score["b"])), (int(score["sa"]), int(score["sb"]))
+
+
+def _read_actions(content: str, number: int | None, game: MatGame, numbered: bool, line: int = 0) -> None:
     tokens = [(m.start(), m.group()) for m in re.finditer(r"\S+", content)]
     actions: list[Action] = []
     i = 0
@@ -137,6 +205,11 @@ def _read_actions(content: str, number: int | None, game: MatGame, numbered: boo
         lower = word.lower()
         roll = _ROLL.match(word)
         column = 1 if start > (_RIGHT_OFFSET if numbered else _RIGHT_COLUMN) else 0
+        if lower == "illegal" and i + 1 < len(tokens) and tokens[i + 1][1].lower().startswith("play"):
+            raise MatFileError(
+                "the file records an illegal play (a position set by hand in Snowie); it cannot be replayed",
+                game.number, number,
+            )
         if roll:
             moves = []
             i += 1
@@ -146,24 +219,31 @@ def _read_actions(content: str, number: int | None, game: MatGame, numbered: boo
             text = " ".join(moves)
             if re.fullmatch(r"(?i)(cannot\s+move|\(?no\s+(legal\s+)?move\)?)?", text):
                 text = ""
-            actions.append(Action("roll", column, number, (int(roll[1]), int(roll[2])), text))
+            if text.lower().startswith("illegal play"):  # Snowie: "52: Illegal play (<position>)"
+                raise MatFileError(
+                    "the file records an illegal play (a position set by hand in Snowie); it cannot be replayed",
+                    game.number, number,
+                )
+            if re.fullmatch(r"\?{5,}", text):
+                raise MatFileError(f"cannot read {text!r}: a play not recorded is written ??? or ????", game.number, number)
+            actions.append(Action("roll", column, number, (int(roll[1]), int(roll[2])), text, file_line=line))
             continue
         if lower in ("doubles", "beavers", "raccoons"):
             value = _number_after(tokens, i, game, number)
             kind = {"doubles": "double", "beavers": "beaver", "raccoons": "raccoon"}[lower]
-            actions.append(Action(kind, column, number, value=value))
+            actions.append(Action(kind, column, number, value=value, file_line=line))
             i += 3 if i + 1 < len(tokens) and tokens[i + 1][1] == "=>" else 2
             continue
         if lower in ("takes", "drops", "accepts", "passes", "rejects"):
             kind = "take" if lower in ("takes", "accepts") else "drop"
-            actions.append(Action(kind, column, number))
+            actions.append(Action(kind, column, number, file_line=line))
             i += 1
             continue
         if lower in ("wins", "losses", "loses"):
             if i + 1 >= len(tokens) or not tokens[i + 1][1].isdigit():
                 raise MatFileError(f"'{word}' needs a number of points", game.number, number)
             kind = "wins" if lower == "wins" else "losses"
-            actions.append(Action(kind, column, number, value=int(tokens[i + 1][1])))
+            actions.append(Action(kind, column, number, value=int(tokens[i + 1][1]), file_line=line))
             i += 2
             while i < len(tokens) and tokens[i][1].lower() in ("point", "points", "and", "the", "match"):
                 i += 1
@@ -190,43 +270,87 @@ def _number_after(tokens, i, game, number) -> int:
     return int(tokens[j][1])
 
 
+def names_of(headers: dict[str, str], games: list[MatGame]) -> tuple[str, str]:
+    """The players' names: the first score line's, else the headers', else "Player 1"/"Player 2"."""
+    given = games[0].names if games else ("", "")
+    return tuple(
+        given[i] if given[i].strip() else (headers.get(f"Player {i + 1}", "").strip() and headers[f"Player {i + 1}"])
+        or f"Player {i + 1}"
+        for i in (0, 1)
+    )
+
+
+def _header_options(headers: dict[str, str], length: int, warnings: list[MatWarning]) -> dict:
+    """XG's option headers as StartMatch options (the money ones only for a money session)."""
+    on = {k.lower(): v.strip().lower() for k, v in headers.items()}
+    options: dict = {}
+    if on.get("crawford") == "off":
+        options["crawford"] = False
+    if not length:
+        options["jacoby"] = on.get("jacoby") == "on"
+        options["beavers"] = on.get("beaver", on.get("beavers")) == "on"
+        if on.get("raccoon", on.get("raccoons")) == "on" and options["beavers"]:
+            options["raccoons"] = True
+    limit = on.get("cubelimit", "")
+    if limit.isdigit() and int(limit) >= 2 and not int(limit) & (int(limit) - 1):
+        options["cube_limit"] = int(limit)
+    redoubles = on.get("redoubles", "")
+    if not length and redoubles.isdigit() and options["beavers"]:
+        options["redoubles"] = int(redoubles)
+    return options
+
+
 def read_mat(text: str) -> MatRecord:
     """Read and judge a ``.mat`` file: every action is decided by the engine."""
     headers, length, games = parse_mat(text)
     if not games:
         raise MatFileError("the file holds no game")
-    names = games[0].names
-    if names == ("", ""):
-        names = (headers.get("Player 1", "Player 1"), headers.get("Player 2", "Player 2"))
+    warnings: list[MatWarning] = []
+    names = names_of(headers, games)
+    if games[0].has_score_line and not all(n.strip() for n in games[0].names):
+        warnings.append(MatWarning(games[0].score_line, f"a player's name is empty: read as {names[0]!r} and {names[1]!r}"))
+    if names[0] == names[1]:
+        names = (names[0], names[1] + " (2)")
     first = games[0]
     crawford_done = False
     if length > 1 and length - 1 in first.score:
         # a match that starts at away-1: a double shows the Crawford game is past
         crawford_done = any(a.kind == "double" for a in first.actions)
-    replayer = _Replayer()
+    replayer = _Replayer(warnings, last_game=games[-1].number)
     try:
         replayer.do(
-            cmd.StartMatch(tuple(names), length, initial_score=first.score, crawford_done=crawford_done, imported=True)
+            cmd.StartMatch(
+                tuple(names), length, initial_score=first.score, crawford_done=crawford_done, imported=True,
+                **_header_options(headers, length, warnings),
+            )
         )
     except EngineError as broken:
         raise MatFileError(str(broken)) from None
     for game in games:
+        warnings.extend(game.warnings)
         replayer.game(game)
-    return MatRecord(tuple(names), length, headers, replayer.events, replayer.state, len(games))
+    warnings.sort(key=lambda w: w.line)
+    return MatRecord(tuple(names), length, headers, replayer.events, replayer.state, len(games), warnings)
 
 
 class _Replayer:
     """Feeds a file's actions to the engine as commands, game by game."""
 
-    def __init__(self):
+    def __init__(self, warnings: list[MatWarning] | None = None, last_game: int | None = None):
         self.state = MatchState()
         self.events: list = []
-        self.resigns_next = False
+        self.warnings = warnings if warnings is not None else []
+        self.last_game = last_game
+        self.following: Action | None = None  # the game's next action that is not a "Losses" line
+        self.is_last_game = False
 
     def do(self, command) -> None:
         for event in decide(self.state, command):
             self.state = evolve(self.state, event)
             self.events.append(event)
+
+    def warn(self, a: Action, reason: str) -> None:
+        self.warnings.append(MatWarning(a.file_line, reason))
 
     def game(self, game: MatGame) -> None:
         state = self.state
@@ -234,14 +358,15 @@ class _Replayer:
             raise MatFileError("the match was already over", game.number)
         if state.phase != OPENING:
             raise MatFileError("the previous game did not finish", game.number - 1)
-        if game.names != ("", "") and tuple(game.score) != tuple(state.score):
+        if game.has_score_line and tuple(game.score) != tuple(state.score):
             raise MatFileError(
                 f"the file gives the score {game.score[0]}-{game.score[1]}, "
                 f"the games before give {state.score[0]}-{state.score[1]}",
                 game.number,
             )
+        self.is_last_game = game.number == self.last_game
         for i, action in enumerate(game.actions):
-            self.resigns_next = i + 1 < len(game.actions) and game.actions[i + 1].kind == "wins"
+            self.following = next((a for a in game.actions[i + 1:] if a.kind != "losses"), None)
             try:
                 self._act(action)
             except EngineError as broken:
@@ -264,29 +389,56 @@ class _Replayer:
             else:
                 self._check_actor(a, s.turn, "roll")
                 self.do(cmd.Roll(s.turn, a.dice, "imported"))
-            if self.state.phase == MOVE:
-                if not a.move and self.resigns_next:
-                    return None  # rolled, then resigned instead of moving
-                if not a.move:
-                    plays = self.state.legal_plays()
-                    raise MatFileError(f"no move is written, but {a.dice[0]}{a.dice[1]} can be played (e.g. {plays[0]})")
+            roll = f"{a.dice[0]}{a.dice[1]}"
+            unrecorded = bool(_UNRECORDED.match(a.move))
+            if self.state.phase != MOVE:  # no legal play: forfeited
+                if a.move and not unrecorded:
+                    raise MatFileError(f"{a.move} is not legal: {roll} has no legal play")
+                return None
+            if a.move and not unrecorded:
                 self.do(cmd.Move(self.state.turn, a.move))
-            elif a.move:
-                raise MatFileError(f"{a.move} is not legal: {a.dice[0]}{a.dice[1]} has no legal play")
-            return None
+                return None
+            return self._unwritten_play(a, roll, unrecorded)
         if a.kind == "double":
             self._check_actor(a, s.turn, "double")
-            self.do(cmd.Double(s.turn))
+            need = s.length - s.score[s.turn]
+            if s.length and s.cube >= need and not s.crawford:
+                self.warn(a, f"a dead cube is doubled: {s.players[s.turn]} needs {need} point{'s' if need != 1 else ''} "
+                             f"and the cube already gives {s.cube} (gnubg refuses it at the table); read as written")
+            self.do(cmd.Double(s.turn, imported=True))
             if self.state.cube * 2 != a.value:
                 raise MatFileError(f"the cube is doubled to {self.state.cube * 2}, not {a.value}")
             return None
         if a.kind in ("take", "drop", "beaver"):
-            self._check_actor(a, 1 - s.turn, a.kind)
+            self._check_actor(a, s.answerer, a.kind)
             command = {"take": cmd.Take, "drop": cmd.Drop, "beaver": cmd.Beaver}[a.kind]
-            return self.do(command(1 - s.turn))
+            return self.do(command(s.answerer))
         if a.kind == "raccoon":
-            return self.do(cmd.Raccoon(s.turn))
+            return self.do(cmd.Raccoon(s.answerer if s.phase == DOUBLED else s.turn))
         raise MatFileError(f"unknown action {a.kind}")
+
+    def _unwritten_play(self, a: Action, roll: str, unrecorded: bool) -> None:
+        """A roll whose play is not written (nothing, or XG's ``???``), the mover to move."""
+        mover = self.state.players[self.state.turn]
+        nxt = self.following
+        if nxt is not None and nxt.kind == "wins":
+            if unrecorded:
+                self.warn(a, f"the play of {roll} is not recorded ({a.move}): read as a resignation before moving")
+            return None  # rolled, then resigned instead of moving
+        if nxt is None:
+            if not self.is_last_game:
+                return None  # "the previous game did not finish" follows
+            if unrecorded:
+                self.warn(a, f"the play of {roll} is not recorded ({a.move}): the match stops with {mover} to move")
+            return None  # the file ends with the mover to move (our own export of a rolled, unplayed turn)
+        plays = self.state.legal_plays()
+        if len(plays) == 1:
+            what = f"the play of {roll} is not recorded ({a.move})" if unrecorded else f"no play is written for {roll}"
+            self.warn(a, f"{what}; its only legal play {plays[0]} is played")
+            self.do(cmd.Move(self.state.turn, plays[0]))
+            return None
+        what = f"the play of {roll} is not recorded ({a.move})" if unrecorded else "no move is written"
+        raise MatFileError(f"{what}, but {roll} can be played (e.g. {plays[0]})")
 
     def _check_actor(self, a: Action, player: int, what: str) -> None:
         if a.column != player and self.state.phase != OPENING:
@@ -296,22 +448,40 @@ class _Replayer:
         s = self.state
         winner = a.column
         if s.phase in (OPENING, OVER) and s.last_game is not None and s.last_game.game == s.game:
-            done = s.last_game
-            if done.winner != winner or done.points != a.value:
-                raise MatFileError(
-                    f"the file says {s.players[winner]} wins {a.value}, "
-                    f"the play gives {s.players[done.winner]} {done.points}"
-                )
-            return
-        if s.phase == DOUBLED and winner == s.turn and a.value == s.cube:
-            self.do(cmd.Drop(1 - winner))  # some writers leave out "Drops"
-            return
-        if a.value % s.cube or a.value // s.cube not in KIND_BY_VALUE:
-            raise MatFileError(f"{a.value} points cannot be won with the cube at {s.cube}")
-        if s.phase not in (ROLL, MOVE, OPENING):
-            raise MatFileError("a game cannot be resigned while a double is pending")
-        self.do(cmd.Resign(1 - winner, KIND_BY_VALUE[a.value // s.cube]))
+            return self._wins_after_the_end(a, s.last_game)
+        if s.phase == DOUBLED and winner != s.answerer and a.value == s.cube:
+            self.do(cmd.Drop(s.answerer))  # some writers leave out "Drops"
+            return None
+        if s.phase == DOUBLED and winner == s.answerer:
+            raise MatFileError("a game cannot be resigned by the player who doubled while the double is pending")
+        if s.phase not in (ROLL, MOVE, OPENING, DOUBLED):
+            raise MatFileError("a game cannot be resigned now")
+        if a.value % s.cube == 0 and a.value // s.cube in KIND_BY_VALUE:
+            kind = KIND_BY_VALUE[a.value // s.cube]
+        else:  # as gnubg reads it: up to the cube a single, up to twice a gammon, else a backgammon
+            kind = SINGLE if a.value <= s.cube else GAMMON if a.value <= 2 * s.cube else BACKGAMMON
+            self.warn(a, f"the file says {a.value} point{'s' if a.value != 1 else ''}; read as a {kind} "
+                         f"at cube {s.cube} = {KIND_VALUE[kind] * s.cube}")
+        self.do(cmd.Resign(1 - winner, kind))
         self.do(cmd.AcceptResignation(winner))
+        return None
+
+    def _wins_after_the_end(self, a: Action, done: ev.GameWon) -> None:
+        """A ``Wins`` line after a bear-off or a drop: the play decides, as in gnubg."""
+        s = self.state
+        if done.winner != a.column:
+            raise MatFileError(
+                f"the file says {s.players[a.column]} wins {a.value}, "
+                f"the play gives {s.players[done.winner]} {done.points}"
+            )
+        if a.value == done.points:
+            return
+        before = done.score[done.winner] - done.points
+        cap = s.length - before
+        if s.length and done.points > cap and a.value == cap:
+            return  # Backgammon Galaxy writes the points the match needed
+        self.warn(a, f"the file says {s.players[done.winner]} wins {a.value} point{'s' if a.value != 1 else ''}; "
+                     f"the play gives {done.points} (read as played)")
 
 
 # -- writing -----------------------------------------------------------------
@@ -345,6 +515,7 @@ def write_mat(events, headers: dict[str, str] | None = None) -> str:
                 lines.append(f'; [{key} "{value}"]')
             lines.append(f'; [Player 1 "{event.players[0]}"]')
             lines.append(f'; [Player 2 "{event.players[1]}"]')
+            lines += [f'; [{key} "{value}"]' for key, value in _option_headers(event, headers or {})]
             lines += ["", f" {event.length} point match", ""]
         elif isinstance(event, ev.GameStarted):
             number = 0
@@ -380,6 +551,24 @@ def write_mat(events, headers: dict[str, str] | None = None) -> str:
     flush()
     # gnubg ends every game, the last one too, with a blank line; its importer needs it
     return "\n".join(lines).rstrip("\n") + "\n\n"
+
+
+def _option_headers(start: ev.MatchStarted, given: dict[str, str]) -> list[tuple[str, str]]:
+    """XG's option tags, so that the match reads back with its rules (e.g. no invented Crawford game)."""
+    out = []
+    if start.length:
+        out.append(("Crawford", "On" if start.crawford else "Off"))
+    if start.jacoby:
+        out.append(("Jacoby", "On"))
+    if start.beavers:
+        out.append(("Beaver", "On"))
+    if start.raccoons:
+        out.append(("Raccoon", "On"))
+    if start.redoubles:
+        out.append(("Redoubles", str(start.redoubles)))
+    if start.cube_limit:
+        out.append(("CubeLimit", str(start.cube_limit)))
+    return [(k, v) for k, v in out if k not in given]
 
 
 def _game_header(game: int, players: tuple[str, str], score: tuple[int, int]) -> list[str]:

@@ -162,7 +162,9 @@ def test_a_stale_version_gets_409_and_changes_nothing(api, seats):
     m.send(type="roll", dice=[3, 1])
     before = events_of(m)
     refused = m.send(expect=409, type="move", move="8/5 6/5", expected_version=2)
-    assert "you sent version 2 but it is at version 3" in refused.json()["detail"]
+    body = refused.json()  # in words for the tablet, in numbers for a program
+    assert body["detail"] == "The other tablet already entered the opening roll 3-1; the screen is updated."
+    assert (body["code"], body["sent_version"], body["current_version"]) == ("stale_version", 2, 3)
     assert events_of(m) == before
 
 

@@ -48,7 +48,8 @@
     show("undo", phase === "move" && steps.length > 0);
     show("double", !finished && phase === "roll" && state.may_double);
     show("take", !finished && phase === "doubled"); show("drop", !finished && phase === "doubled");
-    show("resign", !finished && (phase === "roll" || phase === "move"));
+    // the player doubled may resign instead of answering (gnubg too): worth the cube before the double
+    show("resign", !finished && (phase === "roll" || phase === "move" || phase === "doubled"));
     show("accept", !finished && phase === "resigned"); show("decline", !finished && phase === "resigned");
     $("move-text").value = phase === "move" ? text() : "";
     let line = message;
@@ -59,7 +60,7 @@
       else if (phase === "opening") line = `Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
       else if (phase === "roll") line = `${name(state.turn)} to roll or double.`;
       else if (phase === "move") line = `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker's point, then where it goes.`;
-      else if (phase === "doubled") line = `${name(1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
+      else if (phase === "doubled") line = `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
       else if (phase === "resigned") line = `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
     }
     $("status").textContent = line;

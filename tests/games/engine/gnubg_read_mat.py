@@ -18,6 +18,7 @@ try:
     for name in sorted(os.listdir(directory)):
         if not name.endswith(".mat"):
             continue
+        gnubg.command("new session")  # a file gnubg cannot import must not report the one before
         gnubg.command("import mat %s" % os.path.join(directory, name))
         match = gnubg.match(0, 0, 0, 0)
         info = match["match-info"]
@@ -29,7 +30,7 @@ try:
                 for a in game["game"]
                 if a.get("action") == "move"
             ]
-            games.append({"winner": names[game["info"]["winner"]], "points": game["info"]["points-won"],
+            games.append({"winner": names.get(game["info"]["winner"]), "points": game["info"].get("points-won"),
                           "moves": moves})
         out.write(json.dumps({"file": name, "length": info["match-length"], "games": games}) + "\n")
     out.flush()

@@ -6,6 +6,8 @@ through many command sequences, by ``test_gnubg_sequences.py``.
 
 import dataclasses
 import doctest
+import importlib
+import pkgutil
 
 import pytest
 
@@ -277,8 +279,20 @@ def test_may_bear_off_needs_every_checker_home():
     assert may_bear_off(home)
 
 
-def test_engine_doctests_pass():
-    for module in (games.engine, games.engine.match, games.engine.board):
-        result = doctest.testmod(module)
-        assert result.failed == 0
-    assert doctest.testmod(games.engine.match).attempted >= 3
+@pytest.mark.parametrize(
+    "module",
+    ["games.engine"] + sorted(
+        m.name for m in pkgutil.iter_modules(games.engine.__path__, "games.engine.") if m.name != "games.engine.__main__"
+    ),
+)
+def test_engine_doctests_pass(module):
+    """The engine's docstring examples run with the suite (as ``pytest --doctest-modules games/engine`` does)."""
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0
+
+
+def test_the_predicates_state_their_rule_with_an_example():
+    for predicate in (may_double, is_crawford_game, may_bear_off, pip_count):
+        finder = doctest.DocTestFinder()
+        assert any(t.examples for t in finder.find(predicate)), predicate.__name__
+        assert "«" in predicate.__doc__ or predicate is pip_count  # quoted from the rules texts

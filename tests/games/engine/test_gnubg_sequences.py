@@ -40,13 +40,13 @@ def scenarios() -> list[dict]:
         length = [1, 3, 5, 7, 9, 11][i % 6]
         crawford = i % 7 != 3
         a, b = rnd.randrange(length - 1 or 1), rnd.randrange(length - 1 or 1)
-        if length > 1 and crawford and i % 4 == 0:  # the edges: Crawford, post-Crawford, double match point
-            kind = (i // 4) % 3
+        if length > 1 and crawford and i % 4 == 1:  # the edges: Crawford, post-Crawford, double match point
+            kind = (i // 12) % 3
             a = length - 1
             b = length - 1 if kind == 2 else rnd.randrange(1, length - 1) if kind == 1 and length > 2 else b
             # gnubg's `set score`: "4*" the Crawford game, "4postcrawford" after it (the trailer has scored)
             score = [f"{a}*", str(b)] if kind == 0 or not b else [f"{a}postcrawford", str(b)] if kind == 1 else [str(a), str(b)]
-            if i % 8 == 0:
+            if (i // 4) % 2:
                 score.reverse()
         else:
             score = [str(a), str(b)]  # below length - 1: a Crawford flag set by hand would outlive "crawford off"

@@ -179,13 +179,20 @@ def test_wrong_score_line_is_rejected():
         read_mat(bad)
 
 
-def test_wrong_points_in_wins_line_are_rejected():
+def test_wrong_points_in_wins_line_after_the_play_are_a_warning_and_the_wrong_winner_an_error():
+    # issue 11, reading rule 4: after a bear-off the play decides (gnubg), the Wins line only warns
     whole = text("match_003_5pt.mat")
     won = [e for e in read_mat(whole).events if isinstance(e, ev.GameWon)]
     assert won[1].reason == "bearoff" and won[1].points == 1  # game 2 is played out: its Wins line can be checked
     assert whole.count("Wins 1 point\n") == 1
-    with pytest.raises(MatFileError, match="game 2: the file says Bob wins 2, the play gives Bob 1"):
-        read_mat(whole.replace("Wins 1 point\n", "Wins 2 points\n"))
+    record = read_mat(whole.replace("Wins 1 point\n", "Wins 2 points\n"))
+    assert record.events == read_mat(whole).events
+    assert [w.reason for w in record.warnings] == ["the file says Bob wins 2 points; the play gives 1 (read as played)"]
+    line = whole.replace("Wins 1 point\n", "Wins 2 points\n").splitlines().index(" " * 34 + "Wins 2 points") + 1
+    assert record.warnings[0].line == line
+    loser = whole.replace(" " * 34 + "Wins 1 point\n", " " * 6 + "Wins 1 point\n")
+    with pytest.raises(MatFileError, match="game 2: the file says Alice wins 1, the play gives Bob 1"):
+        read_mat(loser)
 
 
 def test_file_without_match_line_is_rejected():
