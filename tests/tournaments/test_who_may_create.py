@@ -64,8 +64,9 @@ def test_a_member_cannot_lift_the_limit_through_the_events_settings(settings, ma
     settings.CASUAL_EVENTS = True
     settings.CASUAL_EVENT_MAX_PLAYERS = 2
     member = make_user("mia")
-    event = services.tournament_create(actor=member, name="Night", format="round_robin",
-                                       settings={"max_players": 1000})
+    with pytest.raises(services.TournamentError, match="max_players"):  # not a setting (tournaments/config.py)
+        services.tournament_create(actor=member, name="Night", format="round_robin", settings={"max_players": 1000})
+    event = services.tournament_create(actor=member, name="Night", format="round_robin", settings={})
     field = [Player.objects.create(display_name=f"P{i}").pk for i in range(3)]
     for pid in field[:2]:
         services.tournament_command(actor=member, tournament=event, command={"type": "enter", "player": pid})
