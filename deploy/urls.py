@@ -66,7 +66,7 @@ def server_error(request):
 
 
 # with DEBUG on, Django answers an unknown address with its HTML page before handler404: the API stays JSON
-# (exempt from CSRF: a POST there changes nothing, and its answer is the JSON 404, not the CSRF page's HTML)
+# csrf_exempt: a POST to an unknown API address is a 404 in JSON, not the CSRF failure page in HTML
 urlpatterns.insert(-2, re_path(r"^api/.+/$", csrf_exempt(not_found)))  # no slash: APPEND_SLASH redirects first
 
 handler400 = bad_request

@@ -766,10 +766,12 @@ def test_the_result_of_an_unpublished_events_match_does_not_show_on_the_players_
     projections.run_all()
     from ratings.models import RatingChange
 
-    assert RatingChange.objects.filter(match_key=match_id).exists()  # rated: the leak would be there to see
     pid = world.player("player").pk
+    assert RatingChange.objects.filter(player_id=pid).exists()  # rated (through its event's slot): a leak would show
+    seen_by_official = world.client("official").get(f"/api/players/{pid}/ratings/").json()["history"]
+    assert [h for h in seen_by_official if h["match_id"] == match_id]
     history = world.client(role).get(f"/api/players/{pid}/ratings/").json()["history"]
-    assert match_id not in {h["match"] for h in history}
+    assert not [h for h in history if h["match_id"] == match_id or h["tournament_id"] == world.event.pk]
     page = _admin_client(world, role).get(f"/players/{pid}/")
     assert page.status_code == 200
     assert match_id.encode() not in page.content
