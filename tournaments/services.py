@@ -175,7 +175,9 @@ def _reason(c: dict, default: str) -> str:
 
 
 def _ids(value) -> bool:
-    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    """A list of player ids: whole numbers a bigint column holds (a read model stores them)."""
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in value)
 
 
 def _slot_key(c: dict) -> str:
