@@ -24,6 +24,7 @@ from .models import Decision, MatchAnalysis, PlayerFigures
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
+LEASE_MARGIN = 5  # seconds beyond gnubg's timeout: past it the run is dead (a killed worker takes gnubg with it)
 CHECKER_EVENTS = ("CheckersMoved", "CannotMove")
 
 
@@ -62,7 +63,7 @@ def analysis_run(*, pk: int) -> str:
             return row.status
         if row.status == MatchAnalysis.RUNNING and row.lease_until and row.lease_until > now:
             return "busy"
-        row.status, row.lease_until, row.attempts = MatchAnalysis.RUNNING, now + timedelta(seconds=timeout + 30), row.attempts + 1
+        row.status, row.lease_until, row.attempts = MatchAnalysis.RUNNING, now + timedelta(seconds=timeout + LEASE_MARGIN), row.attempts + 1
         row.save(update_fields=["status", "lease_until", "attempts"])
     rows = store.read_stream(row.stream_id)
     record = match_services.match_load(row.stream_id)
@@ -129,7 +130,7 @@ def analysis_drop(*, stream_id: str) -> None:
 def analyses_sweep() -> int:
     """Send again what a lost message or a killed worker left: queued a while ago, or a lease run out."""
     now = timezone.now()
-    stale = now - timedelta(seconds=settings.ANALYSIS_TIMEOUT_SECONDS + 30)
+    stale = now - timedelta(seconds=settings.ANALYSIS_TIMEOUT_SECONDS + LEASE_MARGIN)
     pks = list(MatchAnalysis.objects.filter(status=MatchAnalysis.QUEUED, queued_at__lt=stale)
                .values_list("pk", flat=True)[:500])
     pks += list(MatchAnalysis.objects.filter(status=MatchAnalysis.RUNNING, lease_until__lt=now)
