@@ -54,8 +54,10 @@ def printed_figures(text: str) -> dict:
              for line in text.splitlines() if line.startswith("Error rate mEMG")]
     totals = [tuple(float(x) for x in re.findall(r"([-+]?\d+\.\d+)\s+\(", line))
               for line in text.splitlines() if line.startswith("Error total EMG")]
+    marks = {word: tuple(int(x) for x in line.split()[-2:]) for line in text.splitlines()
+             for word in ("doubtful", "bad", "very bad") if line.startswith(f"Moves marked {word} ")}
     assert len(rates) == 3 and len(totals) == 3, text
-    return {"chequer_rate": rates[0], "cube_rate": rates[1], "overall_rate": rates[2], "chequer_error": totals[0]}
+    return {"marks": marks, "chequer_rate": rates[0], "cube_rate": rates[1], "overall_rate": rates[2], "chequer_error": totals[0]}
 
 
 def analyse(stream_id: str) -> MatchAnalysis:
@@ -72,6 +74,8 @@ def assert_same_as_gnubg(row: MatchAnalysis, printed: dict, plays: list[dict]) -
             # gnubg prints one decimal, negative: the loss
             assert abs(-getattr(f, key) - printed[key][side]) <= 0.1, (key, side, getattr(f, key), printed[key])
         assert abs(-f.chequer_error - printed["chequer_error"][side]) <= 0.0006
+        for word, counts in printed["marks"].items():  # gnubg's marks, play by play
+            assert row.decisions.filter(player=side, verdict=word).count() == counts[side], (word, side)
     ours = {(d.game, d.turn): d for d in row.decisions.all()}
     assert len(ours) == len(plays)
     for p in plays:
