@@ -193,7 +193,9 @@ def _reason(c: dict, default: str) -> str:
 
 
 def _ids(value) -> bool:
-    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    """A list of player ids: whole numbers a bigint column holds (a read model stores them)."""
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in value)
 
 
 def _slot_key(c: dict) -> str:
@@ -526,11 +528,15 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
         repair = _swiss_round_to_repair(facts, view)
         if repair:
             replaced += [facts.matches[s.key]["match_id"] for s in view.slots if s.round == repair and s.key in facts.matches]
+        for slot, match_id in view.to_close:  # decided without it (a withdrawal): nothing more is played in it
+            r = slot.result
+            matches.match_close(stream_id=match_id, winner_player=r.winner, how="forfeit" if r.forfeit else "paper",
+                                score=None if r.forfeit else (r.winner_points, r.loser_points))
         for match_id in replaced:  # nobody has rolled yet: a wrong pairing is simply replaced
             matches.match_void(stream_id=match_id, reason="pairing changed by a result correction")
         if repair:
             new += _next_swiss_round(facts, view, repair)
-        elif replaced:
+        elif replaced or view.to_close:
             facts, view = tournament_view(tournament)
         auto_pair = facts.format == "swiss" and facts.config.get("auto_pair", True)
         if not repair and auto_pair and view.slots and len(facts.rounds) < facts.config.get("rounds", 0):
