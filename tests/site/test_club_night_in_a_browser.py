@@ -38,7 +38,7 @@ def browser_page(live_server, monkeypatch):
         page.on("response", lambda r: page.without_csp.add(r.url)
                 if r.request.resource_type == "document" and "content-security-policy" not in r.headers else None)
         app_host = urlparse(live_server.url).netloc
-        page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("console", lambda m: page.console_errors.append(f"{m.text} ({page.url})") if m.type == "error" else None)
         page.on("pageerror", lambda e: page.console_errors.append(str(e)))
         page.on("response", lambda r: page.console_errors.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None)
         page.on("request", lambda r: page.foreign_hosts.add(urlparse(r.url).netloc)
