@@ -17,7 +17,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 
-def _number(request, name: str, default: int) -> int:
+def number_of(request, name: str, default: int) -> int:
     text = request.query_params.get(name)
     if text is None or text == "":
         return default
@@ -26,8 +26,8 @@ def _number(request, name: str, default: int) -> int:
     return int(text)
 
 
-def limit_of(request) -> int:
-    limit = _number(request, "limit", settings.API_PAGE_SIZE)
+def limit_of(request, default: int | None = None) -> int:
+    limit = number_of(request, "limit", default or settings.API_PAGE_SIZE)
     return max(1, min(limit, settings.API_PAGE_MAX))
 
 
@@ -40,7 +40,7 @@ def next_link(request, **params) -> dict:
 
 def page(request, rows) -> tuple[list, dict]:
     """One page of ``rows`` (a queryset or a list) by ``?offset=&limit=``; the headers name the next page."""
-    limit, offset = limit_of(request), _number(request, "offset", 0)
+    limit, offset = limit_of(request), number_of(request, "offset", 0)
     taken = list(rows[offset: offset + limit + 1])
     if len(taken) > limit:
         return taken[:limit], next_link(request, offset=offset + limit, limit=limit)

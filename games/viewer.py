@@ -125,3 +125,23 @@ def _describe(before: MatchState, s: MatchState, kind: str, p: dict, names) -> s
     if kind == "MatchWon":
         return f"{names[p['winner']]} wins the match {p['score'][0]}-{p['score'][1]}"
     return kind
+
+
+def dice_proof(stream_id: str, *, first: int, count: int) -> tuple[list[dict], bool]:
+    """The dice proof (:func:`games.dice.verify`) of games ``first`` to ``first + count - 1``, reading only their
+    events (and their seeds' reveals, appended just after each game's end); True if later games exist."""
+    from eventlog.models import Event
+
+    from . import dice
+
+    bounds, played = game_bounds(stream_id)
+    last = min(first + count - 1, played)
+    if first > played:
+        return [], False
+    until = bounds[last][0] if last < played else None
+    rows = store.read_stream(stream_id, after=bounds[first - 1][0], until=until)
+    games = range(first, last + 1)
+    if until is not None:
+        rows += list(Event.objects.filter(stream_id=stream_id, version__gt=until, event_type="DiceSeedRevealed",
+                                          payload__game__in=list(games)).order_by("version"))
+    return [line for line in dice.verify(rows) if line["game"] in games], last < played

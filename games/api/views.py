@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 from deploy import paging
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
-from games import dice, selectors, services
+from games import selectors, services, viewer
 from players.models import Player
 
 from .serializers import (
@@ -160,6 +161,9 @@ class MatchGames(APIView):
         return Response(rows, headers=headers)
 
 
+DICE_GAMES_PER_PAGE = 10  # each game's line lists its rolls
+
+
 class MatchDice(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -167,8 +171,12 @@ class MatchDice(APIView):
                    description="Each game's dice commitment, its seed once revealed, and whether every server roll checks out.")
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
-        rows, headers = paging.page(request, dice.verify(store.read_stream(stream_id)))
-        return Response(rows, headers=headers)
+        # a page of games, and only their events read: the proof of a 200-game session is not built per visit
+        limit = paging.limit_of(request, default=DICE_GAMES_PER_PAGE)
+        first = paging.number_of(request, "offset", 0) + 1
+        lines, more = viewer.dice_proof(stream_id, first=first, count=limit)
+        headers = paging.next_link(request, offset=first - 1 + limit, limit=limit) if more else {}
+        return Response(lines, headers=headers)
 
 
 class MatchExport(APIView):
@@ -177,7 +185,13 @@ class MatchExport(APIView):
     @extend_schema(responses={(200, "text/plain"): str})
     def get(self, request, stream_id: str):
         record = _readable(request, stream_id)
-        text = services.match_export_mat(record, store.read_stream(stream_id))
+        # a version's file never changes: written once, then served from the cache (a long session's file
+        # takes seconds to write, and every visitor may ask for it)
+        key = f"export-mat:v1:{stream_id}:{record.version}"
+        text = cache.get(key)
+        if text is None:
+            text = services.match_export_mat(record, store.read_stream(stream_id))
+            cache.set(key, text, timeout=24 * 3600)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="match-{stream_id}.mat"'
         return response
