@@ -220,4 +220,5 @@ class MatchImport(APIView):
                 actor=request.user, text=text, player0=player0, player1=player1, tournament_id=tournament_id
             )
             body = selectors.match_state_data(record)  # before the commit: no error answered after it
+        viewer.game_bounds(record.stream_id)  # where each game begins, cached now: no visitor pays for it
         return Response(body, status=status.HTTP_201_CREATED)
