@@ -152,6 +152,24 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     official = authority.runs_event(actor, tournament.director_id)
     if kind in DIRECTOR_ONLY and not official:
         raise PermissionDenied("only the event's director or an official may do this")
+    if command.get("expected_version") is not None:
+        return _judge_and_append(actor, official, tournament, command, handler)
+    # No version pinned: the command is judged against the event as it is. If another command got in between
+    # (four players entering at once), it is judged again on the new facts rather than refused with a 409
+    # the player can do nothing about; the judgement, not the version, decides.
+    for attempt in range(COMMAND_ATTEMPTS):
+        try:
+            return _judge_and_append(actor, official, tournament, command, handler)
+        except store.ConcurrencyError:
+            if attempt == COMMAND_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+COMMAND_ATTEMPTS = 8
+
+
+def _judge_and_append(actor, official, tournament, command, handler) -> list[NewEvent]:
     with transaction.atomic():
         facts, view = tournament_view(tournament)
         expected = command.get("expected_version")
@@ -175,7 +193,9 @@ def _reason(c: dict, default: str) -> str:
 
 
 def _ids(value) -> bool:
-    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    """A list of player ids: whole numbers a bigint column holds (a read model stores them)."""
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in value)
 
 
 def _slot_key(c: dict) -> str:
@@ -527,6 +547,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
                 length=slot.length, tournament_id=tournament.pk, published=tournament.published,
+                dice=facts.config.get("dice", "server"),
             )
             created.append(record.stream_id)
             new.append(NewEvent("MatchCreated", {"slot": slot.key, "match_id": record.stream_id, "players": [a, b],
