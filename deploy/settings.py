@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -182,14 +183,23 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ROUTES = {
     "eventlog.tasks.*": {"queue": "projections"},
     "tournaments.tasks.*": {"queue": "default"},
+    # seconds of gnubg per match: their own queue (and worker), never in front of standings or ratings
+    "analysis.tasks.*": {"queue": "analysis"},
 }
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_BEAT_SCHEDULER = os.environ.get("CELERY_BEAT_SCHEDULER", "django_celery_beat.schedulers:DatabaseScheduler")
 CELERY_BEAT_SCHEDULE = {
     "sweep-projections": {"task": "eventlog.tasks.sweep_projections", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "advance-events": {"task": "tournaments.tasks.advance_pending", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
+    "sweep-analyses": {"task": "analysis.tasks.sweep_analyses", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# -- match analysis (GNU Backgammon, run as its own process: see analysis/gnubg.py) --------
+GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
+# evaluation depth, recorded with each result: 0-ply (~0.3 s a 7-point match) or 2-ply (~7-16 s)
+ANALYSIS_PLIES = int(os.environ.get("ANALYSIS_PLIES", "0"))
+ANALYSIS_TIMEOUT_SECONDS = float(os.environ.get("ANALYSIS_TIMEOUT_SECONDS", "300"))
 
 # -- production hardening (manage.py check --deploy) ------------------------------
 if not DEBUG:

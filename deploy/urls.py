@@ -28,6 +28,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
     path("api/", include("tournaments.urls")),
+    path("api/", include("analysis.urls")),
     path("ratings/formula/", ratings_views.formula_page, name="rating-formula"),
     path("ratings/", ratings_views.rating_list_page, name="rating-list-page"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -97,7 +97,7 @@ class Worker:
         self.log.write_text("")
         out = open(self.log, "a")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "deploy", "worker", "-B", "-Q", "default,projections",
+            [sys.executable, "-m", "celery", "-A", "deploy", "worker", "-B", "-Q", "default,projections,analysis",
              "--pool", "solo", "--without-gossip", "--without-mingle", "-l", "info",
              "-s", str(self.log.with_suffix(".beat"))],
             cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,

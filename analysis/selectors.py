@@ -1,0 +1,53 @@
+"""Reads of the analysis for the API and the pages."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models import Avg, Count
+
+from games.models import MatchSummary
+
+from .models import MatchAnalysis, PlayerFigures
+
+FIGURES = ("chequer_rate", "cube_rate", "overall_rate", "performance_rating", "luck")
+
+
+def match_analysis(stream_id: str, plies: int | None = None) -> MatchAnalysis | None:
+    """The match's analysis at the configured depth, else at any depth (a finished one first)."""
+    rows = MatchAnalysis.objects.filter(stream_id=stream_id).prefetch_related("figures", "decisions")
+    wanted = settings.ANALYSIS_PLIES if plies is None else plies
+    return rows.filter(plies=wanted).first() or (None if plies is not None else
+                                                  rows.order_by("-status", "-plies").first())
+
+
+def _public(stream_ids):
+    return MatchSummary.objects.filter(stream_id__in=stream_ids, published=True, voided=False).values_list(
+        "stream_id", flat=True)
+
+
+def player_history(player_id: int) -> list[dict]:
+    """The player's figures match by match, oldest first: what the player page charts beside the rating."""
+    rows = list(PlayerFigures.objects.filter(player_id=player_id, analysis__status=MatchAnalysis.DONE,
+                                             analysis__plies=settings.ANALYSIS_PLIES)
+                .select_related("analysis").order_by("analysis__ended_at", "analysis__pk"))
+    public = set(_public({f.analysis.stream_id for f in rows}))
+    return [{"match": f.analysis.stream_id, "ended_at": f.analysis.ended_at, "plies": f.analysis.plies,
+             **{k: getattr(f, k) for k in FIGURES}, "overall_rating": f.overall_rating}
+            for f in rows if f.analysis.stream_id in public]
+
+
+def event_averages(tournament_id: int) -> list[dict]:
+    """Each player's average over the event's analysed matches (a plain mean of the matches' figures)."""
+    analyses = MatchAnalysis.objects.filter(tournament_id=tournament_id, status=MatchAnalysis.DONE,
+                                            plies=settings.ANALYSIS_PLIES)
+    public = list(_public(list(analyses.values_list("stream_id", flat=True))))
+    rows = (PlayerFigures.objects.filter(analysis__in=analyses.filter(stream_id__in=public), player_id__isnull=False)
+            .values("player_id").annotate(matches=Count("id"), name=_name(), **{k: Avg(k) for k in FIGURES})
+            .order_by("overall_rate"))
+    return list(rows)
+
+
+def _name():
+    from django.db.models import Max
+
+    return Max("name")

@@ -1,0 +1,58 @@
+from rest_framework import serializers
+
+from .models import Decision, MatchAnalysis, PlayerFigures
+
+
+class DecisionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Decision
+        fields = ["game", "turn", "version", "player", "kind", "dice", "played", "best", "equity_played",
+                  "equity_best", "loss", "verdict"]
+
+
+class PlayerFiguresSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PlayerFigures
+        fields = ["side", "player_id", "name", "unforced_moves", "chequer_error", "chequer_rate", "chequer_rating",
+                  "close_cube", "cube_error", "cube_rate", "cube_rating", "overall_rate", "overall_rating",
+                  "performance_rating", "luck", "marked_doubtful", "marked_bad", "marked_very_bad"]
+
+
+class MatchAnalysisSerializer(serializers.ModelSerializer):
+    """Equities and losses in EMG (gnubg's normalised equity); rates in mEMG per decision, as gnubg prints them."""
+
+    match = serializers.CharField(source="stream_id")
+    engine = serializers.SerializerMethodField()
+    players = PlayerFiguresSerializer(source="figures", many=True)
+    decisions = DecisionSerializer(many=True)
+
+    class Meta:
+        model = MatchAnalysis
+        fields = ["match", "plies", "status", "engine", "attempts", "error", "seconds", "finished_at", "players",
+                  "decisions"]
+
+    def get_engine(self, row) -> str:
+        return f"GNU Backgammon, {row.plies}-ply"
+
+
+class HistoryPointSerializer(serializers.Serializer):
+    match = serializers.CharField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    plies = serializers.IntegerField()
+    chequer_rate = serializers.FloatField()
+    cube_rate = serializers.FloatField()
+    overall_rate = serializers.FloatField()
+    performance_rating = serializers.FloatField()
+    luck = serializers.FloatField()
+    overall_rating = serializers.CharField()
+
+
+class EventAverageSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    matches = serializers.IntegerField()
+    chequer_rate = serializers.FloatField()
+    cube_rate = serializers.FloatField()
+    overall_rate = serializers.FloatField()
+    performance_rating = serializers.FloatField()
+    luck = serializers.FloatField()

@@ -1,0 +1,141 @@
+"""Writes of the analysis: queue a match, run gnubg on it, store what it says — once per match and depth.
+
+``analysis_run`` may be called twice for the same row (a redelivered task, the sweep, a duplicate wake-up):
+the first run takes a lease on the row, a second one that finds the lease alive goes away, and the results
+are written under the row's lock only while it is not ``done``. A worker killed mid-analysis leaves the
+row ``running`` with a lease that expires; the sweep then queues it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from eventlog import store
+from games import services as match_services
+from games import streams
+
+from . import gnubg
+from .models import Decision, MatchAnalysis, PlayerFigures
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 3
+LEASE_MARGIN = 5  # seconds beyond gnubg's timeout: past it the run is dead (a killed worker takes gnubg with it)
+CHECKER_EVENTS = ("CheckersMoved", "CannotMove")
+
+
+def analysis_queue(*, stream_id: str, plies: int | None = None, player_ids=(None, None), tournament_id=None,
+                   ended_at=None) -> MatchAnalysis:
+    """The match's analysis row at this depth, created ``queued`` if it is new; the task is sent on commit."""
+    plies = settings.ANALYSIS_PLIES if plies is None else plies
+    row, created = MatchAnalysis.objects.get_or_create(
+        stream_id=stream_id, plies=plies,
+        defaults={"player0_id": player_ids[0], "player1_id": player_ids[1], "tournament_id": tournament_id,
+                  "ended_at": ended_at},
+    )
+    if created:
+        transaction.on_commit(lambda: send(row.pk))
+    return row
+
+
+def send(pk: int) -> None:
+    from .tasks import analyse_match
+
+    try:
+        analyse_match.apply_async((pk,), retry=False)
+    except Exception as broker_down:  # noqa: BLE001 - the sweep sends it again
+        log.warning("analysis %s not queued (%s); the sweep will", pk, broker_down)
+
+
+def analysis_run(*, pk: int) -> str:
+    """Analyse the row's match unless it is done or being done; return the row's status afterwards."""
+    timeout = settings.ANALYSIS_TIMEOUT_SECONDS
+    with transaction.atomic():
+        row = MatchAnalysis.objects.select_for_update().filter(pk=pk).first()
+        if row is None:  # the match was voided, or the projection rebuilt, meanwhile
+            return "gone"
+        now = timezone.now()
+        if row.status in (MatchAnalysis.DONE, MatchAnalysis.FAILED):
+            return row.status
+        if row.status == MatchAnalysis.RUNNING and row.lease_until and row.lease_until > now:
+            return "busy"
+        row.status, row.lease_until, row.attempts = MatchAnalysis.RUNNING, now + timedelta(seconds=timeout + LEASE_MARGIN), row.attempts + 1
+        row.save(update_fields=["status", "lease_until", "attempts"])
+    rows = store.read_stream(row.stream_id)
+    record = match_services.match_load(row.stream_id)
+    try:
+        result = gnubg.analyse_mat(match_services.match_export_mat(record, rows), plies=row.plies,
+                                   gnubg=settings.GNUBG, timeout=timeout)
+    except gnubg.GnubgFailed as failed:
+        return _failed(pk, str(failed))
+    return _store(pk, result, _checker_versions(rows), record.player_ids)
+
+
+def _failed(pk: int, error: str) -> str:
+    with transaction.atomic():
+        row = MatchAnalysis.objects.select_for_update().filter(pk=pk).first()
+        if row is None or row.status == MatchAnalysis.DONE:
+            return row.status if row else "gone"
+        row.error = error[:4000]
+        # tried again by the sweep while attempts remain; then it waits for a rebuild or a request
+        row.status = MatchAnalysis.FAILED if row.attempts >= MAX_ATTEMPTS else MatchAnalysis.QUEUED
+        row.lease_until = None
+        row.save(update_fields=["error", "status", "lease_until"])
+    log.warning("analysis of %s failed: %s", row.stream_id, error)
+    return row.status
+
+
+def _store(pk: int, result: gnubg.Result, versions: dict, player_ids) -> str:
+    with transaction.atomic():
+        row = MatchAnalysis.objects.select_for_update().filter(pk=pk).first()
+        if row is None or row.status == MatchAnalysis.DONE:  # another run finished first: its result stands
+            return row.status if row else "gone"
+        Decision.objects.bulk_create([
+            Decision(analysis=row, version=versions.get((d["game"], d["turn"])), **{
+                k: d[k] for k in ("game", "turn", "player", "kind", "dice", "played", "best", "equity_played",
+                                  "equity_best", "loss", "verdict")})
+            for d in result.decisions
+        ])
+        PlayerFigures.objects.bulk_create([
+            PlayerFigures(analysis=row, side=side, player_id=player_ids[side], **f)
+            for side, f in enumerate(result.figures)
+        ])
+        row.status, row.lease_until, row.error = MatchAnalysis.DONE, None, ""
+        row.seconds, row.finished_at = result.seconds, timezone.now()
+        row.save(update_fields=["status", "lease_until", "error", "seconds", "finished_at"])
+    return MatchAnalysis.DONE
+
+
+def _checker_versions(rows) -> dict[tuple[int, int], int]:
+    """(game, n-th turn of the game) -> the version of its CheckersMoved/CannotMove event, as gnubg counts turns."""
+    versions, game, turn = {}, 0, 0
+    for r in rows:
+        if r.event_type == "GameStarted":
+            game, turn = r.payload["game"], 0
+        elif r.event_type in CHECKER_EVENTS:
+            versions[(game, turn)] = r.version
+            turn += 1
+    return versions
+
+
+def analysis_drop(*, stream_id: str) -> None:
+    """A voided match did not count: its analysis leaves the pages and the averages with it."""
+    MatchAnalysis.objects.filter(stream_id=stream_id).delete()
+
+
+def analyses_sweep() -> int:
+    """Send again what a lost message or a killed worker left: queued a while ago, or a lease run out."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.ANALYSIS_TIMEOUT_SECONDS + LEASE_MARGIN)
+    pks = list(MatchAnalysis.objects.filter(status=MatchAnalysis.QUEUED, queued_at__lt=stale)
+               .values_list("pk", flat=True)[:500])
+    pks += list(MatchAnalysis.objects.filter(status=MatchAnalysis.RUNNING, lease_until__lt=now)
+                .values_list("pk", flat=True)[:500])
+    MatchAnalysis.objects.filter(pk__in=pks, status=MatchAnalysis.QUEUED).update(queued_at=now)
+    for pk in pks:
+        send(pk)
+    return len(pks)

@@ -1,0 +1,50 @@
+"""GET /api/matches/{id}/analysis/ (and the player's and the event's figures), in the OpenAPI schema."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from analysis import services
+from analysis.models import MatchAnalysis
+from eventlog import projections
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "gnubg"
+pytestmark = [pytest.mark.django_db, pytest.mark.skipif(not os.path.exists("/usr/games/gnubg"), reason="no gnubg")]
+
+
+def test_the_analysis_of_a_match_per_decision_and_per_player(api, make_user):
+    official = api(make_user("root", official=True, player=False))
+    with open(FIXTURES / "samples" / "gnubg_7pt_2ply_seed42.mat", "rb") as f:
+        match_id = official.post("/api/matches/import/", {"file": f}, format="multipart").json()["id"]
+    assert api().get(f"/api/matches/{match_id}/analysis/").status_code == 404  # not analysed yet
+    projections.run("analysis")
+    assert api().get(f"/api/matches/{match_id}/analysis/").json()["status"] == "queued"
+    services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=match_id).pk)
+    body = api().get(f"/api/matches/{match_id}/analysis/").json()
+    assert body["status"] == "done" and body["plies"] == 0 and body["engine"] == "GNU Backgammon, 0-ply"
+    alice, bob = body["players"]
+    # as gnubg prints them for this match (show statistics match): 3.9 / 1.7 checker, 3.6 / 1.8 overall
+    assert (round(alice["chequer_rate"], 1), round(bob["chequer_rate"], 1)) == (3.9, 1.7)
+    assert (round(alice["overall_rate"], 1), round(bob["overall_rate"], 1)) == (3.6, 1.8)
+    assert (alice["chequer_rating"], bob["cube_rating"]) == ("World class", "World class")
+    assert alice["performance_rating"] == pytest.approx(alice["overall_rate"] / 2)
+    bad = [d for d in body["decisions"] if d["verdict"] == "bad"]
+    assert len(bad) == alice["marked_bad"] + bob["marked_bad"] == 3
+    assert all(d["loss"] == pytest.approx(d["equity_best"] - d["equity_played"]) and d["best"] != d["played"]
+               for d in bad)
+
+
+def test_the_analysis_endpoint_is_in_the_openapi_schema(api):
+    schema = yaml.safe_load(api().get("/api/schema/").content)
+    operation = schema["paths"]["/api/matches/{stream_id}/analysis/"]["get"]
+    ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    declared = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]["properties"]
+    assert {"players", "decisions", "plies", "status"} <= set(declared)
+
+
+def test_a_hidden_match_has_no_public_analysis(api, make_user):
+    assert api().get("/api/matches/nonexistent/analysis/").status_code == 404
