@@ -114,6 +114,11 @@ def read_all(after: int = 0, limit: int = 1000) -> list[Event]:
     return list(Event.objects.filter(global_position__gt=after).order_by("global_position")[:limit])
 
 
+def lock_log() -> None:
+    """Take the append lock now, for a check that must hold until this transaction's append commits."""
+    _lock_log()
+
+
 def _lock_log() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:

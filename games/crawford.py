@@ -1,8 +1,8 @@
 """Which game of a match was the Crawford game, worked out from the recorded scores alone.
 
 A second, independent reading of the rule the engine applies: the first game
-after a player first reaches length - 1 is the Crawford game; the games after it
-are post-Crawford. The projection stores these flags; tests hold them to the
+in which exactly one player stands at length - 1 is the Crawford game; the
+games after it are post-Crawford. The projection stores these flags; tests hold them to the
 engine's own judgement.
 
 The reading can stop after any event and resume later from a small
@@ -52,7 +52,8 @@ def read_flags(rows, carry: Carry = Carry(), known: Mapping[int, GameFlags] | No
     def open_game(number: int) -> GameFlags:
         nonlocal crawford_played
         if number not in games:
-            crawford = rule and length > 1 and not crawford_played and length - 1 in score
+            # exactly one side at length - 1: a match resumed at double match point has no Crawford game
+            crawford = rule and length > 1 and not crawford_played and (score[0] == length - 1) != (score[1] == length - 1)
             games[number] = GameFlags(number, score, crawford, post_crawford=crawford_played)
             crawford_played = crawford_played or crawford
         touched[number] = games[number]

@@ -41,32 +41,63 @@ def roll(seed: str, k: int) -> tuple[int, int]:
 
 
 def verify(rows) -> list[dict]:
-    """Check every game of a match stream: the seed matches its commitment and gives every server roll.
+    """Check every game of a match stream: which rolls were the server's, and that the seed gave each of them.
 
-    Returns one line per committed game: ``game``, ``commitment``, ``seed`` (None until revealed),
-    ``rolls`` (server rolls seen), ``verified`` (True, False, or None while the game goes on) and ``problem``.
+    Returns one line per game that has a commitment or a roll: ``game``, ``commitment``, ``seed`` (None until
+    revealed), ``rolls`` (how many server rolls), ``server_rolls`` and ``board_rolls`` (each roll with its
+    stream ``version`` and ``dice``; a board roll also with its ``source``: ``physical`` or ``imported``),
+    ``verified`` and ``problem``. ``verified`` is True only when the seed matches its commitment, gives every
+    server roll, and no roll of the game came from elsewhere; None while the game goes on or when the server
+    rolled nothing; False otherwise, with the reason.
     """
     games: dict[int, dict] = {}
-    current = 0
+    started = 0  # the game under way (its GameStarted seen)
+    committed = 0  # the latest game a seed was committed for (before its opening roll)
+
+    def line(game: int) -> dict:
+        return games.setdefault(game, {"game": game, "commitment": None, "seed": None, "server": [], "board": []})
+
     for row in rows:
         kind, p = row.event_type, row.payload
         if kind == "DiceSeedCommitted":
-            current = p["game"]
-            games[current] = {"game": current, "commitment": p["commitment"], "seed": None, "rolled": []}
+            committed = p["game"]
+            line(committed)["commitment"] = p["commitment"]
         elif kind == "DiceSeedRevealed":
-            games.setdefault(p["game"], {"game": p["game"], "commitment": None, "seed": None, "rolled": []})["seed"] = p["seed"]
-        elif kind in ("OpeningRollTied", "GameStarted", "DiceRolled") and p.get("source") == "server" and current in games:
-            rolled = (p["die"], p["die"]) if kind == "OpeningRollTied" else tuple(p["dice"])
-            games[current]["rolled"].append(rolled)
-    out = []
-    for g in games.values():
-        line = {"game": g["game"], "commitment": g["commitment"], "seed": g["seed"], "rolls": len(g["rolled"]),
-                "verified": None, "problem": ""}
-        if g["seed"] is not None:
-            if g["commitment"] is None or commitment(g["seed"]) != g["commitment"]:
-                line.update(verified=False, problem="the revealed seed does not match the commitment")
+            line(p["game"])["seed"] = p["seed"]
+        elif kind in ("OpeningRollTied", "GameStarted", "DiceRolled"):
+            if kind == "GameStarted":
+                started = game = p["game"]
+            elif kind == "OpeningRollTied":
+                game = max(started + 1, committed)
             else:
-                bad = [k for k, r in enumerate(g["rolled"]) if sorted(r) != sorted(roll(g["seed"], k))]
-                line.update(verified=not bad, problem=f"rolls {bad} do not come from the seed" if bad else "")
-        out.append(line)
+                game = started
+            dice = [p["die"], p["die"]] if kind == "OpeningRollTied" else list(p["dice"])
+            roll_ = {"version": getattr(row, "version", None), "dice": dice}
+            if p.get("source", "server") == "server":
+                line(game)["server"].append(roll_)
+            else:
+                line(game)["board"].append({**roll_, "source": p.get("source")})
+    out = []
+    for g in sorted(games.values(), key=lambda g: g["game"]):
+        result = {"game": g["game"], "commitment": g["commitment"], "seed": g["seed"], "rolls": len(g["server"]),
+                  "server_rolls": g["server"], "board_rolls": g["board"], "verified": None, "problem": ""}
+        problems = []
+        if g["server"] and g["commitment"] is None:
+            problems.append("server rolls without a committed seed")
+        elif g["seed"] is not None:
+            if commitment(g["seed"]) != g["commitment"]:
+                problems.append("the revealed seed does not match the commitment")
+            else:
+                bad = [r["version"] for k, r in enumerate(g["server"]) if sorted(r["dice"]) != sorted(roll(g["seed"], k))]
+                if bad:
+                    problems.append(f"the rolls at versions {bad} do not come from the seed")
+        if g["board"] and g["server"]:
+            problems.append(f"the rolls at versions {[r['version'] for r in g['board']]} were not the server's")
+        if problems:
+            result.update(verified=False, problem="; ".join(problems))
+        elif not g["server"]:
+            result["problem"] = "no server rolls: this game's dice came from the board"
+        elif g["seed"] is not None:
+            result["verified"] = True
+        out.append(result)
     return out

@@ -47,6 +47,8 @@ def match_state_data(record: MatchRecord) -> dict:
         "may_double": s.may_double(s.turn),  # no dead cube, no Crawford game: the recording screen's button follows
         "answerer": s.answerer if s.phase == "doubled" else None,  # after a beaver the doubler answers
         "import_warnings": list(record.import_warnings),
+        "dice_source": record.dice_source,
+        "awaiting_confirmation": record.awaiting_confirmation,
         "finished": record.finished,
         "winner": record.winner,
         "voided": record.voided,

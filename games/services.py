@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
 from eventlog import store
+from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games.engine import commands as cmd
@@ -177,13 +178,19 @@ def match_create(
     raccoons: bool = False,
     automatic_doubles: int = 0,
     cube_limit: int = 0,
+    dice: str = "server",
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
     A match of an event that is not published is not published either, whatever ``published`` says: it
     inherits its event's visibility, and follows it (:func:`match_set_published`). ``cube_limit`` 0 means as
     high as the platform goes (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double
-    past it is refused rather than stored where no ID can show it."""
+    past it is refused rather than stored where no ID can show it.
+
+    ``dice`` is where every roll of the match comes from, fixed here by whoever creates it (the event's
+    director, through the event's settings): ``server`` or ``board``. A player recording cannot switch."""
+    if dice not in streams.DICE_SOURCES:
+        raise BadCommand(f"'dice' is one of {', '.join(streams.DICE_SOURCES)}")
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction("a match needs two different players")
     _check_in_range("length", length, 0, limits.MAX_MATCH_LENGTH)
@@ -199,7 +206,7 @@ def match_create(
         automatic_doubles=automatic_doubles,
         cube_limit=cube_limit or limits.MAX_CUBE,
     )
-    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start))
+    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start), dice=dice)
 
 
 def _check_in_range(name: str, value, low: int, high: int) -> None:
@@ -220,13 +227,15 @@ def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
 
 
 def _open_stream(
-    actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events, import_warnings=()
+    actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events, import_warnings=(),
+    **registered,
 ) -> MatchRecord:
     """A new match stream: who plays (in the platform's terms), then the engine's events.
 
     The whole stream is folded and checked against the platform's limits before it is appended:
     a match refused here leaves nothing in the log."""
     registration = {
+        **registered,
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
         "published": bool(published) and event_published(tournament_id),
@@ -261,7 +270,7 @@ _SIMPLE = {
     "accept_resignation": cmd.AcceptResignation,
     "decline_resignation": cmd.DeclineResignation,
 }
-COMMAND_TYPES = ("roll", "move", "resign", *_SIMPLE, "correct_result", "void")
+COMMAND_TYPES = ("roll", "move", "resign", *_SIMPLE, "correct_result", "void", "confirm_import")
 DIRECTOR_COMMANDS = ("correct_result", "void")
 
 
@@ -286,7 +295,9 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
     if record.voided is not None:
         raise engine_errors.MatchOver(record.over_because())
     with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
-        if kind in DIRECTOR_COMMANDS:
+        if kind == "confirm_import":
+            new = _confirm_import(actor, record, seat, official)
+        elif kind in DIRECTOR_COMMANDS:
             if not official:
                 raise PermissionDenied("only the event's director or an official may correct or void a match")
             new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
@@ -294,6 +305,8 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
             if record.correction is not None or record.closed is not None:
                 raise engine_errors.MatchOver(record.over_because())
             player = _acting_player(kind, command, record.state, seat, official)
+            if kind == "roll":
+                _check_dice_source(command, record)
             decided = _decide(kind, command, record.state, player, stream_id)
             new = []
             for event in decided:
@@ -307,6 +320,30 @@ def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord,
         _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
     _remember_on_commit(after)
     return after, new
+
+
+def _check_dice_source(command: dict, record: MatchRecord) -> None:
+    """A roll comes from the source the match was created with: nobody picks their own dice in a server match."""
+    if record.dice_source == "server" and command.get("dice") is not None:
+        raise BadCommand("this match uses server dice: send the roll without 'dice' and the server rolls")
+    if record.dice_source == "board" and command.get("dice") is None:
+        raise BadCommand("this match's dice come from the board: send the numbers rolled as 'dice', e.g. [3, 1]")
+
+
+def _confirm_import(actor, record: MatchRecord, seat: int | None, official: bool) -> list[NewEvent]:
+    """The other player (or an official) vouches for an imported record: from now on it counts for the ratings.
+
+    The event carries what the ratings need to rate it at this point of the log (players, length, result)."""
+    if not record.awaiting_confirmation:
+        raise BadCommand("this match is not an import waiting for confirmation")
+    if not official and (seat is None or seat == record.imported_by):
+        raise PermissionDenied("an imported match is confirmed by the other player or an official, "
+                               "not by the one who imported it")
+    return [NewEvent(streams.IMPORT_CONFIRMED, {
+        "by_seat": None if official and seat is None else seat, "player_ids": list(record.player_ids),
+        "length": record.state.length, "finished": record.finished, "winner": record.winner,
+        "voided": record.voided is not None, "rating_ramp": rating_ramp(record.tournament_id),
+    })]
 
 
 def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
@@ -478,10 +515,41 @@ def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, in
 
 
 def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
-    """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error."""
+    """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
+
+    A record imported by one of its players is not rated until the other player (or an official) confirms it
+    (``confirm_import``); one imported by the event's director or an official is. The same record of moves is
+    imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
+    second import of it is refused."""
     read = read_mat(text)
+    engine_events = read.events
     warnings = [w.to_dict() for w in read.warnings]
-    return _open_stream(actor, player0, player1, tournament_id, True, read.events, import_warnings=warnings)
+    fingerprint = record_fingerprint(engine_events)
+    seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)
+    vouched = actor is not None and authority.runs_event(actor, _tournament_director_id(tournament_id))
+    with transaction.atomic():
+        store.lock_log()  # no second import of the same record can slip in between the check and the append
+        earlier = (Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
+                                        payload__import_fingerprint=fingerprint)
+                  .values_list("stream_id", flat=True).first())
+        if earlier is not None:
+            raise BadCommand(f"this record has already been imported (match {earlier})")
+        return _open_stream(actor, player0, player1, tournament_id, True, engine_events, import_warnings=warnings,
+                            dice="board",
+                            import_fingerprint=fingerprint, imported_by_seat=seat,
+                            awaiting_confirmation=not vouched)
+
+
+def record_fingerprint(engine_events) -> str:
+    """SHA-256 of a record's moves: every event but the players' names, so renaming them changes nothing."""
+    import hashlib
+    import json
+
+    facts = []
+    for event in engine_events:
+        kind, payload = streams.engine_payload(event)
+        facts.append([kind, {k: v for k, v in payload.items() if k != "players"}])
+    return hashlib.sha256(json.dumps(facts, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def match_export_mat(record: MatchRecord, rows) -> str:

@@ -27,7 +27,13 @@ SEED_COMMITTED = "DiceSeedCommitted"
 SEED_REVEALED = "DiceSeedRevealed"
 # whoever holds the match (its event) shows or hides it: a match follows its event's visibility
 VISIBILITY_CHANGED = "MatchVisibilityChanged"
-PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED)
+# an imported record counts for the ratings only once the other player (or an official) says it is true
+IMPORT_CONFIRMED = "ImportConfirmed"
+PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
+                   IMPORT_CONFIRMED)
+# where a match's dice come from, fixed at registration: "server" (drawn from the committed seed) or "board"
+# (read off the players' own dice); None for a stream registered before the rule (either was taken)
+DICE_SOURCES = ("server", "board")
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,9 @@ class MatchRecord:
     closed: Closure | None = None
     created_at: object = None
     import_warnings: tuple = ()  # ({"line", "reason"}, ...): a .mat file's quirks read leniently
+    dice_source: str | None = None
+    imported_by: int | None = None  # the seat of the player who imported the record, if one did
+    awaiting_confirmation: bool = False
 
     @property
     def finished(self) -> bool:
@@ -140,7 +149,12 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                 published=payload.get("published", True),
                 created_at=getattr(row, "recorded_at", None),
                 import_warnings=tuple(payload.get("import_warnings", ())),
+                dice_source=payload.get("dice"),
+                imported_by=payload.get("imported_by_seat"),
+                awaiting_confirmation=bool(payload.get("awaiting_confirmation", False)),
             )
+        elif kind == IMPORT_CONFIRMED:
+            changes["awaiting_confirmation"] = False
         elif kind == RESULT_CORRECTED:
             winner = payload.get("winner")
             changes["correction"] = Correction(winner, tuple(payload["score"]), payload.get("reason", ""))

@@ -29,7 +29,7 @@ TOURNAMENT = "tournament"
 class RatingsProjection(Projection):
     name = "ratings"
     event_types = (
-        "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided",  # match streams
+        "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
         "ResultReported", "MatchForfeited", "MatchCreated",  # tournament streams: paper results, slot -> match
     )
 
@@ -120,8 +120,13 @@ class _Batch:
     def on_match_event(self, event) -> None:
         kind, payload, key = event.event_type, event.payload, event.stream_id
         if kind == "MatchRegistered":
+            if payload.get("awaiting_confirmation"):
+                return  # an import nobody has vouched for yet: not a result until ImportConfirmed
             p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
             self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs")))
+            return
+        if kind == "ImportConfirmed":
+            self.on_import_confirmed(event)
             return
         match = self.match(key)
         if match is None:
@@ -147,6 +152,19 @@ class _Batch:
             self.rate(match)
         elif not match.rated or kind == "ResultCorrected":
             self.recompute = True
+
+    def on_import_confirmed(self, event) -> None:
+        """A confirmed import enters the ratings here, at the confirmation's place in the log (as a rebuild does)."""
+        payload, key = event.payload, event.stream_id
+        if self.match(key) is not None:
+            return
+        p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
+        match = RatedMatch(key=key, player0_id=p0, player1_id=p1, length=payload.get("length", 0),
+                           ramp=payload.get("rating_ramp", "fibs"), voided=bool(payload.get("voided")))
+        self.add_match(match)
+        if payload.get("finished") and payload.get("winner") is not None and not match.voided:
+            match.seq, match.winner_seat = event.global_position, payload["winner"]
+            self.rate(match)
 
     def on_tournament_event(self, event) -> None:
         p = event.payload

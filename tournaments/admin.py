@@ -25,6 +25,9 @@ class TournamentForm(forms.ModelForm):
                                help_text="Chosen when the event is created; it is part of the event's record.")
     rounds = forms.IntegerField(required=False, min_value=1, help_text="Swiss only")
     length = forms.IntegerField(required=False, min_value=1, initial=7, help_text="Match length (odd)")
+    dice = forms.ChoiceField(choices=[("server", "server dice (verifiable)"), ("board", "dice from the board")],
+                             required=False, initial="server",
+                             help_text="Where the rolls of the event's matches come from; fixed for each match.")
 
     class Meta:
         model = Tournament
@@ -86,6 +89,7 @@ class TournamentAdmin(admin.ModelAdmin):
                                                                   "losers", "grand_final", "rounds")}}
         if data.get("rounds"):
             settings["rounds"] = data["rounds"]
+        settings["dice"] = data.get("dice") or "server"
         created = services.tournament_create(actor=request.user, name=obj.name, format=fmt, club=obj.club,
                                              settings=settings)
         obj.pk = created.pk

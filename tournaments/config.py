@@ -18,7 +18,8 @@ BRACKETS = ("main", "consolation", "last_chance", "winners", "losers", "grand_fi
 LENGTH_KEYS = ("default", "final", "rounds")
 BOOLEANS = ("consolation", "last_chance", "reset", "auto_pair")
 KEYS = ("lengths", "consolation", "consolation_feeds", "last_chance", "reset", "cycles", "tiebreaks", "rounds",
-        "auto_pair", "late_entry_until_round", "late_entry_points")
+        "auto_pair", "late_entry_until_round", "late_entry_points", "dice")
+DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
 
 
 class SettingsError(ValueError):
@@ -96,6 +97,10 @@ def checked(format: str, settings) -> dict:
             out[key] = _whole(value, "cycles", 1, MAX_CYCLES)
         elif key in ("consolation_feeds", "late_entry_until_round"):
             out[key] = _whole(value, key, 1 if key == "consolation_feeds" else 0, MAX_ROUNDS)
+        elif key == "dice":
+            if value not in DICE_SOURCES:
+                raise SettingsError("dice is server (the server rolls, verifiably) or board (the players' own dice)")
+            out[key] = value
         elif key == "late_entry_points":
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_ROUNDS:
                 raise SettingsError(f"late_entry_points is a number of points from 0 to {MAX_ROUNDS}")

@@ -39,6 +39,7 @@ class View:
     winner: int | None = None
     flagged: list[dict] = field(default_factory=list)
     to_create: list = field(default_factory=list)  # ready slots without a live match
+    to_close: list = field(default_factory=list)  # (slot, match id): decided slots whose match is still open
     awaiting_draw: tuple = ()
 
 
@@ -184,6 +185,12 @@ def _links(facts: Facts, outcomes: dict[str, MatchOutcome], view: View) -> None:
                  "started": outcome.started, "finished": outcome.winner is not None}
             )
     flagged = {f["slot"] for f in view.flagged}
+    for slot in view.slots:  # one slot, one result: a slot decided otherwise (a withdrawal) ends its open match
+        link = facts.matches.get(slot.key)
+        outcome = outcomes.get(link["match_id"]) if link else None
+        if (slot.result is not None and outcome is not None and not outcome.voided and outcome.winner is None
+                and set(link["players"]) == set(slot.players)):
+            view.to_close.append((slot, link["match_id"]))
     for slot in view.slots:
         if slot.status != "ready" or slot.key in flagged:
             continue

@@ -100,5 +100,5 @@ def _needs_advance(facts, view) -> bool:
     pending_swiss = facts.format == "swiss" and facts.config.get("auto_pair", True) and view.slots and (
         len(facts.rounds) < facts.config.get("rounds", 0) and all(s.status in ("done", "bye") for s in view.slots)
     )
-    return bool(view.to_create or [f for f in view.flagged if not f["started"]] or pending_swiss
+    return bool(view.to_create or view.to_close or [f for f in view.flagged if not f["started"]] or pending_swiss
                 or (facts.format == "swiss" and facts.corrected_at > (facts.round_paired_at or [0])[-1]))

@@ -152,6 +152,24 @@ def tournament_command(*, actor, tournament: Tournament, command: dict) -> list[
     official = authority.runs_event(actor, tournament.director_id)
     if kind in DIRECTOR_ONLY and not official:
         raise PermissionDenied("only the event's director or an official may do this")
+    if command.get("expected_version") is not None:
+        return _judge_and_append(actor, official, tournament, command, handler)
+    # No version pinned: the command is judged against the event as it is. If another command got in between
+    # (four players entering at once), it is judged again on the new facts rather than refused with a 409
+    # the player can do nothing about; the judgement, not the version, decides.
+    for attempt in range(COMMAND_ATTEMPTS):
+        try:
+            return _judge_and_append(actor, official, tournament, command, handler)
+        except store.ConcurrencyError:
+            if attempt == COMMAND_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+COMMAND_ATTEMPTS = 8
+
+
+def _judge_and_append(actor, official, tournament, command, handler) -> list[NewEvent]:
     with transaction.atomic():
         facts, view = tournament_view(tournament)
         expected = command.get("expected_version")
@@ -175,7 +193,9 @@ def _reason(c: dict, default: str) -> str:
 
 
 def _ids(value) -> bool:
-    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    """A list of player ids: whole numbers a bigint column holds (a read model stores them)."""
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2**63 for v in value)
 
 
 def _slot_key(c: dict) -> str:
@@ -508,11 +528,15 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
         repair = _swiss_round_to_repair(facts, view)
         if repair:
             replaced += [facts.matches[s.key]["match_id"] for s in view.slots if s.round == repair and s.key in facts.matches]
+        for slot, match_id in view.to_close:  # decided without it (a withdrawal): nothing more is played in it
+            r = slot.result
+            matches.match_close(stream_id=match_id, winner_player=r.winner, how="forfeit" if r.forfeit else "paper",
+                                score=None if r.forfeit else (r.winner_points, r.loser_points))
         for match_id in replaced:  # nobody has rolled yet: a wrong pairing is simply replaced
             matches.match_void(stream_id=match_id, reason="pairing changed by a result correction")
         if repair:
             new += _next_swiss_round(facts, view, repair)
-        elif replaced:
+        elif replaced or view.to_close:
             facts, view = tournament_view(tournament)
         auto_pair = facts.format == "swiss" and facts.config.get("auto_pair", True)
         if not repair and auto_pair and view.slots and len(facts.rounds) < facts.config.get("rounds", 0):
@@ -523,6 +547,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
                 length=slot.length, tournament_id=tournament.pk, published=tournament.published,
+                dice=facts.config.get("dice", "server"),
             )
             created.append(record.stream_id)
             new.append(NewEvent("MatchCreated", {"slot": slot.key, "match_id": record.stream_id, "players": [a, b],

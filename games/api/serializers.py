@@ -22,6 +22,9 @@ class MatchCreateSerializer(serializers.Serializer):
     cube_limit = serializers.IntegerField(
         default=0, min_value=0, max_value=limits.MAX_CUBE,
         help_text=f"A power of two; 0 = the platform's highest cube, {limits.MAX_CUBE} (gnubg's Match ID holds no more)")
+    dice = serializers.ChoiceField(choices=["server", "board"], default="server",
+                                   help_text="where every roll comes from, fixed for the match: the server's "
+                                             "verifiable dice, or the players' own dice entered from the board")
 
 
 class CommandSerializer(serializers.Serializer):

@@ -57,10 +57,12 @@ class MatchListCreate(APIView):
         player1 = get_object_or_404(Player, pk=data.pop("player1"))
         tournament_id = data.pop("tournament", None)
         services.check_may_create(request.user, (player0, player1), tournament_id)
-        record = services.match_create(
-            actor=request.user, player0=player0, player1=player1, tournament_id=tournament_id, **data
-        )
-        return Response(selectors.match_state_data(record), status=status.HTTP_201_CREATED)
+        with transaction.atomic():  # the answer is rendered before the commit: no error answered after it
+            record = services.match_create(
+                actor=request.user, player0=player0, player1=player1, tournament_id=tournament_id, **data
+            )
+            body = selectors.match_state_data(record)
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class MatchDetail(APIView):
@@ -193,4 +195,5 @@ class MatchImport(APIView):
             record = services.match_import_mat(
                 actor=request.user, text=text, player0=player0, player1=player1, tournament_id=tournament_id
             )
-        return Response(selectors.match_state_data(record), status=status.HTTP_201_CREATED)
+            body = selectors.match_state_data(record)  # before the commit: no error answered after it
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -304,7 +304,6 @@ def _drop(state: MatchState, c: cmd.Drop) -> list:
 
 def _redouble(state: MatchState, player, beaver: bool) -> int:
     """Check a beaver (``beaver``) or a raccoon; return the cube it offers."""
-    name = "beaver" if beaver else "raccoon"
     _check_answer(state, player)
     o = state.options
     allowed = o.redoubles_allowed if state.is_money else 0

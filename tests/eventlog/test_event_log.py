@@ -18,8 +18,8 @@ def append(stream: str, expected: int, n: int = 1):
     )
 
 
-def new_match(client, alice, bob) -> Recorder:
-    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5}
+def new_match(client, alice, bob, dice="board") -> Recorder:
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5, "dice": dice}
     return Recorder(client, client.post("/api/matches/", body, format="json").json())
 
 
@@ -96,7 +96,7 @@ def test_two_clients_same_version_at_once_exactly_one_is_appended(postgres, tran
 def test_same_command_twice_with_one_idempotency_key_appends_once_and_answers_the_same(make_user, api):
     alice, bob = make_user("alice"), make_user("bob")
     client = api(alice)
-    match = new_match(client, alice, bob)
+    match = new_match(client, alice, bob, dice="server")  # a server roll: the retry must not roll again
     command = {"type": "roll", "expected_version": match.version}
     url = f"/api/matches/{match.id}/commands/"
     first = client.post(url, command, format="json", HTTP_IDEMPOTENCY_KEY="roll-1")

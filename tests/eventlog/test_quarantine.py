@@ -166,3 +166,21 @@ def test_a_live_worker_goes_on_past_a_broken_event(live_worker, make_user, api):
     assert {(f["projection"], f["stream_id"]) for f in health["failures"]} >= {
         ("match_summary", "broken-match"), ("ratings", "broken-match"), ("tournament_view", stream_id_of(victim.pk))}
     assert "set aside" in live_worker.log.read_text()
+
+
+def test_the_process_manager_s_sweep_goes_on_past_an_event_it_cannot_read(director):
+    """advance_pending (celery beat) advances every event whose wake-up was lost: one broken event is left
+    aside, logged, and the others still get their matches."""
+    from tournaments.models import TournamentState
+    from tournaments.tasks import advance_pending
+
+    victim = start(director, [Player.objects.create(display_name=f"V{i}").pk for i in range(2)])
+    projections.run_all()  # its final is due: needs_advance
+    _broken_round(victim)
+    t = start(director, [Player.objects.create(display_name=f"S{i}").pk for i in range(4)])
+    projections.run_all()
+    assert set(TournamentState.objects.filter(needs_advance=True).values_list("tournament_id", flat=True)) == {
+        victim.pk, t.pk}
+    advance_pending()
+    projections.run_all()
+    assert len([s for s in tournament_data(t)["slots"] if s["match_id"]]) == 2

@@ -75,7 +75,7 @@ def test_a_postgresql_connection_dropped_during_an_append_loses_nothing_and_dupl
 
 def test_the_same_move_from_two_tablets_is_recorded_once(postgres, transactional_db, make_user, api):
     alice, bob = make_user("alice"), make_user("bob")
-    created = api(alice).post("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5}, format="json").json()
+    created = api(alice).post("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5, "dice": "board"}, format="json").json()
     match_id = created["id"]
     rolled = api(alice).post(f"/api/matches/{match_id}/commands/", {"type": "roll", "dice": [3, 1], "expected_version": 2},
                              format="json").json()
@@ -175,7 +175,7 @@ def test_redis_stopped_and_restarted_loses_no_command_and_the_read_model_converg
                 return response.status, json.loads(response.read())
 
         wait_for(lambda: _answers(web_port), timeout=30, what="gunicorn")
-        _, match = call("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5})
+        _, match = call("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5, "dice": "board"})
         _, body = call(f"/api/matches/{match['id']}/commands/", {"type": "roll", "dice": [3, 1], "expected_version": 2})
         version = body["state"]["version"]
         wait_for(lambda: MatchSummary.objects.filter(stream_id=match["id"], version=body["state"]["version"]).exists(),

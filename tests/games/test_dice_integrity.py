@@ -48,21 +48,28 @@ def test_a_tampered_roll_or_seed_is_caught():
     seed = dice.new_seed()
 
     class Row:
-        def __init__(self, kind, payload):
-            self.event_type, self.payload = kind, payload
+        def __init__(self, version, kind, payload):
+            self.version, self.event_type, self.payload = version, kind, payload
 
-    honest = [Row("DiceSeedCommitted", {"game": 1, "commitment": dice.commitment(seed)}),
-              Row("GameStarted", {"game": 1, "dice": list(dice.roll(seed, 0)), "source": "server"}),
-              Row("DiceRolled", {"player": 0, "dice": list(dice.roll(seed, 1)), "source": "server"}),
-              Row("DiceSeedRevealed", {"game": 1, "seed": seed})]
+    honest = [Row(3, "DiceSeedCommitted", {"game": 1, "commitment": dice.commitment(seed)}),
+              Row(4, "GameStarted", {"game": 1, "dice": list(dice.roll(seed, 0)), "source": "server"}),
+              Row(6, "DiceRolled", {"player": 0, "dice": list(dice.roll(seed, 1)), "source": "server"}),
+              Row(9, "DiceSeedRevealed", {"game": 1, "seed": seed})]
     assert dice.verify(honest)[0]["verified"]
     forged = list(honest)
     a, b = dice.roll(seed, 1)
     other = [1, 1] if sorted((a, b)) != [1, 1] else [2, 2]
-    forged[2] = Row("DiceRolled", {"player": 0, "dice": other, "source": "server"})
-    assert dice.verify(forged)[0] == {"game": 1, "commitment": dice.commitment(seed), "seed": seed, "rolls": 2,
-                                      "verified": False, "problem": "rolls [1] do not come from the seed"}
-    swapped = honest[:3] + [Row("DiceSeedRevealed", {"game": 1, "seed": dice.new_seed()})]
+    forged[2] = Row(6, "DiceRolled", {"player": 0, "dice": other, "source": "server"})
+    assert dice.verify(forged)[0] == {
+        "game": 1, "commitment": dice.commitment(seed), "seed": seed, "rolls": 2,
+        "server_rolls": [{"version": 4, "dice": list(dice.roll(seed, 0))}, {"version": 6, "dice": other}],
+        "board_rolls": [], "verified": False, "problem": "the rolls at versions [6] do not come from the seed"}
+    # a roll typed in from the board among the server's (a stream from before the source was fixed per match)
+    mixed = honest[:2] + [Row(6, "DiceRolled", {"player": 0, "dice": [6, 6], "source": "physical"})] + honest[3:]
+    line = dice.verify(mixed)[0]
+    assert line["verified"] is False and line["board_rolls"] == [{"version": 6, "dice": [6, 6], "source": "physical"}]
+    assert "versions [6] were not the server's" in line["problem"]
+    swapped = honest[:3] + [Row(9, "DiceSeedRevealed", {"game": 1, "seed": dice.new_seed()})]
     assert dice.verify(swapped)[0]["problem"] == "the revealed seed does not match the commitment"
 
 

@@ -45,7 +45,7 @@ def test_may_double_is_false_with_a_dead_cube_so_the_recording_screen_hides_doub
 
     client = api(make_user("root", official=True, player=False))
     a, b = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Ben")
-    created = client.post("/api/matches/", {"player0": a.pk, "player1": b.pk, "length": 1}, format="json")
+    created = client.post("/api/matches/", {"player0": a.pk, "player1": b.pk, "length": 1, "dice": "board"}, format="json")
     assert created.status_code == 201, created.json()
     match = created.json()
     version = match["version"]

@@ -19,7 +19,7 @@ def seats(make_user):
 
 def new_match(api, user, seats, length=5, **options) -> Recorder:
     client = api(user)
-    body = {"player0": seats[0].player.pk, "player1": seats[1].player.pk, "length": length, **options}
+    body = {"player0": seats[0].player.pk, "player1": seats[1].player.pk, "length": length, "dice": "board", **options}
     response = client.post("/api/matches/", body, format="json")
     assert response.status_code == 201, response.json()
     return Recorder(client, response.json())
@@ -44,21 +44,20 @@ def test_even_length_is_refused_with_a_reason(api, seats):
     assert "odd number of points; 4 is even" in response.json()["detail"]
 
 
-def test_server_dice_and_physical_dice_are_both_recorded_with_their_source(api, seats):
-    m = new_match(api, seats[0], seats)
+def test_server_dice_and_physical_dice_are_each_recorded_with_their_source(api, seats):
+    m = new_match(api, seats[0], seats)  # dice from the board
     m.send(type="roll", dice=[3, 1])
     assert Event.objects.get(stream_id=m.id, event_type="GameStarted").payload["source"] == "physical"
-    m.send(type="move", move="8/5 6/5")
-    m.client = api(seats[1])
-    m.send(type="roll")
-    rolled = Event.objects.get(stream_id=m.id, event_type="DiceRolled")
-    assert rolled.payload["source"] == "server" and all(1 <= d <= 6 for d in rolled.payload["dice"])
+    server = new_match(api, seats[0], seats, dice="server")
+    server.send(type="roll")
+    opening = Event.objects.get(stream_id=server.id, event_type="GameStarted")
+    assert opening.payload["source"] == "server" and all(1 <= d <= 6 for d in opening.payload["dice"])
 
 
 def test_a_whole_match_played_through_the_api_by_a_director(api, seats, make_user):
     director = make_user("dora", player=False)
     tournament = Tournament.objects.create(name="Club night", director=director)
-    m = new_match(api, director, seats, length=3, tournament=tournament.pk)
+    m = new_match(api, director, seats, length=3, tournament=tournament.pk, dice="server")
     m.play_random(random.Random(3))
     assert m.match["finished"] and m.match["winner"] in (0, 1)
     assert max(m.match["score"]) >= 3

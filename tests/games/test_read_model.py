@@ -13,9 +13,9 @@ from tests.waiting import wait_for
 from .recorder import Recorder
 
 
-def start(api, seats, length=5) -> Recorder:
+def start(api, seats, length=5, dice="board") -> Recorder:
     client = api(seats[0])
-    body = {"player0": seats[0].player.pk, "player1": seats[1].player.pk, "length": length}
+    body = {"player0": seats[0].player.pk, "player1": seats[1].player.pk, "length": length, "dice": dice}
     return Recorder(client, client.post("/api/matches/", body, format="json").json())
 
 
@@ -64,7 +64,7 @@ def test_rebuild_projections_gives_the_same_tables(api, make_user):
     seats = make_user("alice"), make_user("bob")
     staff = make_user("root", official=True, player=False)
     for seed in range(3):
-        m = start(api, seats, length=3)
+        m = start(api, seats, length=3, dice="server")
         m.client = api(staff)
         m.play_random(random.Random(seed))
     unfinished = start(api, seats)

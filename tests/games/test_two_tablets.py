@@ -13,7 +13,8 @@ def match(api, make_user):
     director = make_user("dora", official=True, player=False)
     ann, bob = make_user("ann"), make_user("bob")
     client = api(director)
-    created = client.post("/api/matches/", {"player0": ann.player.pk, "player1": bob.player.pk, "length": 5},
+    created = client.post("/api/matches/", {"player0": ann.player.pk, "player1": bob.player.pk, "length": 5,
+                                            "dice": "board"},
                           format="json").json()
     opening = client.post(f"/api/matches/{created['id']}/commands/", {"type": "roll", "dice": [3, 1],
                           "expected_version": created["version"]}, format="json", HTTP_IDEMPOTENCY_KEY="k0").json()

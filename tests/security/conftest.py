@@ -47,13 +47,16 @@ class World:
             client.credentials(HTTP_AUTHORIZATION=f"Token {self.tokens[role]}")
         return client
 
-    def new_match(self, *, length: int = 5, tournament=True, published: bool = True, **options) -> str:
-        """A match between "player" (seat 0) and "opponent" (seat 1), in this event unless ``tournament=False``."""
+    def new_match(self, *, length: int = 5, tournament=True, published: bool = True, dice: str = "board",
+                  **options) -> str:
+        """A match between "player" (seat 0) and "opponent" (seat 1), in this event unless ``tournament=False``.
+
+        Its dice come from the board (the scenes name each roll)."""
         from games import services as matches
 
         record = matches.match_create(
             actor=self.users["official"], player0=self.player("player"), player1=self.player("opponent"), length=length,
-            tournament_id=self.event.pk if tournament else None, published=published, **options,
+            tournament_id=self.event.pk if tournament else None, published=published, dice=dice, **options,
         )
         return record.stream_id
 
@@ -96,9 +99,9 @@ def world(db, django_user_model) -> World:
         w.tokens[role] = Token.objects.create(user=user).key
     lengths = {"main": {"default": 3}}
     w.event = services.tournament_create(actor=w.users["director"], name="Club night", format="single_elimination",
-                                         settings={"lengths": lengths})
+                                         settings={"lengths": lengths, "dice": "board"})
     w.other_event = services.tournament_create(actor=w.users["other_director"], name="Another club's night",
-                                               format="single_elimination", settings={"lengths": lengths})
+                                               format="single_elimination", settings={"lengths": lengths, "dice": "board"})
     return w
 
 

@@ -7,7 +7,9 @@ The rules (players/authority.py, the services and the README). "Officials" hold 
   only its two players, its event's director and officials (the others get 404, as if it did not exist).
 - Match commands: the two players (each only for their own seat: acting out of turn is the engine's
   400, acting for the other seat 403), the event's director and officials (for whichever seat is due).
-  ``correct_result`` and ``void``: the event's director and officials only.
+  ``correct_result`` and ``void``: the event's director and officials only. ``confirm_import`` (an imported
+  record counts for the ratings only once vouched for): the other player than the importer, the event's
+  director and officials.
 - Creating or importing a match: outside an event, one of its two players or an official; inside an event,
   its director or an official.
 - Creating an event: officials (they become its director); under a club's name, the club's directors; without
@@ -123,11 +125,20 @@ MATCH_SCENES = {
     "correct_result": ({}, [], {"type": "correct_result", "winner": 0, "score": [5, 2], "reason": "scoresheet"},
                        "officials"),
     "void": ({}, [], {"type": "void", "reason": "wrong players"}, "officials"),
+    # a .mat record imported by "player" (seat 0): vouched for by the other seat or an official of the event
+    "confirm_import": ({"imported_by": "player"}, [], {"type": "confirm_import"}, "other seat"),
 }
 
 
 def _match_in_scene(world, scene: str, *, tournament=True) -> tuple[str, dict]:
     options, steps, command, _ = MATCH_SCENES[scene]
+    if "imported_by" in options:
+        from games import services as matches
+
+        match_id = matches.match_import_mat(actor=world.user(options["imported_by"]), text=mat_text(),
+                                            player0=world.player("player"), player1=world.player("opponent"),
+                                            tournament_id=world.event.pk if tournament else None).stream_id
+        return match_id, {**command, "expected_version": world.version(match_id)}
     match_id = world.new_match(tournament=tournament, **options)
     for step in steps:
         world.send(match_id, **step)
@@ -143,6 +154,8 @@ def _expected_for_match_command(role: str, due) -> int | tuple:
         return 403
     if due == "officials":
         return 403
+    if due == "other seat":
+        return 200 if role == "opponent" else 403
     seat = 0 if role == "player" else 1
     return 200 if due in (None, seat) else 400  # the engine: not your turn / not your double to answer
 

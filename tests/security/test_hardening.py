@@ -35,7 +35,7 @@ def _writes(world) -> list[tuple[str, dict]]:
     match_id = world.new_match()
     a, b = world.player("player").pk, world.player("opponent").pk
     return [
-        ("/api/matches/", {"player0": a, "player1": b, "length": 5}),
+        ("/api/matches/", {"player0": a, "player1": b, "length": 5, "dice": "board"}),
         (f"/api/matches/{match_id}/commands/", {"type": "roll", "dice": [3, 1],
                                                 "expected_version": world.version(match_id)}),
         ("/api/matches/import/", {"text": mat_text(), "player0": a, "player1": b}),

@@ -233,7 +233,8 @@ def test_a_money_session_s_tied_opening_rolls_never_push_the_cube_past_what_is_s
     """Ask for more automatic doubles than the cube can take: refused at once, or every tie answered
     with what it stored; either way the cube stays within what the IDs and the read model hold."""
     client = world.client("player")
-    seats = {"player0": world.player("player").pk, "player1": world.player("opponent").pk, "length": 0}
+    seats = {"player0": world.player("player").pk, "player1": world.player("opponent").pk, "length": 0,
+             "dice": "board"}
     for doubles in (20, 15):
         before = event_count()
         created = client.post("/api/matches/", {**seats, "automatic_doubles": doubles}, format="json")

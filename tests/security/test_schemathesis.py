@@ -14,8 +14,9 @@ and import operations also get
   element of a list field) replaced by a value of the wrong JSON type or an awkward one;
 and every query parameter gets explicit near-numbers ("²" passes ``str.isdigit`` but not ``int``).
 
-Asserted for every response: no 5xx, and every 4xx carries a reason a person can read (``detail`` or
-DRF's field errors, as JSON). Each request runs in a savepoint rolled back afterwards, so every request
+Asserted for every response: no 5xx, every 4xx carries a reason a person can read (``detail`` or
+DRF's field errors, as JSON), and every accepted write leaves events that every projection can
+apply (the projections run after it: no stream set aside). Each request runs in a savepoint rolled back afterwards, so every request
 meets the same world and a database error cannot poison the next one. A failure lists, per distinct
 problem (exception and the app's frame that raised it), the first request that showed it, with its
 traceback. Deterministic: a seed per operation and identity, no example database.
@@ -37,6 +38,9 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.core import NotSet
 from schemathesis.core.result import Ok
+
+from eventlog import projections
+from eventlog.models import ProjectionFailure
 
 from .conftest import event_count, mat_text
 
@@ -97,6 +101,7 @@ def scene(world):
     match_id = world.new_match()
     world.send(match_id, type="roll", dice=[3, 1])  # Player to move 3-1
     final = services.tournament_view(world.event)[1].slots[0].key
+    projections.run_all()  # caught up: after each accepted request they read only what it appended
     return {
         "match_id": match_id,
         "version": world.version(match_id),
@@ -349,11 +354,19 @@ def test_every_operation_answers_without_5xx_and_with_reasons(label, identity, w
         logger = logging.getLogger("django.request")
         logger.addHandler(errors)
         savepoint = transaction.savepoint()
+        unstorable = []
         try:
             response = case.call(headers=headers)
+            if response.status_code < 300 and case.method.upper() == "POST":
+                # accepted: every read model must be able to hold what it appended
+                projections.run_all()
+                unstorable = list(ProjectionFailure.objects.values_list("projection", "error"))
         finally:
             transaction.savepoint_rollback(savepoint)
             logger.removeHandler(errors)
+        if unstorable:
+            key = f"accepted, but {unstorable[0][0]} cannot apply it: {unstorable[0][1][:80]}"
+            problems.setdefault(key, _describe(case, response))
         if response.status_code >= 500:
             key = f"{response.status_code}: {_where(errors.text)}"
             problems.setdefault(key, _describe(case, response, errors.text))

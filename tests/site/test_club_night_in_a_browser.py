@@ -79,6 +79,7 @@ def test_a_director_runs_a_club_night_and_a_match_is_recorded_at_the_board(live_
     page.fill("#id_name", "Thursday club night")
     page.select_option("#id_format", "single_elimination")
     page.fill("#id_length", "3")
+    page.select_option("#id_dice", "board")  # the club plays with its own dice, entered at the board
     shot(page, "01-admin-new-event")
     page.click("input[name=_save]")
     page.click("text=Run this event")
@@ -114,7 +115,8 @@ def test_a_director_runs_a_club_night_and_a_match_is_recorded_at_the_board(live_
     page.click(f"#board .point:has(text.label:text-is('5'))")
     shot(page, "05-record-composed")
     page.click("#play")
-    page.wait_for_selector("#roll:not([hidden])")
+    page.wait_for_selector("#enter-dice:not([hidden])")
+    assert page.locator("#roll").is_hidden()  # no server roll in a match whose dice come from the board
     assert "to roll or double" in page.locator("#status").inner_text()
     page.fill("#move-text", "")  # nothing to type now: it is the other player's roll
     page.select_option("#resign-kind", "backgammon")
@@ -180,7 +182,7 @@ def test_members_who_are_not_staff_log_in_on_the_site_to_record_and_to_run(live_
         user = django_user_model.objects.create_user(name.lower(), password=f"{name.lower()}-pass-1234")
         seats.append(Player.objects.create(display_name=name, user=user))
     event = services.tournament_create(actor=director, name="Friday ladder", format="single_elimination",
-                                       settings={"lengths": {"main": {"default": 1}}})
+                                       settings={"lengths": {"main": {"default": 1}}, "dice": "board"})
     for player in seats:
         services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": player.pk})
         services.tournament_command(actor=director, tournament=event, command={"type": "check_in", "player": player.pk})

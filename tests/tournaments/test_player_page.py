@@ -36,6 +36,7 @@ def test_every_link_of_a_player_page_opens_after_paper_results_and_corrections(m
     browser = Client()
     for pid in players:
         page = browser.get(f"/players/{pid}/").content.decode()
+        assert page.count("<h2>Rated matches</h2>") == 1 and 'id="rating"' in page
         rows = page.split("<h2>Rated matches</h2>")[1]
         links = re.findall(r'href="(/[^"]+)"', rows)
         assert links, "a rated match that links nowhere"

@@ -41,9 +41,11 @@
       `${crawford} · pips ${name(0)} ${state.pips[0]}, ${name(1)} ${state.pips[1]}`;
     const phase = state.phase, finished = state.finished;
     const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on; };
-    show("roll", !finished && (phase === "opening" || phase === "roll"));
-    show("enter-dice", !finished && (phase === "opening" || phase === "roll"));
-    $("die1").disabled = $("die2").disabled = !(phase === "opening" || phase === "roll");
+    // the match's dice come from one source, fixed when it was created: only that source's control is offered
+    const rolling = !finished && (phase === "opening" || phase === "roll");
+    show("roll", rolling && state.dice_source !== "board");
+    show("enter-dice", rolling && state.dice_source !== "server");
+    $("die1").disabled = $("die2").disabled = !rolling || state.dice_source === "server";
     show("play", !finished && phase === "move");
     show("undo", phase === "move" && steps.length > 0);
     show("double", !finished && phase === "roll" && state.may_double);
