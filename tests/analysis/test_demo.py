@@ -34,3 +34,15 @@ def test_the_demo_has_its_finished_matches_analysed(embedded_tasks, client, sett
     assert b'id="analysis"' in page.content and b"crawford/analysis.js" in page.content
     body = client.get(f"/api/matches/{next(iter(finished))}/analysis/").json()
     assert body["status"] == "done" and len(body["players"]) == 2
+    # the event page: each player's average over the event's analysed matches
+    from analysis.models import PlayerFigures
+    from tournaments.models import Tournament
+
+    event = Tournament.objects.get(name="Thursday club night")
+    averages = client.get(f"/api/tournaments/{event.pk}/analysis/").json()
+    assert len(averages) == 8  # every player of the bracket played at least one finished match
+    for row in averages:
+        mine = PlayerFigures.objects.filter(player_id=row["player_id"], analysis__tournament_id=event.pk)
+        assert row["matches"] == mine.count()
+        assert row["overall_rate"] == pytest.approx(sum(f.overall_rate for f in mine) / mine.count())
+    assert b'id="analysis-averages"' in client.get(f"/events/{event.pk}/").content

@@ -53,7 +53,8 @@
     function render(a) {
       const status = document.getElementById("analysis-status");
       status.textContent = `GNU Backgammon, ${a.plies}-ply` + (a.status === "done" ? "" :
-        a.status === "failed" ? `: failed (${a.error})` : `: analysis ${a.status === "running" ? "in progress" : "queued"}…`);
+        a.status === "failed" ? `: failed (${a.error})` : a.status === "running"
+          ? `: analysis in progress, ${a.games ? `game ${a.games_done} of ${a.games} done` : "starting"}…` : ": analysis queued…");
       if (a.status !== "done") return false;
       byVersion = {};
       a.decisions.forEach((d) => { if (d.version !== null) byVersion[d.version] = d; });
