@@ -29,7 +29,9 @@ class MatchAnalysisView(APIView):
         if not match_services.can_read(request.user, record):
             raise match_services.MatchNotFound(f"no match {stream_id}")
         plies = request.query_params.get("plies")
-        row = selectors.match_analysis(stream_id, int(plies) if plies and plies.isascii() and plies.isdigit() else None)
+        if plies is not None and plies not in ("0", "1", "2"):
+            raise ValidationError({"plies": "an evaluation depth: 0, 1 or 2"})
+        row = selectors.match_analysis(stream_id, int(plies) if plies is not None else None)
         if row is None:
             raise NotFound(f"match {stream_id} has no analysis (it is analysed once it is finished)")
         return Response(MatchAnalysisSerializer(row).data)
