@@ -330,9 +330,15 @@ def merged_players() -> dict[int, int]:
 
 
 def _save_ratings(rows: list[PlayerRating]) -> None:
-    PlayerRating.objects.bulk_create(
-        rows,
-        update_conflicts=True,
-        unique_fields=["player_id"],
-        update_fields=["rating", "experience", "matches", "last_seq"],
-    )
+    """Insert or update the rows in one statement (the values as five arrays: no per-value work in Django)."""
+    if not rows:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""INSERT INTO "{PlayerRating._meta.db_table}" (player_id, rating, experience, matches, last_seq)
+                SELECT * FROM unnest(%s::bigint[], %s::double precision[], %s::integer[], %s::integer[], %s::bigint[])
+                ON CONFLICT (player_id) DO UPDATE SET rating = EXCLUDED.rating, experience = EXCLUDED.experience,
+                    matches = EXCLUDED.matches, last_seq = EXCLUDED.last_seq""",
+            [[r.player_id for r in rows], [r.rating for r in rows], [r.experience for r in rows],
+             [r.matches for r in rows], [r.last_seq for r in rows]],
+        )
