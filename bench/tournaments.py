@@ -45,12 +45,14 @@ def main() -> None:
     parser.add_argument("--log-players", type=int, default=256)
     parser.add_argument("--log-rounds", type=int, default=9)
     parser.add_argument("--no-log", action="store_true", help="skip the part on PostgreSQL")
+    parser.add_argument("--no-pairing", action="store_true", help="skip the pairing part")
     parser.add_argument("--reuse", action="store_true",
                         help="time the rebuild on the event a previous run recorded (same sizes and seed), if any")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     args = parser.parse_args()
     print(code_version())
-    pairing(args.players, args.rounds, args.seed)
+    if not args.no_pairing:
+        pairing(args.players, args.rounds, args.seed)
     if not args.no_log:
         from_log(args)
 
