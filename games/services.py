@@ -570,10 +570,21 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
                   .values_list("stream_id", flat=True).first())
         if earlier is not None:
             raise BadCommand(f"this record has already been imported (match {earlier})")
-        return _open_stream(actor, player0, player1, tournament_id, True, engine_events, import_warnings=warnings,
-                            dice="board",
-                            import_fingerprint=fingerprint, imported_by_seat=seat,
-                            awaiting_confirmation=not vouched)
+        record = _open_stream(actor, player0, player1, tournament_id, True, engine_events, import_warnings=warnings,
+                              dice="board", import_fingerprint=fingerprint, imported_by_seat=seat,
+                              awaiting_confirmation=not vouched)
+
+        def prime_export():  # the file its export will be: written now from what was read, not by a visitor
+            from django.core.cache import cache
+
+            try:
+                cache.set(export_cache_key(record.stream_id, record.version),
+                          write_mat(engine_events, headers={"Site": "Crawford"}), timeout=24 * 3600)
+            except Exception:  # noqa: BLE001 - an optimisation only
+                pass
+
+        transaction.on_commit(prime_export)
+        return record
 
 
 def record_fingerprint(engine_events) -> str:
@@ -591,6 +602,11 @@ def record_fingerprint(engine_events) -> str:
 def match_export_mat(record: MatchRecord, rows) -> str:
     events = [streams.engine_event(r.event_type, r.payload) for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
     return write_mat(events, headers={"Site": "Crawford"})
+
+
+def export_cache_key(stream_id: str, version: int) -> str:
+    """A version's .mat file never changes: the export is written once per version and served from the cache."""
+    return f"export-mat:v1:{stream_id}:{version}"
 
 
 # -- appending ------------------------------------------------------------------------------

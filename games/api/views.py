@@ -187,7 +187,7 @@ class MatchExport(APIView):
         record = _readable(request, stream_id)
         # a version's file never changes: written once, then served from the cache (a long session's file
         # takes seconds to write, and every visitor may ask for it)
-        key = f"export-mat:v1:{stream_id}:{record.version}"
+        key = services.export_cache_key(stream_id, record.version)
         text = cache.get(key)
         if text is None:
             text = services.match_export_mat(record, store.read_stream(stream_id))
