@@ -27,6 +27,12 @@ def game_frames(stream_id: str, game: int) -> list[dict]:
     return frames(store.read_stream(stream_id, after=start, until=until), state)
 
 
+def game_of_version(stream_id: str, version: int) -> int:
+    """The game whose page holds the event at ``version``."""
+    bounds, played = game_bounds(stream_id)
+    return max(1, min(played, sum(1 for start, _ in bounds if start < version)))
+
+
 def games_begun(stream_id: str) -> int:
     return game_bounds(stream_id)[1]
 

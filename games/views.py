@@ -25,12 +25,16 @@ def _may_record(user, record) -> bool:
 def match_page(request, stream_id: str):
     record = _record_or_404(request, stream_id)
     played = viewer.games_begun(stream_id)
-    game = request.GET.get("game", "")
+    game, at = request.GET.get("game", ""), request.GET.get("at", "")
     game = min(int(game), played) if game.isascii() and game.isdigit() and 0 < len(game) < 7 and int(game) else played
+    start = None
+    if at.isascii() and at.isdigit() and 0 < len(at) < 10:  # ?at=<version>: the game holding that event, there
+        start = int(at)
+        game = viewer.game_of_version(stream_id, start)
     return render(request, "games/match.html", {
         "m": selectors.match_state_data(record),
         "frames": viewer.game_frames(stream_id, game),  # one game at a time: a long session's page stays small
-        "game": game, "played": played, "previous_game": game - 1 if game > 1 else None,
+        "game": game, "played": played, "start_version": start, "previous_game": game - 1 if game > 1 else None,
         "next_game": game + 1 if game < played else None,
         "games": selectors.game_summaries(stream_id, around=game),
         "can_record": _may_record(request.user, record),

@@ -52,6 +52,10 @@ def test_the_viewer_shows_one_game_at_a_time(client, long_match):
     assert every == engine
     assert b'href="?game=1"' in second.content and b'href="?game=3"' in second.content
     assert client.get(f"/matches/{match_id}/?game=x").status_code == 200  # nonsense: the last game
+    # ?at=<version> opens the game holding that event (the analysis's list of plays links so)
+    inside = frames[len(frames) // 2]["version"]
+    opened = client.get(f"/matches/{match_id}/?at={inside}")
+    assert {f["game"] for f in _frames(opened)} == {2} and f'>{inside}</script>'.encode() in opened.content
 
 
 def test_an_import_with_more_games_than_the_cap_is_refused_before_it_is_read(api, make_user):

@@ -33,6 +33,9 @@ def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(li
     page.wait_for_selector("#analysis-figures table")
     assert "Alice" in page.inner_text("#analysis-figures") and "mEMG" in page.inner_text("#analysis-figures")
     page.locator("#analysis-marked button.verdict-very-bad").first.click()
+    # the viewer shows one game at a time: a play of another game opens that game's page (?at=<version>)
+    page.wait_for_function("document.getElementById('mark') && "
+                           "document.getElementById('mark').textContent.startsWith('Very bad')")
     mark = page.inner_text("#mark")
     assert mark.startswith("Very bad") and blunder.played in mark and f"loss {blunder.loss:.3f}" in mark
     assert f"Best play: {blunder.best}" in mark

@@ -4,7 +4,10 @@
   const frames = JSON.parse(document.getElementById("frames").textContent);
   const svg = document.getElementById("board");
   const at = document.getElementById("step");
-  let i = frames.length ? frames.length - 1 : 0;
+  // the page shows one game; ?at=<version> opens it on that event, else on the game's last position
+  const startAt = JSON.parse(document.getElementById("start-version").textContent);
+  const started = frames.findIndex((f) => f.version === startAt);
+  let i = started >= 0 ? started : frames.length ? frames.length - 1 : 0;
 
   function show() {
     if (!frames.length) return;
@@ -40,6 +43,7 @@
   document.addEventListener("crawford:goto", (e) => {
     const k = frames.findIndex((f) => f.version === e.detail);
     if (k >= 0) go(k);
+    else window.location.search = `?at=${encodeURIComponent(e.detail)}`;  // a play of another game: its page
   });
   show();
 })();
