@@ -27,7 +27,7 @@ def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(li
     m.play_random(random.Random(14))  # random plays: gnubg finds blunders
     projections.run_all()  # no worker here: the projections (the read model, the analysis rows) run in-process
     services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=m.id).pk)
-    blunder = Decision.objects.filter(analysis__stream_id=m.id, verdict="very bad").order_by("game", "turn").first()
+    blunder = Decision.objects.filter(analysis__stream_id=m.id, verdict="very bad").order_by("version").first()
 
     page.goto(f"{url}/matches/{m.id}/")
     page.wait_for_selector("#analysis-figures table")
@@ -35,11 +35,16 @@ def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(li
     page.locator("#analysis-marked button.verdict-very-bad").first.click()
     mark = page.inner_text("#mark")
     assert mark.startswith("Very bad") and blunder.played in mark and f"loss {blunder.loss:.3f}" in mark
-    assert f"Best play: {blunder.best}" in mark
+    assert f"{'Best play' if blunder.kind == 'move' else 'Right cube action'}: {blunder.best}" in mark
     frames = page.evaluate("JSON.parse(document.getElementById('frames').textContent)")
     at = [f["version"] for f in frames].index(blunder.version)
     assert page.inner_text("#step") == f"{at + 1} / {len(frames)}"  # the board is at the blunder
-    assert page.inner_text("#text").startswith(("Alice", "Bob")[blunder.player] + " plays ")
+    assert page.inner_text("#text").startswith(("Alice", "Bob")[blunder.player])
+    # and a checker-play blunder: its best play beside the one made
+    play = Decision.objects.filter(analysis__stream_id=m.id, verdict="very bad", kind="move").order_by("version").first()
+    page.locator("#analysis-marked button", has_text=f" {play.dice} {play.played} · very bad").first.click()
+    assert f"Best play: {play.best}" in page.inner_text("#mark") and page.inner_text("#text").startswith(
+        ("Alice", "Bob")[play.player] + " plays ")
     shot(page, "analysis-viewer-blunder")
     page.keyboard.press("ArrowRight")  # stepping with the arrow keys goes on, the mark follows
     assert page.inner_text("#mark") != mark
