@@ -45,6 +45,7 @@ better-placed player, each pair as (better, worse), the bye last as
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from .core import FormatError, Lengths, Pairing, PairingError, Slot
@@ -109,21 +110,27 @@ def pair_round(
     for no_rematch, fresh_bye in tiers:
         if len(ranked) % 2 == 0 and not fresh_bye:
             continue  # no bye to give: the tier is the same as the one before
-
-        def allowed(a: int, b: int) -> bool:
-            pair = frozenset((a, b))
-            return pair not in banned and not (no_rematch and pair in met)
-
-        pairs = _pair(ranked, score, allowed, lambda p: not (fresh_bye and p in had_bye))
+        excluded = banned | met if no_rematch else banned
+        pairs = _pair(ranked, score, excluded, lambda p: not (fresh_bye and p in had_bye))
         if pairs is not None:
             return pairs
     raise PairingError(f"round {round_no}: no pairing of {len(ranked)} players avoids the forbidden pairings")
 
 
-def _pair(ranked: list[int], score, allowed, may_have_bye) -> list[tuple[int, int | None]] | None:
+def _pair(ranked: list[int], score, excluded: set[frozenset[int]], may_have_bye) -> list[tuple[int, int | None]] | None:
     n = len(ranked)
     index = {p: i for i, p in enumerate(ranked)}
-    adj = [{j for j in range(n) if j != i and allowed(ranked[i], ranked[j])} for i in range(n)]
+    # Everyone may meet everyone but the excluded pairs (few: the rounds played, the forbidden pairings), so
+    # each player's neighbours are the whole field less those: n set differences, not n * n pair checks.
+    apart: list[set[int]] = [{i} for i in range(n)]
+    for pair in excluded:
+        if len(pair) == 2:
+            a, b = pair
+            if a in index and b in index:
+                apart[index[a]].add(index[b])
+                apart[index[b]].add(index[a])
+    everyone = set(range(n))
+    adj = [everyone - apart[i] for i in range(n)]
     mate = maximum_matching(adj)
     if sum(m != -1 for m in mate) < n - n % 2:
         return None
@@ -137,27 +144,32 @@ def _pair(ranked: list[int], score, allowed, may_have_bye) -> list[tuple[int, in
         else:
             return None
     remaining = [p for p in ranked if p != bye]
+    key = [-score.get(p, 0) for p in remaining]  # ascending along ``remaining``: its score groups are runs
     pairs: list[tuple[int, int | None]] = []
     while remaining:
         top = remaining[0]
-        for other in _candidates(remaining, score):
+        for other in _candidates(remaining, key):
             if index[other] in adj[index[top]] and rematch_without(adj, mate, alive, [index[top], index[other]]):
                 break
         else:  # unreachable: the current perfect matching always offers top's mate
             raise AssertionError("pairing lost its perfect matching")
         pairs.append((top, other))
-        remaining = [p for p in remaining if p not in (top, other)]
+        i = remaining.index(other)
+        del remaining[i], key[i]
+        del remaining[0], key[0]
     if bye is not None:
         pairs.append((bye, None))
     return pairs
 
 
-def _candidates(remaining: list[int], score) -> list[int]:
-    """Opponents for ``remaining[0]`` in order of preference (see the module docstring)."""
-    top = remaining[0]
-    group = [p for p in remaining if score.get(p, 0) == score.get(top, 0)]
-    lower = remaining[len(group):]
-    half = len(group) // 2
+def _candidates(remaining: list[int], key: list[float]) -> list[int]:
+    """Opponents for ``remaining[0]`` in order of preference (see the module docstring).
+
+    ``key[i]`` is minus the score of ``remaining[i]``, so the top's score group is the run of equal keys at
+    the start, found by bisection."""
+    size = bisect_right(key, key[0])
+    group, lower = remaining[:size], remaining[size:]
+    half = size // 2
     return group[half:] + group[half - 1:0:-1] + lower if half else lower
 
 
