@@ -29,7 +29,7 @@ def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(li
     services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=m.id).pk)
     blunder = Decision.objects.filter(analysis__stream_id=m.id, verdict="very bad").order_by("version").first()
 
-    page.goto(f"{url}/matches/{m.id}/")
+    page.goto(f"{url}/matches/{m.id}/?game={blunder.game}")  # the viewer holds one game at a time
     page.wait_for_selector("#analysis-figures table")
     assert "Alice" in page.inner_text("#analysis-figures") and "mEMG" in page.inner_text("#analysis-figures")
     page.locator("#analysis-marked button.verdict-very-bad").first.click()
@@ -48,6 +48,19 @@ def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(li
     shot(page, "analysis-viewer-blunder")
     page.keyboard.press("ArrowRight")  # stepping with the arrow keys goes on, the mark follows
     assert page.inner_text("#mark") != mark
+
+    # a decision of another game than the one on the page: its game opens at that decision
+    shown = page.inner_text("#game")
+    other = Decision.objects.filter(analysis__stream_id=m.id, kind="move").exclude(verdict="").exclude(
+        game=int(shown)).order_by("version").first()
+    assert other is not None, "the recorded match has marked plays in more than one game"
+    label = f"Game {other.game}: {('Alice', 'Bob')[other.player]} {other.dice} {other.played} · {other.verdict}"
+    page.locator("#analysis-marked button", has_text=label).first.click()
+    page.wait_for_url(f"**?game={other.game}#v{other.version}")
+    page.wait_for_selector("#analysis-figures table")
+    page.wait_for_function(f"document.getElementById('game').textContent === '{other.game}'")
+    page.wait_for_function("document.getElementById('mark').textContent.includes('Best play')")
+    assert f"Best play: {other.best}" in page.inner_text("#mark") and other.played in page.inner_text("#mark")
 
     page.goto(f"{url}/players/{alice.player.pk}/")
     page.wait_for_selector("#analysis-chart circle")

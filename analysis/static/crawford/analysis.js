@@ -52,6 +52,15 @@
     }
     document.addEventListener("crawford:frame", (e) => { current = e.detail; showMark(); });
 
+    // the viewer holds one game at a time (?game=N): a decision of another game opens that game's page there
+    const framesHere = document.getElementById("frames");
+    const here = new Set(framesHere ? JSON.parse(framesHere.textContent).map((f) => f.version) : []);
+    function goto(d) {
+      if (here.has(d.version)) document.dispatchEvent(new CustomEvent("crawford:goto", { detail: d.version }));
+      else window.location.assign(`?game=${d.game}#v${d.version}`);
+    }
+    let arrived = false;
+
     function render(a) {
       const status = document.getElementById("analysis-status");
       status.textContent = `GNU Backgammon, ${a.plies}-ply` + (a.status === "done" ? "" :
@@ -71,10 +80,15 @@
       a.decisions.filter((d) => d.verdict && d.version !== null).sort((x, y) => x.version - y.version).forEach((d) => {
         const b = el("button", `Game ${d.game}: ${match.dataset["player" + d.player]} ${d.kind === "move" ? d.dice + " " : ""}${d.played} · ${d.verdict} (−${d.loss.toFixed(3)})`,
           "link verdict-" + d.verdict.replace(" ", "-"));
-        b.addEventListener("click", () => document.dispatchEvent(new CustomEvent("crawford:goto", { detail: d.version })));
+        b.addEventListener("click", () => goto(d));
         list.appendChild(el("li")).appendChild(b);
       });
       showMark();
+      const wanted = window.location.hash.match(/^#v(\d+)$/);
+      if (wanted && !arrived) {  // opened from another game's list of marked decisions
+        arrived = true;
+        document.dispatchEvent(new CustomEvent("crawford:goto", { detail: Number(wanted[1]) }));
+      }
       return true;
     }
 
