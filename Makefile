@@ -21,6 +21,7 @@ RUN_ENV = DEBUG=1 SECRET_KEY="$$(cat var/secret-key)"
 run: $(STAMP)
 	mkdir -p var
 	test -s var/secret-key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret-key
+	scripts/install-gnubg.sh
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py load_demo
 	$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions
-from rest_framework.exceptions import NotFound
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services as match_services
 
-from . import selectors
+from . import selectors, services
 from .serializers import EventAverageSerializer, HistoryPointSerializer, MatchAnalysisSerializer
 
 
@@ -29,10 +29,40 @@ class MatchAnalysisView(APIView):
         if not match_services.can_read(request.user, record):
             raise match_services.MatchNotFound(f"no match {stream_id}")
         plies = request.query_params.get("plies")
-        row = selectors.match_analysis(stream_id, int(plies) if plies and plies.isascii() and plies.isdigit() else None)
+        if plies is not None and plies not in ("0", "1", "2"):
+            raise ValidationError({"plies": "an evaluation depth: 0, 1 or 2"})
+        row = selectors.match_analysis(stream_id, int(plies) if plies is not None else None)
         if row is None:
             raise NotFound(f"match {stream_id} has no analysis (it is analysed once it is finished)")
         return Response(MatchAnalysisSerializer(row).data)
+
+
+class AnalysisRequestSerializer(serializers.Serializer):
+    plies = serializers.IntegerField(min_value=0, max_value=2, required=False,
+                                     help_text="evaluation depth: 0 (default) to 2")
+
+
+class MatchAnalysisRequest(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=AnalysisRequestSerializer, responses={202: MatchAnalysisSerializer},
+                   description="Ask for the match's analysis (an imported match, or another depth): a player of the "
+                               "match or its director/an official. Queued once per match and depth; asking again "
+                               "answers the existing analysis.")
+    def post(self, request, stream_id: str):
+        record = match_services.match_load(stream_id)
+        if not match_services.can_read(request.user, record):
+            raise match_services.MatchNotFound(f"no match {stream_id}")
+        if not (match_services.is_official(request.user, record) or match_services.seat_of(request.user, record) is not None):
+            raise PermissionDenied("only a player of the match or its director may ask for its analysis")
+        if record.voided is not None:
+            raise ValidationError({"detail": "a voided match is not analysed"})
+        form = AnalysisRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        row = services.analysis_queue(stream_id=stream_id, plies=form.validated_data.get("plies"),
+                                      player_ids=record.player_ids, tournament_id=record.tournament_id)
+        return Response(MatchAnalysisSerializer(selectors.match_analysis(stream_id, row.plies)).data,
+                        status=status.HTTP_202_ACCEPTED)
 
 
 class PlayerAnalysisView(APIView):

@@ -32,30 +32,53 @@ class Result:
     printed: str = field(repr=False, default="")
 
 
-def analyse_mat(mat_text: str, *, plies: int, gnubg: str, timeout: float) -> Result:
+def analyse_mat(mat_text: str, *, plies: int, gnubg: str, timeout: float, on_progress=None) -> Result:
+    """``on_progress(games_done, games)`` is called as gnubg finishes each game (polled twice a second)."""
     if not os.path.exists(gnubg):
         raise GnubgFailed(f"GNU Backgammon is not installed at {gnubg} (apt-get install gnubg)")
     with tempfile.TemporaryDirectory(prefix="crawford-gnubg-") as tmp:
         mat, out = Path(tmp) / "match.mat", Path(tmp) / "analysis.json"
         mat.write_text(mat_text)
-        env = dict(os.environ, CRAWFORD_MAT=str(mat), CRAWFORD_OUT=str(out), CRAWFORD_PLIES=str(plies), HOME=tmp)
+        progress_file = Path(tmp) / "progress"
+        env = dict(os.environ, CRAWFORD_MAT=str(mat), CRAWFORD_OUT=str(out), CRAWFORD_PLIES=str(plies), HOME=tmp,
+                   CRAWFORD_PROGRESS=str(progress_file))
         started = time.monotonic()
-        try:
-            done = subprocess.run([gnubg, "-t", "-q", "-r", "-p", str(SCRIPT)], env=env, cwd=tmp,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired as slow:
-            raise GnubgFailed(f"gnubg took more than {timeout:g} s") from slow
+        errors = Path(tmp) / "stderr"
+        with open(errors, "wb") as err:
+            proc = subprocess.Popen([gnubg, "-t", "-q", "-r", "-p", str(SCRIPT)], env=env, cwd=tmp,
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+            seen = None
+            while True:
+                try:
+                    proc.wait(timeout=0.5)
+                    break
+                except subprocess.TimeoutExpired:
+                    if time.monotonic() - started > timeout:
+                        proc.kill()
+                        proc.wait()
+                        raise GnubgFailed(f"gnubg took more than {timeout:g} s") from None
+                    seen = _report(progress_file, seen, on_progress)
+            _report(progress_file, seen, on_progress)  # the last game's, written just before it ended
         seconds = time.monotonic() - started
         if not out.exists():
-            raise GnubgFailed(f"gnubg wrote no analysis (exit {done.returncode}): "
-                              + done.stderr.decode(errors="replace")[-1500:])
+            raise GnubgFailed(f"gnubg wrote no analysis (exit {proc.returncode}): "
+                              + errors.read_text(errors="replace")[-1500:])
         raw = json.loads(out.read_text())
         printed = Path(str(out) + ".txt").read_text() if Path(str(out) + ".txt").exists() else ""
     labels = ratings_printed(printed)
     figures = [figures_of(raw["stats"][side], raw["names"][i], {k: v[i] for k, v in labels.items()})
                for i, side in enumerate("XO")]
     return Result(raw["names"], raw["decisions"], figures, seconds, printed)
+
+
+def _report(progress_file: Path, seen, on_progress):
+    try:
+        now = tuple(int(x) for x in progress_file.read_text().split())
+    except (OSError, ValueError):
+        return seen
+    if now != seen and on_progress is not None and len(now) == 2:
+        on_progress(*now)
+    return now
 
 
 def figures_of(stats: dict, name: str, labels: dict) -> dict:

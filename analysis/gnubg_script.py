@@ -22,8 +22,15 @@ def main():
               f"set analysis chequerplay evaluation plies {plies}",
               f"set analysis cubedecision evaluation plies {plies}",
               "set analysis chequerplay evaluation prune on" if plies else "set analysis chequerplay evaluation prune off",
-              "import mat " + os.environ["CRAWFORD_MAT"], "analyse match"):
+              "import mat " + os.environ["CRAWFORD_MAT"]):
         gnubg.command(c)
+    # game by game rather than "analyse match" (the same analysis and statistics: gnubg sums the games'),
+    # so that the worker can show the progress: CRAWFORD_PROGRESS gets "games done / games" after each
+    total = len(gnubg.match(analysis=0, boards=0)["games"])
+    for done in range(total):
+        gnubg.command("first game" if done == 0 else "next game")
+        gnubg.command("analyse game")
+        progress(done + 1, total)
     printed_path = out_path + ".txt"
     fd = os.open(printed_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(fd, 1)
@@ -40,6 +47,14 @@ def main():
     with open(out_path, "w") as f:
         json.dump(result, f)
     os.dup2(real_stdout, 1)
+
+
+def progress(done, total):
+    path = os.environ.get("CRAWFORD_PROGRESS")
+    if path:
+        with open(path + ".tmp", "w") as f:
+            f.write(f"{done} {total}")
+        os.replace(path + ".tmp", path)
 
 
 def verdict(loss):

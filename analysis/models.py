@@ -19,6 +19,8 @@ class MatchAnalysis(models.Model):
     queued_at = models.DateTimeField(auto_now_add=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
+    games_done = models.PositiveSmallIntegerField(default=0)  # progress while running
+    games = models.PositiveSmallIntegerField(default=0)
     seconds = models.FloatField(null=True, blank=True)  # gnubg's wall time, for the bench and the admin
     finished_at = models.DateTimeField(null=True, blank=True)
     player0_id = models.IntegerField(null=True, blank=True)

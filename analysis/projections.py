@@ -37,7 +37,7 @@ class AnalysisProjection(Projection):
                 services.analysis_drop(stream_id=e.stream_id)
 
     def reset(self) -> None:
-        MatchAnalysis.objects.all().delete()
+        services.analyses_delete(MatchAnalysis.objects.all())
 
 
 def _registration(stream_id: str) -> dict:

@@ -28,7 +28,8 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = MatchAnalysis
-        fields = ["match", "plies", "status", "engine", "attempts", "error", "seconds", "finished_at", "players",
+        fields = ["match", "plies", "status", "games_done", "games", "engine", "attempts", "error", "seconds",
+                  "finished_at", "players",
                   "decisions"]
 
     def get_engine(self, row) -> str:

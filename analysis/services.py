@@ -69,10 +69,17 @@ def analysis_run(*, pk: int) -> str:
     record = match_services.match_load(row.stream_id)
     try:
         result = gnubg.analyse_mat(match_services.match_export_mat(record, rows), plies=row.plies,
-                                   gnubg=settings.GNUBG, timeout=timeout)
+                                   gnubg=settings.GNUBG, timeout=timeout, on_progress=_progress(pk))
     except gnubg.GnubgFailed as failed:
         return _failed(pk, str(failed))
     return _store(pk, result, _checker_versions(rows), record.player_ids)
+
+
+def _progress(pk: int):
+    def report(done: int, games: int) -> None:  # autocommit: the pages see it while gnubg runs
+        MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(games_done=done, games=games)
+
+    return report
 
 
 def _failed(pk: int, error: str) -> str:
@@ -124,7 +131,17 @@ def _checker_versions(rows) -> dict[tuple[int, int], int]:
 
 def analysis_drop(*, stream_id: str) -> None:
     """A voided match did not count: its analysis leaves the pages and the averages with it."""
-    MatchAnalysis.objects.filter(stream_id=stream_id).delete()
+    analyses_delete(MatchAnalysis.objects.filter(stream_id=stream_id))
+
+
+def analyses_delete(rows) -> None:
+    """Delete analyses a worker may be storing right now: lock them first (``_store`` locks its row before it
+    writes), so a run that finishes meanwhile finds its row gone instead of adding rows under a deleted one."""
+    with transaction.atomic():
+        pks = list(rows.select_for_update().values_list("pk", flat=True))
+        Decision.objects.filter(analysis_id__in=pks).delete()
+        PlayerFigures.objects.filter(analysis_id__in=pks).delete()
+        MatchAnalysis.objects.filter(pk__in=pks).delete()
 
 
 def analyses_sweep() -> int:

@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "deploy.middleware.RefuseNulMiddleware",
     "deploy.proxy.TrustedProxyMiddleware",
+    "deploy.csp.ContentSecurityPolicyMiddleware",  # every page: our own scripts and styles only
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -159,7 +160,20 @@ REST_FRAMEWORK = {
                                "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
+    # anonymous clients per address, signed-in ones per user (deploy/paging.py reads API_THROTTLE_RATES)
+    "DEFAULT_THROTTLE_CLASSES": ["deploy.paging.AnonymousThrottle", "deploy.paging.UserThrottle"],
 }
+# every list and stream endpoint answers at most API_PAGE_MAX items a page (?limit=, default API_PAGE_SIZE)
+API_PAGE_SIZE = int(os.environ.get("API_PAGE_SIZE", "100"))
+API_PAGE_MAX = int(os.environ.get("API_PAGE_MAX", "500"))
+API_THROTTLE_RATES = {
+    "anon": os.environ.get("API_THROTTLE_ANON", "120/minute"),
+    "user": os.environ.get("API_THROTTLE_USER", "600/minute"),
+}
+# the throttles' counts live in the cache: Redis when there is one, shared by every gunicorn worker
+if os.environ.get("REDIS_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ["REDIS_URL"], "KEY_PREFIX": "crawford"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Crawford API",
     "DESCRIPTION": "Backgammon matches recorded move by move as an append-only event log.",

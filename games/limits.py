@@ -26,6 +26,10 @@ MAX_NAME = 80
 MAX_MOVE_TEXT = 64
 # a director's reason (a correction, a void, a withdrawal): words, not documents
 MAX_REASON = 500
+# one imported .mat match (checked before it is read, then after): every page of it (the viewer, a game at a
+# time; the stream, a page at a time; the .mat export) must stay cheap to serve, and the import itself quick
+MAX_IMPORT_GAMES = 200
+MAX_IMPORT_EVENTS = 25_000
 # the highest score a match to ``length`` can end with: one point short, then a backgammon at the cube's limit
 MAX_GAME_POINTS = 3 * MAX_CUBE
 

@@ -91,9 +91,16 @@ def match_summaries(*, tournament_id: int | None = None, published_only: bool = 
     return rows
 
 
-def game_summaries(stream_id: str) -> list[dict]:
+GAMES_AROUND = 10  # the viewer's table of games: this many either side of the game shown
+
+
+def game_summaries(stream_id: str, *, around: int | None = None) -> list[dict]:
+    """Each game's row; with ``around``, only the games near that one (a long session's page stays small)."""
+    rows = GameSummary.objects.filter(stream_id=stream_id)
+    if around is not None:
+        rows = rows.filter(game__gte=around - GAMES_AROUND, game__lte=around + GAMES_AROUND)
     return list(
-        GameSummary.objects.filter(stream_id=stream_id)
+        rows
         .order_by("game")
         .values("game", "score0_before", "score1_before", "crawford", "post_crawford", "finished", "winner", "points",
                 "kind", "reason")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import uuid
 from collections import OrderedDict
@@ -514,6 +515,9 @@ def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, in
 # -- files -----------------------------------------------------------------------------
 
 
+_GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
+
+
 def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
 
@@ -521,8 +525,14 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
     (``confirm_import``); one imported by the event's director or an official is. The same record of moves is
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
     second import of it is refused."""
+    games = len(_GAME_HEADER.findall(text))  # counted before reading: a 10,000-game file is refused at once
+    if games > limits.MAX_IMPORT_GAMES:
+        raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_GAMES} games; this file has {games}")
     read = read_mat(text)
     engine_events = read.events
+    if len(engine_events) > limits.MAX_IMPORT_EVENTS:
+        raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_EVENTS} actions; this file has "
+                         f"{len(engine_events)}")
     warnings = [w.to_dict() for w in read.warnings]
     fingerprint = record_fingerprint(engine_events)
     seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
+
+from eventlog import store
 from games.engine.board import BAR, OFF
 from games.engine.match import MOVE, MatchState, evolve
 from games.engine.state_ids import position_id_of
@@ -9,10 +12,48 @@ from games.limits import gnubg_match_id, xgid
 
 from . import streams
 
+# A game at a time: the viewer of a 10,000-game session must not fold and draw all of it for every visitor.
+# Where each game begins (the version of the previous game's GameWon and the match's state there) is kept in
+# the cache and extended as games end, so a page reads and draws one game's events only.
+_BOUNDS = "viewer-bounds:v1:"
 
-def frames(rows) -> list[dict]:
-    """One frame per engine event of the stream, in order, each describing the position after it."""
-    state = MatchState()
+
+def game_frames(stream_id: str, game: int) -> list[dict]:
+    """The frames of game ``game`` (1, 2…; the match's opening events belong to game 1)."""
+    bounds, played = game_bounds(stream_id)
+    game = max(1, min(game, played))
+    start, state = bounds[game - 1]
+    until = bounds[game][0] if game < played else None  # the last game begun runs to the end of the stream
+    return frames(store.read_stream(stream_id, after=start, until=until), state)
+
+
+def games_begun(stream_id: str) -> int:
+    return game_bounds(stream_id)[1]
+
+
+def game_bounds(stream_id: str) -> tuple[list[tuple[int, MatchState]], int]:
+    """[(version before the game's first event, the match's state there)] for each game ended or begun, and
+    how many games have begun (at least 1: a match not yet rolled shows as its first game)."""
+    known = cache.get(_BOUNDS + stream_id) or {"scanned": 0, "state": MatchState(), "bounds": [(0, MatchState())]}
+    rows = store.read_stream(stream_id, after=known["scanned"])
+    if rows:
+        state, bounds = known["state"], list(known["bounds"])
+        for row in rows:
+            if row.event_type in streams.PLATFORM_EVENTS:
+                continue
+            state = evolve(state, streams.engine_event(row.event_type, row.payload))
+            if row.event_type == "GameWon":
+                bounds.append((row.version, state))
+        known = {"scanned": rows[-1].version, "state": state, "bounds": bounds}
+        cache.set(_BOUNDS + stream_id, known, timeout=24 * 3600)
+    return known["bounds"], max(1, known["state"].game)
+
+
+def frames(rows, state: MatchState | None = None) -> list[dict]:
+    """One frame per engine event of ``rows``, in order, each describing the position after it.
+
+    ``state`` is the match before the first of ``rows`` (a new match when not given)."""
+    state = state or MatchState()
     out = []
     for row in rows:
         if row.event_type in streams.PLATFORM_EVENTS:
@@ -84,3 +125,23 @@ def _describe(before: MatchState, s: MatchState, kind: str, p: dict, names) -> s
     if kind == "MatchWon":
         return f"{names[p['winner']]} wins the match {p['score'][0]}-{p['score'][1]}"
     return kind
+
+
+def dice_proof(stream_id: str, *, first: int, count: int) -> tuple[list[dict], bool]:
+    """The dice proof (:func:`games.dice.verify`) of games ``first`` to ``first + count - 1``, reading only their
+    events (and their seeds' reveals, appended just after each game's end); True if later games exist."""
+    from eventlog.models import Event
+
+    from . import dice
+
+    bounds, played = game_bounds(stream_id)
+    last = min(first + count - 1, played)
+    if first > played:
+        return [], False
+    until = bounds[last][0] if last < played else None
+    rows = store.read_stream(stream_id, after=bounds[first - 1][0], until=until)
+    games = range(first, last + 1)
+    if until is not None:
+        rows += list(Event.objects.filter(stream_id=stream_id, version__gt=until, event_type="DiceSeedRevealed",
+                                          payload__game__in=list(games)).order_by("version"))
+    return [line for line in dice.verify(rows) if line["game"] in games], last < played

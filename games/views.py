@@ -5,8 +5,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
-from eventlog import store
-
 from . import selectors, services, viewer
 
 
@@ -26,10 +24,15 @@ def _may_record(user, record) -> bool:
 
 def match_page(request, stream_id: str):
     record = _record_or_404(request, stream_id)
+    played = viewer.games_begun(stream_id)
+    game = request.GET.get("game", "")
+    game = min(int(game), played) if game.isascii() and game.isdigit() and 0 < len(game) < 7 and int(game) else played
     return render(request, "games/match.html", {
         "m": selectors.match_state_data(record),
-        "frames": viewer.frames(store.read_stream(stream_id)),
-        "games": selectors.game_summaries(stream_id),
+        "frames": viewer.game_frames(stream_id, game),  # one game at a time: a long session's page stays small
+        "game": game, "played": played, "previous_game": game - 1 if game > 1 else None,
+        "next_game": game + 1 if game < played else None,
+        "games": selectors.game_summaries(stream_id, around=game),
         "can_record": _may_record(request.user, record),
     })
 

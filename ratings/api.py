@@ -7,6 +7,7 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from deploy import paging
 from players.models import Player
 
 from . import selectors
@@ -19,6 +20,7 @@ class RatingList(APIView):
         parameters=[
             OpenApiParameter("club", int, description="only this club's players"),
             OpenApiParameter("sort", str, enum=list(selectors.SORTS), description="default: rating"),
+            *paging.PAGE_PARAMETERS,
         ],
         responses={200: OpenApiTypes.OBJECT},
     )
@@ -27,16 +29,18 @@ class RatingList(APIView):
         rows = selectors.rating_list(
             club_id=int(club) if club and club.isascii() and club.isdigit() else None, sort=request.query_params.get("sort", "rating")
         )
-        return Response(rows)
+        rows, headers = paging.page(request, rows)
+        return Response(rows, headers=headers)
 
 
 class PlayerRatingHistory(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=paging.PAGE_PARAMETERS)
     def get(self, request, player_id: int):
         player = get_object_or_404(Player, pk=player_id)
+        history, headers = paging.page(request, selectors.rating_history(player.pk, viewer=request.user))
         return Response(
             {"player_id": player.pk, "name": player.display_name, **selectors.player_rating(player.pk),
-             "history": selectors.rating_history(player.pk, viewer=request.user)}
+             "history": history}, headers=headers,
         )

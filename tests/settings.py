@@ -14,3 +14,8 @@ from deploy.settings import *  # noqa: E402,F403
 # the tests' directors create events of their own without a club: the site allows members' casual events
 # (production's default is off; tests/tournaments/test_who_may_create.py checks both)
 CASUAL_EVENTS = True
+
+# the suite sends thousands of requests from one address in a minute: the throttles are tested on their own
+# (tests/deploy/test_bounded_answers.py) with the production rates set there; the counts stay in this process
+API_THROTTLE_RATES = {"anon": "1000000/minute", "user": "1000000/minute"}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from eventlog import store
 from eventlog.idempotency import run_once
 from games.limits import MAX_MATCH_LENGTH, MAX_REASON, max_final_score
+from deploy import paging
 from players.models import Club
 from tournaments.formats.standings import TIEBREAKS
 
@@ -66,10 +67,13 @@ class TournamentCreateSerializer(serializers.Serializer):
 class TournamentListCreate(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(operation_id="tournaments_list", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="tournaments_list", responses={200: OpenApiTypes.OBJECT},
+                   parameters=paging.PAGE_PARAMETERS)
     def get(self, request):
-        rows = Tournament.objects.filter(published=True).values("id", "name", "club_id", "starts_on")
-        return Response(list(rows))
+        rows = (Tournament.objects.filter(published=True).values("id", "name", "club_id", "starts_on")
+                .order_by("-starts_on", "name", "pk"))  # a stable order: pages neither skip nor repeat
+        rows, headers = paging.page(request, rows)
+        return Response(rows, headers=headers)
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):

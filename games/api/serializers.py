@@ -56,6 +56,11 @@ class MatchImportSerializer(serializers.Serializer):
 class MatchSummarySerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="stream_id")
 
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["match_id"] = data.get("match_id") or None  # as the match's own state shows it: null where gnubg cannot write one
+        return data
+
     class Meta:
         model = MatchSummary
         exclude = ["stream_id"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -11,9 +12,10 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from deploy import paging
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
-from games import dice, selectors, services
+from games import selectors, services, viewer
 from players.models import Player
 
 from .serializers import (
@@ -41,12 +43,14 @@ class MatchListCreate(APIView):
 
     @extend_schema(
         responses=MatchSummarySerializer(many=True),
-        parameters=[OpenApiParameter("tournament", int, description="only this tournament's matches")],
+        parameters=[OpenApiParameter("tournament", int, description="only this tournament's matches"),
+                    *paging.PAGE_PARAMETERS],
     )
     def get(self, request):
         tournament = request.query_params.get("tournament")
         rows = selectors.match_summaries(tournament_id=int(tournament) if _is_number(tournament) else None)
-        return Response(MatchSummarySerializer(rows[:500], many=True).data)
+        rows, headers = paging.page(request, rows)
+        return Response(MatchSummarySerializer(rows, many=True).data, headers=headers)
 
     @extend_schema(request=MatchCreateSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
@@ -130,35 +134,49 @@ class MatchEvents(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="only events after this version")],
+        parameters=[OpenApiParameter("after", int, description="only events after this version"),
+                    OpenApiParameter("limit", int, description="events per page (at most API_PAGE_MAX); the next "
+                                                               "page is in the Link header")],
         responses=EventSerializer(many=True),
     )
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
         after = request.query_params.get("after", "0")
-        if not _is_number(after):
+        if not _is_number(after) or len(after) > 12:
             raise services.BadCommand("'after' is a version number")
-        rows = store.read_stream(stream_id, after=int(after))
-        return Response(EventSerializer(rows, many=True).data)
+        after, limit = int(after), paging.limit_of(request)
+        rows = store.read_stream(stream_id, after=after, until=after + limit)  # versions follow on: one page
+        headers = paging.next_link(request, after=after + limit, limit=limit) if len(rows) == limit else {}
+        return Response(EventSerializer(rows, many=True).data, headers=headers)
 
 
 class MatchGames(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="Each game's result and Crawford flags (read model).")
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=paging.PAGE_PARAMETERS,
+                   description="Each game's result and Crawford flags (read model).")
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
-        return Response(selectors.game_summaries(stream_id))
+        rows, headers = paging.page(request, selectors.game_summaries(stream_id))
+        return Response(rows, headers=headers)
+
+
+DICE_GAMES_PER_PAGE = 10  # each game's line lists its rolls
 
 
 class MatchDice(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT},
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=paging.PAGE_PARAMETERS,
                    description="Each game's dice commitment, its seed once revealed, and whether every server roll checks out.")
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
-        return Response(dice.verify(store.read_stream(stream_id)))
+        # a page of games, and only their events read: the proof of a 200-game session is not built per visit
+        limit = paging.limit_of(request, default=DICE_GAMES_PER_PAGE)
+        first = paging.number_of(request, "offset", 0) + 1
+        lines, more = viewer.dice_proof(stream_id, first=first, count=limit)
+        headers = paging.next_link(request, offset=first - 1 + limit, limit=limit) if more else {}
+        return Response(lines, headers=headers)
 
 
 class MatchExport(APIView):
@@ -167,7 +185,13 @@ class MatchExport(APIView):
     @extend_schema(responses={(200, "text/plain"): str})
     def get(self, request, stream_id: str):
         record = _readable(request, stream_id)
-        text = services.match_export_mat(record, store.read_stream(stream_id))
+        # a version's file never changes: written once, then served from the cache (a long session's file
+        # takes seconds to write, and every visitor may ask for it)
+        key = f"export-mat:v1:{stream_id}:{record.version}"
+        text = cache.get(key)
+        if text is None:
+            text = services.match_export_mat(record, store.read_stream(stream_id))
+            cache.set(key, text, timeout=24 * 3600)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="match-{stream_id}.mat"'
         return response

@@ -48,3 +48,27 @@ def test_the_analysis_endpoint_is_in_the_openapi_schema(api):
 
 def test_a_hidden_match_has_no_public_analysis(api, make_user):
     assert api().get("/api/matches/nonexistent/analysis/").status_code == 404
+
+
+def test_a_player_of_the_match_asks_for_another_depth_once(api, make_user):
+    alice, bob, eve = make_user("alice"), make_user("bob"), make_user("eve")
+    client = api(alice)
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1}
+    match_id = client.post("/api/matches/", body, format="json").json()["id"]
+    url = f"/api/matches/{match_id}/analysis/request/"
+    assert api(eve).post(url, {"plies": 1}, format="json").status_code == 403  # not her match
+    assert api().post(url, {"plies": 1}, format="json").status_code in (401, 403)
+    assert client.post(url, {"plies": 7}, format="json").status_code == 400
+    first = client.post(url, {"plies": 1}, format="json")
+    assert first.status_code == 202 and first.json()["status"] == "queued" and first.json()["plies"] == 1
+    assert api(bob).post(url, {"plies": 1}, format="json").status_code == 202
+    assert MatchAnalysis.objects.filter(stream_id=match_id).count() == 1
+
+
+def test_a_depth_out_of_range_is_a_400_not_a_database_error(api, make_user):
+    client = api(make_user("alice"))
+    bob = make_user("bob")
+    body = {"player0": client.handler._force_user.player.pk, "player1": bob.player.pk, "length": 1}
+    match_id = client.post("/api/matches/", body, format="json").json()["id"]
+    assert api().get(f"/api/matches/{match_id}/analysis/?plies=99999999999999999999").status_code == 400
+    assert api().get(f"/api/matches/{match_id}/analysis/?plies=2").status_code == 404  # none at that depth

@@ -125,3 +125,12 @@ def test_a_match_recorded_through_the_api_is_analysed_as_gnubg_analyses_it(api, 
     assert figures[0].chequer_rate > 20 and figures[1].chequer_rate > 20  # random plays: real errors to compare
     assert [f.player_id for f in figures] == [alice.player.pk, bob.player.pk]
     assert row.decisions.filter(verdict="very bad").exists()
+
+
+def test_gnubg_reports_its_progress_game_by_game():
+    from analysis.gnubg import analyse_mat
+
+    seen = []
+    mat = FIXTURES / "matches" / "match_014_7pt.mat"  # 5 games
+    analyse_mat(mat.read_text(), plies=0, gnubg=GNUBG, timeout=120, on_progress=lambda *p: seen.append(p))
+    assert seen and seen == sorted(seen) and seen[-1] == (5, 5)  # polled: some steps may be seen together

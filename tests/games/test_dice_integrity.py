@@ -100,3 +100,27 @@ def test_dice_proof_through_the_api(api, make_user):
     proof = api().get(f"/api/matches/{m.id}/dice/").json()
     assert proof and all(line["verified"] for line in proof)
     assert services.match_load(m.id).finished
+
+
+def test_the_dice_proof_page_by_page_is_the_proof_of_the_whole_stream(api, make_user):
+    """Each page reads only its games' events (and their seeds' reveals), yet says what the whole stream says."""
+    import re
+
+    seats = make_user("alice"), make_user("bob")
+    staff = make_user("root", official=True, player=False)
+    m = new_match(api, staff, seats, length=5)
+    while not m.match["finished"]:  # five games: each opened by the server's dice, then a single resigned
+        m.send(type="roll")
+        loser = m.match["turn"]
+        m.send(type="resign", kind="single", player=loser)
+        m.send(type="accept_resignation", player=1 - loser)
+    whole = dice.verify(store.read_stream(m.id))
+    assert len(whole) >= 3
+    paged, url = [], f"/api/matches/{m.id}/dice/?limit=1"
+    while url:
+        response = api().get(url)
+        assert len(response.json()) == 1
+        paged += response.json()
+        found = re.search(r"<([^>]+)>", response.get("Link", ""))
+        url = found.group(1) if found else None
+    assert paged == whole and all(line["verified"] for line in paged)

@@ -82,7 +82,7 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     a, b = tablets
     players = [Player.objects.create(display_name=n) for n in NAMES]
     event = services.tournament_create(actor=director, name="Tuesday ladder", format="single_elimination",
-                                       settings={"lengths": {"main": {"default": 3}}})
+                                       settings={"lengths": {"main": {"default": 3}}, "dice": "board"})
     event.published = True
     event.save(update_fields=["published"])
     for p in players:
@@ -109,9 +109,9 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     # A plays; B's screen follows the match on its own
     a.fill("#move-text", "8/5 6/5")
     a.click("#play")
-    a.wait_for_selector("#roll:not([hidden])")
+    a.wait_for_selector("#enter-dice:not([hidden])")
     b.clock.run_for(3500)
-    b.wait_for_selector("#roll:not([hidden])")
+    b.wait_for_selector("#enter-dice:not([hidden])")
     assert "Dimitri to roll or double" in b.locator("#status").inner_text()
     # A doubles; B, before it looks again, presses Double too: it is told, and shows the take or drop
     a.click("#double")

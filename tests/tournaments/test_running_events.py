@@ -64,7 +64,9 @@ def play_to_end(director, match_id: str, winner_seat: int) -> None:
             return
         state = record.state
         for command in (
-            {"type": "roll"} if state.phase == "opening" else None,
+            # the match's own dice source: the server's, or (an event set to "board") numbers from the board
+            ({"type": "roll", **({"dice": [3, 1]} if record.dice_source == "board" else {})}
+             if state.phase == "opening" else None),
             {"type": "resign", "kind": "backgammon", "player": 1 - winner_seat},
             {"type": "accept_resignation", "player": winner_seat},
         ):

@@ -22,6 +22,8 @@
     at.textContent = `${i + 1} / ${frames.length}`;
     document.getElementById("prev").disabled = i === 0;
     document.getElementById("next").disabled = i === frames.length - 1;
+    // the analysis (analysis.js) marks the play on the board
+    document.dispatchEvent(new CustomEvent("crawford:frame", { detail: f }));
   }
   function go(k) { i = Math.max(0, Math.min(frames.length - 1, k)); show(); }
   document.getElementById("first").addEventListener("click", () => go(0));
@@ -33,6 +35,11 @@
     else if (e.key === "ArrowRight") go(i + 1);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(frames.length - 1);
+  });
+  // the analysis's list of marked plays jumps to the event of a play
+  document.addEventListener("crawford:goto", (e) => {
+    const k = frames.findIndex((f) => f.version === e.detail);
+    if (k >= 0) go(k);
   });
   show();
 })();

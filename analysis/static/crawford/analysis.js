@@ -1,0 +1,153 @@
+// GNU Backgammon's analysis on the pages: the viewer's marks and best plays, the match's figures, the
+// player's error-rate chart and the event's averages. Read from the API; DOM built with textContent only.
+"use strict";
+(function () {
+  const EMG = (x) => (x >= 0 ? "" : "−") + Math.abs(x).toFixed(3);
+  const rate = (x) => x.toFixed(1);
+
+  function el(tag, text, cls) {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  function table(head, rows) {
+    const t = el("table");
+    const tr = el("tr");
+    head.forEach((h) => tr.appendChild(el("th", h)));
+    t.appendChild(el("thead")).appendChild(tr);
+    const body = el("tbody");
+    rows.forEach((r) => {
+      const row = el("tr");
+      r.forEach((c) => row.appendChild(c instanceof Node ? el("td").appendChild(c).parentNode : el("td", c)));
+      body.appendChild(row);
+    });
+    t.appendChild(body);
+    return t;
+  }
+
+  // -- the match page: figures, the list of marked plays, the mark of the play on the board -------------
+  const match = document.getElementById("analysis");
+  if (match) {
+    const mark = document.getElementById("mark");
+    let byVersion = {};
+    let current = null;
+
+    function showMark() {
+      if (!mark) return;
+      mark.replaceChildren();
+      const d = current && byVersion[current.version];
+      if (!d) { mark.className = "mark"; return; }
+      mark.className = "mark verdict-" + (d.verdict || "none").replace(" ", "-");
+      const name = match.dataset["player" + d.player];
+      mark.appendChild(el("strong", d.verdict ? d.verdict.charAt(0).toUpperCase() + d.verdict.slice(1) : "Fine"));
+      mark.appendChild(el("span", ` · ${name} played ${d.played} (${EMG(d.equity_played)}), loss ${d.loss.toFixed(3)}`));
+      if (d.loss > 0.0005) {
+        mark.appendChild(el("br"));
+        mark.appendChild(el("span", `Best play: ${d.best} (${EMG(d.equity_best)})`, "best"));
+      }
+    }
+    document.addEventListener("crawford:frame", (e) => { current = e.detail; showMark(); });
+
+    function render(a) {
+      const status = document.getElementById("analysis-status");
+      status.textContent = `GNU Backgammon, ${a.plies}-ply` + (a.status === "done" ? "" :
+        a.status === "failed" ? `: failed (${a.error})` : a.status === "running"
+          ? `: analysis in progress, ${a.games ? `game ${a.games_done} of ${a.games} done` : "starting"}…` : ": analysis queued…");
+      if (a.status !== "done") return false;
+      byVersion = {};
+      a.decisions.forEach((d) => { if (d.version !== null) byVersion[d.version] = d; });
+      const figures = document.getElementById("analysis-figures");
+      figures.replaceChildren(table(
+        ["Player", "Checker play (mEMG)", "Cube (mEMG)", "Overall (mEMG)", "Rating", "PR (XG scale)", "Luck (EMG)"],
+        a.players.map((p) => [p.name, `${rate(p.chequer_rate)} · ${p.unforced_moves} moves`,
+          `${rate(p.cube_rate)} · ${p.close_cube} decisions`, rate(p.overall_rate), p.overall_rating,
+          rate(p.performance_rating), (p.luck >= 0 ? "+" : "") + p.luck.toFixed(3)])));
+      const list = document.getElementById("analysis-marked");
+      list.replaceChildren();
+      a.decisions.filter((d) => d.verdict && d.version !== null).forEach((d) => {
+        const b = el("button", `Game ${d.game}: ${match.dataset["player" + d.player]} ${d.dice} ${d.played} · ${d.verdict} (−${d.loss.toFixed(3)})`,
+          "link verdict-" + d.verdict.replace(" ", "-"));
+        b.addEventListener("click", () => document.dispatchEvent(new CustomEvent("crawford:goto", { detail: d.version })));
+        list.appendChild(el("li")).appendChild(b);
+      });
+      showMark();
+      return true;
+    }
+
+    function load() {
+      fetch(`/api/matches/${match.dataset.match}/analysis/`, { headers: { Accept: "application/json" } })
+        .then((r) => (r.status === 404 ? null : r.json()))
+        .then((a) => {
+          if (a === null) {
+            document.getElementById("analysis-status").textContent = "Analysed by GNU Backgammon once the match is finished.";
+            if (match.dataset.finished !== "true") setTimeout(load, 5000);
+            return;
+          }
+          if (!render(a)) setTimeout(load, 3000); // queued or running: the page updates when it is done
+        });
+    }
+    match.hidden = false;
+    load();
+  }
+
+  // -- the player page: error rate match by match, beside the rating chart --------------------------------
+  const history = document.getElementById("analysis-history");
+  if (history) {
+    fetch(`/api/players/${history.dataset.player}/analysis/`, { headers: { Accept: "application/json" } })
+      .then((r) => r.json())
+      .then((points) => {
+        if (!points.length) return;
+        history.hidden = false;
+        const w = 600, h = 160, pad = 10;
+        const values = points.map((p) => p.overall_rate);
+        const high = Math.max(...values, 1), step = (w - 2 * pad) / Math.max(1, values.length - 1);
+        const ns = "http://www.w3.org/2000/svg";
+        const svg = document.getElementById("analysis-chart");
+        svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+        const xy = values.map((v, i) => [(pad + i * step).toFixed(1), (h - pad - (v / high) * (h - 2 * pad)).toFixed(1)]);
+        const line = document.createElementNS(ns, "polyline");
+        line.setAttribute("points", xy.map((p) => p.join(",")).join(" "));
+        line.setAttribute("fill", "none");
+        line.setAttribute("stroke", "#b5412b");
+        line.setAttribute("stroke-width", "2");
+        svg.appendChild(line);
+        xy.forEach(([x, y], i) => { // a dot per match: one match is a point, not a line
+          const dot = document.createElementNS(ns, "circle");
+          dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", "4");
+          dot.setAttribute("fill", "#b5412b");
+          dot.appendChild(document.createElementNS(ns, "title")).textContent = `${rate(values[i])} mEMG`;
+          svg.appendChild(dot);
+        });
+        svg.setAttribute("aria-label", `Error rate match by match, 0 to ${high.toFixed(1)} mEMG`);
+        document.getElementById("analysis-caption").textContent =
+          `Overall error rate (mEMG per decision, GNU Backgammon) in each analysed match: 0 – ${high.toFixed(1)}; lower is better`;
+        const rows = points.slice().reverse().map((p) => {
+          const a = el("a", p.ended_at ? p.ended_at.slice(0, 10) : "match");
+          a.href = `/matches/${p.match}/`;
+          return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), p.overall_rating, rate(p.performance_rating)];
+        });
+        document.getElementById("analysis-table").replaceChildren(
+          table(["Match", "Checker play", "Cube", "Overall", "Rating", "PR"], rows));
+      });
+  }
+
+  // -- the event page: each player's average over the event --------------------------------------------
+  const averages = document.getElementById("analysis-averages");
+  if (averages) {
+    fetch(`/api/tournaments/${averages.dataset.event}/analysis/`, { headers: { Accept: "application/json" } })
+      .then((r) => (r.ok ? r.json() : []))
+      .then((rows) => {
+        if (!rows.length) return;
+        averages.hidden = false;
+        document.getElementById("analysis-averages-table").replaceChildren(table(
+          ["Player", "Matches", "Checker play (mEMG)", "Cube (mEMG)", "Overall (mEMG)", "PR (XG scale)"],
+          rows.map((r) => {
+            const a = el("a", r.name);
+            a.href = `/players/${r.player_id}/`;
+            return [a, String(r.matches), rate(r.chequer_rate), rate(r.cube_rate), rate(r.overall_rate), rate(r.performance_rating)];
+          })));
+      });
+  }
+})();

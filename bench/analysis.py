@@ -1,0 +1,50 @@
+"""How long GNU Backgammon takes to analyse a 7-point match, at 0-ply and 2-ply, and what one worker does a minute.
+
+    .venv/bin/python bench/analysis.py [--mat PATH] [--repeat 5] [--repeat-2ply 2] [--gnubg /usr/games/gnubg]
+
+Times ``analysis.gnubg.analyse_mat`` — the call the worker makes: write the .mat, run ``gnubg -t -q -r -p``
+(``import mat``, ``analyse match``, ``show statistics match``, ``gnubg.match()``), read its JSON back — on
+a 7-point match of the fixtures (by default the one gnubg played at 2-ply, 7 games). Storing the rows is
+milliseconds beside it and is left out. A worker runs one analysis at a time (``--concurrency`` of its
+unit = analyses at once), so matches per minute per worker = 60 / the median time. Prints figures, asserts
+nothing; the machine's other load shows in them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analysis.gnubg import analyse_mat  # noqa: E402 - no Django in it: gnubg and a temporary directory
+
+DEFAULT_MAT = ROOT / "tests" / "fixtures" / "gnubg" / "samples" / "gnubg_7pt_2ply_seed42.mat"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mat", type=Path, default=DEFAULT_MAT)
+    parser.add_argument("--repeat", type=int, default=5, help="0-ply runs")
+    parser.add_argument("--repeat-2ply", type=int, default=2, help="2-ply runs")
+    parser.add_argument("--gnubg", default=os.environ.get("GNUBG", "/usr/games/gnubg"))
+    args = parser.parse_args()
+    text = args.mat.read_text()
+    print(f"{args.mat.name}: {text.count('Game ')} games; gnubg {args.gnubg}; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.2f}")
+    for plies, runs in ((0, args.repeat), (2, args.repeat_2ply)):
+        times, decisions = [], 0
+        for _ in range(runs):
+            result = analyse_mat(text, plies=plies, gnubg=args.gnubg, timeout=900)
+            times.append(result.seconds)
+            decisions = len(result.decisions)
+        median = statistics.median(times)
+        print(f"{plies}-ply: median {median:.2f} s (min {min(times):.2f}, max {max(times):.2f}, {runs} runs), "
+              f"{decisions} checker decisions; {60 / median:.1f} matches per minute per worker")
+
+
+if __name__ == "__main__":
+    main()

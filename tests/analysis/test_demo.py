@@ -1,0 +1,48 @@
+"""The demo of `make run` shows analysed matches: tasks run in-process there, gnubg at 0-ply.
+
+Transactional: the analysis is sent when the projection's batch commits, as it is outside the tests."""
+
+import os
+
+import pytest
+from celery import current_app
+from django.core.management import call_command
+
+from analysis.models import MatchAnalysis
+from games.models import MatchSummary
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.skipif(not os.path.exists("/usr/games/gnubg"), reason="no gnubg")]
+
+
+@pytest.fixture
+def embedded_tasks():
+    """As `make run` has it (no REDIS_URL): every task runs in-process, at once."""
+    before = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = True
+    yield
+    current_app.conf.task_always_eager = before
+
+
+def test_the_demo_has_its_finished_matches_analysed(embedded_tasks, client, settings):
+    call_command("load_demo")
+    finished = set(MatchSummary.objects.filter(finished=True, voided=False).values_list("stream_id", flat=True))
+    assert len(finished) >= 5
+    done = MatchAnalysis.objects.filter(status=MatchAnalysis.DONE, plies=0)
+    assert set(done.values_list("stream_id", flat=True)) == finished
+    assert all(a.figures.count() == 2 and a.decisions.exists() for a in done)
+    page = client.get(f"/matches/{next(iter(finished))}/")
+    assert b'id="analysis"' in page.content and b"crawford/analysis.js" in page.content
+    body = client.get(f"/api/matches/{next(iter(finished))}/analysis/").json()
+    assert body["status"] == "done" and len(body["players"]) == 2
+    # the event page: each player's average over the event's analysed matches
+    from analysis.models import PlayerFigures
+    from tournaments.models import Tournament
+
+    event = Tournament.objects.get(name="Thursday club night")
+    averages = client.get(f"/api/tournaments/{event.pk}/analysis/").json()
+    assert len(averages) == 8  # every player of the bracket played at least one finished match
+    for row in averages:
+        mine = PlayerFigures.objects.filter(player_id=row["player_id"], analysis__tournament_id=event.pk)
+        assert row["matches"] == mine.count()
+        assert row["overall_rate"] == pytest.approx(sum(f.overall_rate for f in mine) / mine.count())
+    assert b'id="analysis-averages"' in client.get(f"/events/{event.pk}/").content

@@ -1,0 +1,118 @@
+"""No single request makes the server build an unbounded answer, and no single client can take the API's time.
+
+Every list and stream endpoint answers a bounded page (the next page in the Link header); the API throttles
+anonymous clients per address and signed-in ones per user, with the rates in the settings.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import cache
+
+from eventlog import projections
+from tournaments import services as events
+
+pytestmark = pytest.mark.django_db
+
+
+def _next(response) -> str | None:
+    link = response.get("Link")
+    match = re.search(r"<([^>]+)>; rel=\"next\"", link or "")
+    return match.group(1) if match else None
+
+
+def _all_pages(client, url: str, key=None) -> tuple[list, int]:
+    items, pages = [], 0
+    while url:
+        response = client.get(url)
+        assert response.status_code == 200, response.content[:200]
+        body = response.json()
+        items += body[key] if key else body
+        pages += 1
+        url = _next(response)
+    return items, pages
+
+
+@pytest.fixture
+def played(make_user, api):
+    """Two finished one-game matches and one unfinished, between rated players, in a published event."""
+    import random
+
+    from tests.games.recorder import Recorder
+
+    official = make_user("olga", official=True, player=False)
+    alice, bob = make_user("alice"), make_user("bob")
+    client = api(official)
+    ids = []
+    for seed in range(3):
+        created = client.post("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1},
+                              format="json").json()
+        m = Recorder(client, created)
+        if seed < 2:
+            m.play_random(random.Random(seed))
+        else:
+            m.send(type="roll")
+        ids.append(m.id)
+    for name in ("One", "Two", "Three"):
+        events.tournament_create(actor=official, name=name, format="round_robin")
+    projections.run_all()
+    return ids, alice
+
+
+def test_every_list_answers_a_bounded_page_and_links_the_next(settings, played, api):
+    settings.API_PAGE_SIZE, settings.API_PAGE_MAX = 2, 2
+    ids, alice = played
+    client = api()
+    for url, key, total in (("/api/matches/", None, 3), ("/api/tournaments/", None, 3), ("/api/ratings/", None, 2),
+                            (f"/api/players/{alice.player.pk}/ratings/", "history", 2)):
+        first = client.get(url + "?limit=1000")  # more than the maximum: the maximum
+        body = first.json()
+        assert len(body[key] if key else body) <= 2, url
+        items, pages = _all_pages(client, url, key)
+        assert len(items) == total and pages == -(-total // 2), url
+
+
+def test_a_match_stream_is_read_page_by_page(settings, played, api):
+    settings.API_PAGE_SIZE, settings.API_PAGE_MAX = 7, 10
+    from eventlog.models import Event
+
+    ids, _ = played
+    client = api()
+    events_, pages = _all_pages(client, f"/api/matches/{ids[0]}/events/")
+    stored = list(Event.objects.filter(stream_id=ids[0]).order_by("version").values_list("version", flat=True))
+    assert [e["version"] for e in events_] == stored and pages >= len(stored) // 7
+    assert len(client.get(f"/api/matches/{ids[0]}/events/?limit=100000").json()) == 10
+    assert client.get(f"/api/matches/{ids[0]}/events/?limit=x").status_code == 400
+
+
+def test_games_and_dice_are_paged_too(settings, played, api):
+    settings.API_PAGE_SIZE = settings.API_PAGE_MAX = 1
+    ids, _ = played
+    client = api()
+    for read in ("games/", "dice/"):
+        response = client.get(f"/api/matches/{ids[0]}/{read}")
+        assert response.status_code == 200 and len(response.json()) <= 1, read
+
+
+def test_anonymous_clients_are_throttled_per_address(settings, played, api):
+    from django.test import Client
+
+    settings.API_THROTTLE_RATES = {"anon": "5/minute", "user": "8/minute"}
+    cache.clear()
+    one = Client(REMOTE_ADDR="203.0.113.1")
+    statuses = [one.get("/api/ratings/").status_code for _ in range(6)]
+    assert statuses == [200] * 5 + [429]
+    assert Client(REMOTE_ADDR="203.0.113.2").get("/api/ratings/").status_code == 200  # another address
+    cache.clear()
+
+
+def test_signed_in_users_are_throttled_per_user(settings, played, api):
+    settings.API_THROTTLE_RATES = {"anon": "5/minute", "user": "8/minute"}
+    cache.clear()
+    _, alice = played
+    client = api(alice)
+    statuses = [client.get("/api/ratings/").status_code for _ in range(9)]
+    assert statuses == [200] * 8 + [429]
+    cache.clear()

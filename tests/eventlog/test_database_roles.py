@@ -1,0 +1,84 @@
+"""The application's database role can append to the log and read it, never rewrite it nor switch off its guard.
+
+Migrations run as the owner (here the test run's role); ``manage.py grant_app_role`` gives the application's
+role its privileges; then, connected as that role, every way around the append-only trigger is refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP_ROLE = "crawford_app_test"
+
+
+def _as_app_role():
+    import psycopg
+
+    s = connection.settings_dict
+    return psycopg.connect(host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, dbname=s["NAME"], user=APP_ROLE,
+                           autocommit=True)
+
+
+@pytest.fixture
+def app_role(postgres):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [APP_ROLE])
+        if cursor.fetchone() is None:
+            cursor.execute(f"CREATE ROLE {APP_ROLE} LOGIN")
+    call_command("grant_app_role", APP_ROLE, stdout=open("/dev/null", "w"))
+    from eventlog import store
+    from eventlog.store import NewEvent
+
+    store.append(stream_id="s-1", stream_type="test", expected_version=0, events=[NewEvent("First", {})])
+    with _as_app_role() as conn:
+        yield conn
+
+
+REFUSED = [
+    "UPDATE eventlog_event SET payload = '{\"forged\": true}'",
+    "DELETE FROM eventlog_event",
+    "TRUNCATE eventlog_event",
+    "ALTER TABLE eventlog_event DISABLE TRIGGER ALL",
+    "ALTER TABLE eventlog_event DISABLE TRIGGER eventlog_event_no_update_delete",
+    "DROP TRIGGER eventlog_event_no_update_delete ON eventlog_event",
+    "SET session_replication_role = replica",
+    "CREATE TABLE sneaky (id int)",
+]
+
+
+@pytest.mark.parametrize("statement", REFUSED)
+def test_the_application_role_cannot_rewrite_the_log_nor_disable_its_trigger(app_role, statement):
+    import psycopg
+
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        app_role.execute(statement)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), bool_and(payload = '{}'::jsonb) FROM eventlog_event")
+        assert cursor.fetchone() == (1, True)
+        cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'eventlog_event'::regclass "
+                       "AND NOT tgisinternal AND tgenabled = 'O'")
+        assert cursor.fetchone()[0] == 2  # both guards still there and enabled
+
+
+def test_the_application_role_appends_reads_and_keeps_the_read_models(app_role):
+    app_role.execute("SELECT pg_advisory_xact_lock(1)")
+    app_role.execute("INSERT INTO eventlog_event (global_position, stream_id, stream_type, version, event_type, "
+                     "schema_version, payload, metadata, recorded_at) "
+                     "VALUES (2, 's-1', 'test', 2, 'Second', 1, '{}', '{}', now())")
+    assert app_role.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] == 2
+    # the read models are the application's to rewrite (projections, rebuilds)
+    app_role.execute("INSERT INTO games_gameflagscarry (stream_id, length, crawford_rule, crawford_played, score0, "
+                     "score1) VALUES ('s-1', 0, true, false, 0, 0)")
+    app_role.execute("UPDATE games_gameflagscarry SET score0 = 1")
+    app_role.execute("DELETE FROM games_gameflagscarry")
+
+
+def test_grant_app_role_refuses_a_superuser(postgres):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="superuser"):
+        call_command("grant_app_role", connection.settings_dict["USER"] or "postgres")

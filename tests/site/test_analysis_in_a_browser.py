@@ -1,0 +1,52 @@
+"""The analysis in a real browser: the viewer marks a blunder and shows the best play; the player page charts
+the error rate. Headless Debian Chromium (Playwright) against the live server; gnubg analyses in-process."""
+
+import os
+import random
+
+import pytest
+
+from analysis import services
+from analysis.models import Decision, MatchAnalysis
+from eventlog import projections
+from tests.games.recorder import Recorder
+
+from .test_club_night_in_a_browser import browser_page, shot  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.skipif(not os.path.exists("/usr/games/gnubg"), reason="no gnubg")
+
+
+def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(live_server, browser_page, api,  # noqa: F811
+                                                                               make_user):
+    page, url = browser_page, live_server.url
+    alice, bob = make_user("alice"), make_user("bob")
+    client = api(alice)
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 3}
+    m = Recorder(client, client.post("/api/matches/", body, format="json").json())
+    m.client = api(make_user("root", official=True, player=False))
+    m.play_random(random.Random(14))  # random plays: gnubg finds blunders
+    projections.run_all()  # no worker here: the projections (the read model, the analysis rows) run in-process
+    services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=m.id).pk)
+    blunder = Decision.objects.filter(analysis__stream_id=m.id, verdict="very bad").order_by("game", "turn").first()
+
+    page.goto(f"{url}/matches/{m.id}/")
+    page.wait_for_selector("#analysis-figures table")
+    assert "Alice" in page.inner_text("#analysis-figures") and "mEMG" in page.inner_text("#analysis-figures")
+    page.locator("#analysis-marked button.verdict-very-bad").first.click()
+    mark = page.inner_text("#mark")
+    assert mark.startswith("Very bad") and blunder.played in mark and f"loss {blunder.loss:.3f}" in mark
+    assert f"Best play: {blunder.best}" in mark
+    frames = page.evaluate("JSON.parse(document.getElementById('frames').textContent)")
+    at = [f["version"] for f in frames].index(blunder.version)
+    assert page.inner_text("#step") == f"{at + 1} / {len(frames)}"  # the board is at the blunder
+    assert page.inner_text("#text").startswith(("Alice", "Bob")[blunder.player] + " plays ")
+    shot(page, "analysis-viewer-blunder")
+    page.keyboard.press("ArrowRight")  # stepping with the arrow keys goes on, the mark follows
+    assert page.inner_text("#mark") != mark
+
+    page.goto(f"{url}/players/{alice.player.pk}/")
+    page.wait_for_selector("#analysis-chart circle")
+    assert page.is_visible("#analysis-history")
+    assert "mEMG" in page.inner_text("#analysis-caption")
+    shot(page, "analysis-player-chart")
+    assert not page.console_errors, page.console_errors
