@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test install bench bench-load bench-events clean
+.PHONY: run test install bench bench-load bench-events bench-hammer clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ bench-load: $(STAMP)
 # Append throughput and a full rebuild of every projection over a log of 1,000,000 events (~15 min).
 bench-events: $(STAMP)
 	$(BIN)/python bench/events.py $(BENCH_ARGS)
+
+# The largest importable match hammered by 12 anonymous clients on loopback (~1 min); exit 1 if a bystander's
+# API read passes 1 s at p99. BENCH_ARGS="--seconds 60 --clients 12".
+bench-hammer: $(STAMP)
+	$(BIN)/python bench/hammer.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles

@@ -21,7 +21,7 @@ class MatchAnalysisView(APIView):
         responses=MatchAnalysisSerializer,
         parameters=[OpenApiParameter("plies", int, description="evaluation depth (default: the site's setting)")],
         description="GNU Backgammon's analysis of the match: every checker play with more than one legal play "
-                    "(played and best play, equities, loss, gnubg's mark) and both players' figures. 404 while "
+                    "and every cube decision (played and best, equities, loss, gnubg's mark) and both players' figures. 404 while "
                     "the match is not finished (or was voided); `status` says queued/running/done/failed.",
     )
     def get(self, request, stream_id: str):

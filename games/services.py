@@ -60,13 +60,32 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
         return streams.fold(stream_id, rows)
     with _snapshot_lock:
         cached = _SNAPSHOTS.get(stream_id)
+    if cached is None:
+        cached = _shared_snapshot(stream_id)
     rows = store.read_stream(stream_id, after=cached.version if cached else 0)
     if cached is None:
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
             raise MatchNotFound(f"no match {stream_id}")
     record = streams.fold(stream_id, rows, cached) if rows else cached
-    _remember_on_commit(record)
+    _remember_on_commit(record, share=len(rows) >= _SHARE_AFTER)
     return record
+
+
+# A long stream (an imported session of thousands of actions) takes seconds to fold: the record folded from it
+# is also put in the shared cache, so each other web worker starts from it instead of folding it again. Like the
+# local snapshots it is only ever a prefix of the stream, remembered once its transaction has committed.
+_SHARE_AFTER = 500
+_SHARED = "match-snapshot:v1:"
+
+
+def _shared_snapshot(stream_id: str) -> MatchRecord | None:
+    from django.core.cache import cache
+
+    try:
+        record = cache.get(_SHARED + stream_id)
+    except Exception:  # noqa: BLE001 - the cache is an optimisation: without it, fold the stream
+        return None
+    return record if isinstance(record, MatchRecord) and record.stream_id == stream_id else None
 
 
 def match_load_with(stream_id: str, rows) -> MatchRecord:
@@ -89,7 +108,7 @@ def match_load_with(stream_id: str, rows) -> MatchRecord:
     return match_load(stream_id)
 
 
-def _remember_on_commit(record: MatchRecord) -> None:
+def _remember_on_commit(record: MatchRecord, *, share: bool = False) -> None:
     def remember():
         with _snapshot_lock:
             known = _SNAPSHOTS.get(record.stream_id)
@@ -98,6 +117,13 @@ def _remember_on_commit(record: MatchRecord) -> None:
             _SNAPSHOTS.move_to_end(record.stream_id)
             while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
                 _SNAPSHOTS.popitem(last=False)
+        if share:
+            from django.core.cache import cache
+
+            try:
+                cache.set(_SHARED + record.stream_id, record, timeout=24 * 3600)
+            except Exception:  # noqa: BLE001 - an optimisation only
+                pass
 
     transaction.on_commit(remember)
 
@@ -249,7 +275,7 @@ def _open_stream(
     record = _fold_checked(stream_id, events, None)
     rows = _append(stream_id, 0, events, actor)
     record = dataclasses.replace(record, created_at=rows[0].recorded_at)
-    _remember_on_commit(record)
+    _remember_on_commit(record, share=len(events) >= _SHARE_AFTER)  # a long import: every web worker starts here
     return record
 
 
@@ -544,10 +570,21 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
                   .values_list("stream_id", flat=True).first())
         if earlier is not None:
             raise BadCommand(f"this record has already been imported (match {earlier})")
-        return _open_stream(actor, player0, player1, tournament_id, True, engine_events, import_warnings=warnings,
-                            dice="board",
-                            import_fingerprint=fingerprint, imported_by_seat=seat,
-                            awaiting_confirmation=not vouched)
+        record = _open_stream(actor, player0, player1, tournament_id, True, engine_events, import_warnings=warnings,
+                              dice="board", import_fingerprint=fingerprint, imported_by_seat=seat,
+                              awaiting_confirmation=not vouched)
+
+        def prime_export():  # the file its export will be: written now from what was read, not by a visitor
+            from django.core.cache import cache
+
+            try:
+                cache.set(export_cache_key(record.stream_id, record.version),
+                          write_mat(engine_events, headers={"Site": "Crawford"}), timeout=24 * 3600)
+            except Exception:  # noqa: BLE001 - an optimisation only
+                pass
+
+        transaction.on_commit(prime_export)
+        return record
 
 
 def record_fingerprint(engine_events) -> str:
@@ -565,6 +602,11 @@ def record_fingerprint(engine_events) -> str:
 def match_export_mat(record: MatchRecord, rows) -> str:
     events = [streams.engine_event(r.event_type, r.payload) for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
     return write_mat(events, headers={"Site": "Crawford"})
+
+
+def export_cache_key(stream_id: str, version: int) -> str:
+    """A version's .mat file never changes: the export is written once per version and served from the cache."""
+    return f"export-mat:v1:{stream_id}:{version}"
 
 
 # -- appending ------------------------------------------------------------------------------

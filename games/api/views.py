@@ -187,7 +187,7 @@ class MatchExport(APIView):
         record = _readable(request, stream_id)
         # a version's file never changes: written once, then served from the cache (a long session's file
         # takes seconds to write, and every visitor may ask for it)
-        key = f"export-mat:v1:{stream_id}:{record.version}"
+        key = services.export_cache_key(stream_id, record.version)
         text = cache.get(key)
         if text is None:
             text = services.match_export_mat(record, store.read_stream(stream_id))
@@ -220,4 +220,5 @@ class MatchImport(APIView):
                 actor=request.user, text=text, player0=player0, player1=player1, tournament_id=tournament_id
             )
             body = selectors.match_state_data(record)  # before the commit: no error answered after it
+        viewer.game_bounds(record.stream_id)  # where each game begins, cached now: no visitor pays for it
         return Response(body, status=status.HTTP_201_CREATED)

@@ -32,10 +32,12 @@ def test_the_analysis_of_a_match_per_decision_and_per_player(api, make_user):
     assert (round(alice["overall_rate"], 1), round(bob["overall_rate"], 1)) == (3.6, 1.8)
     assert (alice["chequer_rating"], bob["cube_rating"]) == ("World class", "World class")
     assert alice["performance_rating"] == pytest.approx(alice["overall_rate"] / 2)
-    bad = [d for d in body["decisions"] if d["verdict"] == "bad"]
+    bad = [d for d in body["decisions"] if d["verdict"] == "bad" and d["kind"] == "move"]
     assert len(bad) == alice["marked_bad"] + bob["marked_bad"] == 3
     assert all(d["loss"] == pytest.approx(d["equity_best"] - d["equity_played"]) and d["best"] != d["played"]
                for d in bad)
+    wrong_pass = [d for d in body["decisions"] if d["kind"] == "drop" and d["loss"] > 0]  # gnubg: Bob, -0.021
+    assert [(d["player"], round(d["loss"], 3), d["best"]) for d in wrong_pass] == [(1, 0.021, "take")]
 
 
 def test_the_analysis_endpoint_is_in_the_openapi_schema(api):
