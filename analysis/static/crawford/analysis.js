@@ -60,6 +60,7 @@
       else window.location.assign(`?game=${d.game}#v${d.version}`);
     }
     let arrived = false;
+    let waited = 0;
 
     function render(a) {
       const status = document.getElementById("analysis-status");
@@ -94,11 +95,12 @@
 
     function load() {
       fetch(`/api/matches/${match.dataset.match}/analysis/`, { headers: { Accept: "application/json" } })
-        .then((r) => (r.status === 404 ? null : r.json()))
+        .then((r) => (r.ok ? r.json() : null))
         .then((a) => {
-          if (a === null) {
+          if (a === null || a.status === "none") {
             document.getElementById("analysis-status").textContent = "Analysed by GNU Backgammon once the match is finished.";
-            if (match.dataset.finished !== "true") setTimeout(load, 5000);
+            // while it is played, and a while after it ends (the projection notices it): then it is there or never
+            if (match.dataset.finished !== "true" || ++waited < 12) setTimeout(load, 5000);
             return;
           }
           if (!render(a)) setTimeout(load, 3000); // queued or running: the page updates when it is done
