@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
@@ -20,9 +21,10 @@ class MatchAnalysisView(APIView):
     @extend_schema(
         responses=MatchAnalysisSerializer,
         parameters=[OpenApiParameter("plies", int, description="evaluation depth (default: the site's setting)")],
-        description="GNU Backgammon's analysis of the match: every checker play with more than one legal play "
-                    "(played and best play, equities, loss, gnubg's mark) and both players' figures. 404 while "
-                    "the match is not finished (or was voided); `status` says queued/running/done/failed.",
+        description="GNU Backgammon's analysis of the match (`status` none while there is none: the match is not "
+                    "finished, or was voided, or is not noticed yet): every checker play with more than one legal play "
+                    "and every cube decision (played and best, equities, loss, gnubg's mark) and both players' figures; "
+                    "`status`: none, queued, running (games_done of games), done or failed.",
     )
     def get(self, request, stream_id: str):
         record = match_services.match_load(stream_id)  # MatchNotFound: 404
@@ -32,9 +34,15 @@ class MatchAnalysisView(APIView):
         if plies is not None and plies not in ("0", "1", "2"):
             raise ValidationError({"plies": "an evaluation depth: 0, 1 or 2"})
         row = selectors.match_analysis(stream_id, int(plies) if plies is not None else None)
-        if row is None:
-            raise NotFound(f"match {stream_id} has no analysis (it is analysed once it is finished)")
+        if row is None:  # not an error: the page asks while the match is played (and a voided one has none)
+            return Response(_none(stream_id, int(plies) if plies is not None else settings.ANALYSIS_PLIES))
         return Response(MatchAnalysisSerializer(row).data)
+
+
+def _none(stream_id: str, plies: int) -> dict:
+    return {"match": stream_id, "plies": plies, "status": "none", "games_done": 0, "games": 0,
+            "engine": f"GNU Backgammon, {plies}-ply", "attempts": 0, "error": "", "seconds": None,
+            "finished_at": None, "players": [], "decisions": []}
 
 
 class AnalysisRequestSerializer(serializers.Serializer):

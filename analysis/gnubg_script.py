@@ -69,26 +69,65 @@ def steps(move):
 
 
 def decisions(m):
-    side = {"X": 0, "O": 1}
+    """Checker plays with a choice, and cube decisions: gnubg's equities normalised (EMG) for the player deciding.
+
+    gnubg.match() gives a cube decision's no-double and double/take values as match-winning chances; they
+    are normalised here with gnubg's own ``mwc2eq`` on the cube as it stood, so that double/pass is +1 and
+    the losses are the ones gnubg's statistics add up (the tests compare their sums with what it prints).
+    ``turn`` numbers the checker plays of the game (dances included), and each kind of cube action apart.
+    """
+    side = {"X": 0, "O": 1}  # gnubg's player 0 is the .mat's first (left) player
+    length = m["match-info"]["match-length"]
     for g, game in enumerate(m["games"], start=1):
-        turn = -1  # the n-th turn of the game, dances included: the n-th checker event of the stream's game
+        info = game["info"]
+        score = (info["score-X"], info["score-O"])
+        crawford = 1 if info.get("crawford") else 0
+        cube, owner, pending = 1, -1, None
+        turn, count = -1, {"double": -1, "take": -1, "drop": -1}
         for action in game["game"]:
             kind, a = action["action"], action.get("analysis") or {}
-            if kind != "move":
+            if kind not in ("move", "double", "take", "drop"):
                 continue
-            turn += 1
-            row = {"game": g, "turn": turn, "player": side[action["player"]]}
-            # checker plays only: gnubg.match() gives a cube decision's no-double and double/take
-            # equities but not the double/pass one it judges the answer with in match play, so its
-            # per-decision cube losses are not reproduced here (the per-player cube figures are gnubg's own)
-            moves = a.get("moves") or []
-            if len(moves) > 1 and "imove" in a:
-                played, top = moves[a["imove"]], moves[0]
-                loss = top["score"] - played["score"]
-                yield dict(row, kind="move", dice="%d%d" % tuple(action["dice"]), played=steps(action["move"]),
-                           best=steps(top["move"]), equity_played=played["score"], equity_best=top["score"],
-                           loss=loss, verdict=verdict(loss))
-
+            player = side[action["player"]]
+            if kind == "move":
+                turn += 1
+            else:
+                count[kind] += 1
+            nd, dt = a.get("nd-cubeful-eq"), a.get("dt-cubeful-eq")
+            if kind in ("move", "double") and nd is not None and dt is not None and length:
+                ci = gnubg.cubeinfo(cube, owner, player, length, score, crawford, 0)
+                no_double, take = gnubg.mwc2eq(nd, ci), gnubg.mwc2eq(dt, ci)
+                best = max(no_double, min(take, 1.0))
+                best_word = "no double" if best == no_double else ("double, take" if take < 1.0 else "double, pass")
+                if kind == "move":
+                    row = {"game": g, "turn": turn, "player": player, "kind": "no double", "dice": "",
+                           "played": "no double", "equity_played": no_double}
+                else:
+                    pending = take
+                    row = {"game": g, "turn": count[kind], "player": player, "kind": "double", "dice": "",
+                           "played": "double", "equity_played": min(take, 1.0)}
+                loss = best - row["equity_played"]
+                yield dict(row, best=best_word, equity_best=best, loss=loss, verdict=verdict(loss))
+            elif kind in ("take", "drop") and pending is not None:
+                # the taker's equity is minus the doubler's: take = -DT, pass = -1
+                mine = -pending if kind == "take" else -1.0
+                best = max(-pending, -1.0)
+                loss = best - mine
+                yield {"game": g, "turn": count[kind], "player": player, "kind": kind, "dice": "", "played": kind,
+                       "best": "take" if -pending >= -1.0 else "pass", "equity_played": mine, "equity_best": best,
+                       "loss": loss, "verdict": verdict(loss)}
+                if kind == "take":
+                    cube, owner = cube * 2, player
+                pending = None
+            if kind == "move":
+                moves = a.get("moves") or []
+                if len(moves) > 1 and "imove" in a:
+                    played, top = moves[a["imove"]], moves[0]
+                    loss = top["score"] - played["score"]
+                    yield {"game": g, "turn": turn, "player": player, "kind": "move",
+                           "dice": "%d%d" % tuple(action["dice"]), "played": steps(action["move"]),
+                           "best": steps(top["move"]), "equity_played": played["score"], "equity_best": top["score"],
+                           "loss": loss, "verdict": verdict(loss)}
 
 
 main()

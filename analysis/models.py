@@ -36,7 +36,7 @@ class MatchAnalysis(models.Model):
 
 
 class Decision(models.Model):
-    """One checker play with more than one legal play, as gnubg scored it (equities in EMG, normalised)."""
+    """A checker play with more than one legal play, or a cube decision, as gnubg scored it (equities: EMG)."""
 
     analysis = models.ForeignKey(MatchAnalysis, related_name="decisions", on_delete=models.CASCADE)
     game = models.PositiveSmallIntegerField()
@@ -53,7 +53,7 @@ class Decision(models.Model):
     verdict = models.CharField(max_length=12, blank=True)  # gnubg's mark: "", doubtful, bad, very bad
 
     class Meta:
-        ordering = ["game", "turn"]
+        ordering = ["game", "version", "kind"]  # in the order they were played
         constraints = [models.UniqueConstraint(fields=["analysis", "game", "turn", "kind"], name="one_row_per_decision")]
 
 

@@ -102,7 +102,7 @@ def _store(pk: int, result: gnubg.Result, versions: dict, player_ids) -> str:
         if row is None or row.status == MatchAnalysis.DONE:  # another run finished first: its result stands
             return row.status if row else "gone"
         Decision.objects.bulk_create([
-            Decision(analysis=row, version=versions.get((d["game"], d["turn"])), **{
+            Decision(analysis=row, version=versions.get((d["game"], d["kind"], d["turn"])), **{
                 k: d[k] for k in ("game", "turn", "player", "kind", "dice", "played", "best", "equity_played",
                                   "equity_best", "loss", "verdict")})
             for d in result.decisions
@@ -117,15 +117,24 @@ def _store(pk: int, result: gnubg.Result, versions: dict, player_ids) -> str:
     return MatchAnalysis.DONE
 
 
-def _checker_versions(rows) -> dict[tuple[int, int], int]:
-    """(game, n-th turn of the game) -> the version of its CheckersMoved/CannotMove event, as gnubg counts turns."""
-    versions, game, turn = {}, 0, 0
+_KIND_OF_EVENT = {"CheckersMoved": "move", "CannotMove": "move", "DoubleOffered": "double",
+                  "DoubleTaken": "take", "DoubleDropped": "drop"}
+
+
+def _checker_versions(rows) -> dict[tuple[int, str, int], int]:
+    """(game, kind, n-th of that kind in the game) -> the version of its event, as gnubg counts them: the
+    checker plays (dances included) and each kind of cube action apart. A "no double" is shown on the play
+    that followed it (the player rolled instead)."""
+    versions, game, seen = {}, 0, {}
     for r in rows:
         if r.event_type == "GameStarted":
-            game, turn = r.payload["game"], 0
-        elif r.event_type in CHECKER_EVENTS:
-            versions[(game, turn)] = r.version
-            turn += 1
+            game, seen = r.payload["game"], {}
+        kind = _KIND_OF_EVENT.get(r.event_type)
+        if kind:
+            n = seen[kind] = seen.get(kind, -1) + 1
+            versions[(game, kind, n)] = r.version
+            if kind == "move":
+                versions[(game, "no double", n)] = r.version
     return versions
 
 

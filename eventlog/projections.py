@@ -56,6 +56,10 @@ class Projection:
 
     name: str = ""
     event_types: tuple[str, ...] | None = None
+    # batches of ``BATCH * batch_factor`` events (one transaction, one ``apply`` each): a projection whose
+    # per-batch work (rows it loads and writes back however few events touch them) dominates its rebuild may
+    # ask for larger ones. A multiple, read at each run, so a test that makes BATCH small makes every batch small.
+    batch_factor: int = 1
     # streams set aside after a failure, set by the runner before each ``apply``: a projection whose
     # events reach into other streams (a match's result into its tournament) skips those too
     quarantined: frozenset[str] = frozenset()
@@ -105,10 +109,11 @@ def run(name: str) -> int:
             query = Event.objects.filter(global_position__gt=checkpoint.position, global_position__lte=top)
             if projection.event_types is not None:
                 query = query.filter(event_type__in=projection.event_types)
-            batch = [LoggedEvent(*row) for row in query.order_by("global_position").values_list(*_FIELDS)[:BATCH]]
+            size = BATCH * projection.batch_factor
+            batch = [LoggedEvent(*row) for row in query.order_by("global_position").values_list(*_FIELDS)[:size]]
             if batch:
                 _apply_guarded(projection, batch)
-            checkpoint.position = batch[-1].global_position if len(batch) == BATCH else top
+            checkpoint.position = batch[-1].global_position if len(batch) == size else top
             checkpoint.save(update_fields=["position", "updated_at"])
             applied += len(batch)
 

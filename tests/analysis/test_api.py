@@ -20,7 +20,7 @@ def test_the_analysis_of_a_match_per_decision_and_per_player(api, make_user):
     official = api(make_user("root", official=True, player=False))
     with open(FIXTURES / "samples" / "gnubg_7pt_2ply_seed42.mat", "rb") as f:
         match_id = official.post("/api/matches/import/", {"file": f}, format="multipart").json()["id"]
-    assert api().get(f"/api/matches/{match_id}/analysis/").status_code == 404  # not analysed yet
+    assert api().get(f"/api/matches/{match_id}/analysis/").json()["status"] == "none"  # not noticed yet
     projections.run("analysis")
     assert api().get(f"/api/matches/{match_id}/analysis/").json()["status"] == "queued"
     services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=match_id).pk)
@@ -32,10 +32,12 @@ def test_the_analysis_of_a_match_per_decision_and_per_player(api, make_user):
     assert (round(alice["overall_rate"], 1), round(bob["overall_rate"], 1)) == (3.6, 1.8)
     assert (alice["chequer_rating"], bob["cube_rating"]) == ("World class", "World class")
     assert alice["performance_rating"] == pytest.approx(alice["overall_rate"] / 2)
-    bad = [d for d in body["decisions"] if d["verdict"] == "bad"]
+    bad = [d for d in body["decisions"] if d["verdict"] == "bad" and d["kind"] == "move"]
     assert len(bad) == alice["marked_bad"] + bob["marked_bad"] == 3
     assert all(d["loss"] == pytest.approx(d["equity_best"] - d["equity_played"]) and d["best"] != d["played"]
                for d in bad)
+    wrong_pass = [d for d in body["decisions"] if d["kind"] == "drop" and d["loss"] > 0]  # gnubg: Bob, -0.021
+    assert [(d["player"], round(d["loss"], 3), d["best"]) for d in wrong_pass] == [(1, 0.021, "take")]
 
 
 def test_the_analysis_endpoint_is_in_the_openapi_schema(api):
@@ -71,4 +73,5 @@ def test_a_depth_out_of_range_is_a_400_not_a_database_error(api, make_user):
     body = {"player0": client.handler._force_user.player.pk, "player1": bob.player.pk, "length": 1}
     match_id = client.post("/api/matches/", body, format="json").json()["id"]
     assert api().get(f"/api/matches/{match_id}/analysis/?plies=99999999999999999999").status_code == 400
-    assert api().get(f"/api/matches/{match_id}/analysis/?plies=2").status_code == 404  # none at that depth
+    none = api().get(f"/api/matches/{match_id}/analysis/?plies=2")  # none at that depth: said, not an error
+    assert none.status_code == 200 and none.json()["status"] == "none" and none.json()["plies"] == 2

@@ -57,7 +57,8 @@ def printed_figures(text: str) -> dict:
     marks = {word: tuple(int(x) for x in line.split()[-2:]) for line in text.splitlines()
              for word in ("doubtful", "bad", "very bad") if line.startswith(f"Moves marked {word} ")}
     assert len(rates) == 3 and len(totals) == 3, text
-    return {"marks": marks, "chequer_rate": rates[0], "cube_rate": rates[1], "overall_rate": rates[2], "chequer_error": totals[0]}
+    return {"marks": marks, "chequer_rate": rates[0], "cube_rate": rates[1], "overall_rate": rates[2],
+            "chequer_error": totals[0], "cube_error": totals[1]}
 
 
 def analyse(stream_id: str) -> MatchAnalysis:
@@ -75,8 +76,12 @@ def assert_same_as_gnubg(row: MatchAnalysis, printed: dict, plays: list[dict]) -
             assert abs(-getattr(f, key) - printed[key][side]) <= 0.1, (key, side, getattr(f, key), printed[key])
         assert abs(-f.chequer_error - printed["chequer_error"][side]) <= 0.0006
         for word, counts in printed["marks"].items():  # gnubg's marks, play by play
-            assert row.decisions.filter(player=side, verdict=word).count() == counts[side], (word, side)
-    ours = {(d.game, d.turn): d for d in row.decisions.all()}
+            assert row.decisions.filter(kind="move", player=side, verdict=word).count() == counts[side], (word, side)
+        # cube decisions one by one: their losses add up to the cube error gnubg prints
+        cube = row.decisions.filter(player=side).exclude(kind="move")
+        assert abs(-sum(d.loss for d in cube) - printed["cube_error"][side]) <= 0.0006, (side, printed["cube_error"])
+        assert all(d.version is not None and d.loss >= -1e-9 for d in cube)
+    ours = {(d.game, d.turn): d for d in row.decisions.filter(kind="move")}
     assert len(ours) == len(plays)
     for p in plays:
         d = ours[(p["game"], p["turn"])]

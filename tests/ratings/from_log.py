@@ -39,6 +39,15 @@ def rated_results() -> list[tuple[int, int, int, str]]:
     for e in Event.objects.order_by("global_position"):
         p = e.payload
         if e.stream_type == "match":
+            if e.event_type == "MatchRegistered" and p.get("awaiting_confirmation"):
+                continue  # an import not vouched for: counted from its confirmation on
+            if e.event_type == "ImportConfirmed" and e.stream_id not in matches:
+                winner = p.get("winner") if p.get("finished") else None
+                matches[e.stream_id] = {"players": [alias.get(x, x) for x in p["player_ids"]],
+                                        "length": p.get("length", 0), "ramp": p.get("rating_ramp", "fibs"),
+                                        "winner": winner, "at": e.global_position if winner is not None else None,
+                                        "voided": bool(p.get("voided")), "slot": None}
+                continue
             if e.event_type == "MatchRegistered":
                 matches[e.stream_id] = {"players": [alias.get(x, x) for x in p["player_ids"]], "length": 0,
                                         "ramp": p.get("rating_ramp", "fibs"), "winner": None, "at": None,

@@ -50,10 +50,12 @@ def tablets(live_server, director, monkeypatch):
             page.console_errors, page.foreign_hosts = [], set()
             # a 409 is the expected answer to the tablet that was behind: the console's note of it is not an error
             page.on("console", lambda m, page=page: page.console_errors.append(m.text)
-                    if m.type == "error" and "409" not in m.text else None)
+                    if m.type == "error" and "409" not in m.text and "404" not in m.text else None)
             page.on("pageerror", lambda e, page=page: page.console_errors.append(str(e)))
+            # (and the viewer asks for a match's gnubg analysis, which no worker made here: 404 "not analysed")
             page.on("response", lambda r, page=page: page.console_errors.append(f"HTTP {r.status} {r.url}")
-                    if r.status >= 400 and r.status != 409 else None)
+                    if r.status >= 400 and r.status != 409 and not (r.status == 404 and r.url.endswith("/analysis/"))
+                    else None)
             page.on("request", lambda r, page=page: page.foreign_hosts.add(urlparse(r.url).netloc)
                     if urlparse(r.url).netloc not in (app_host, "") and not r.url.startswith("data:") else None)
             page.goto(f"{live_server.url}/accounts/login/")
@@ -132,7 +134,7 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     # the tablet still on the match learns it is over, and offers nothing more to record
     b.clock.run_for(3500)
     b.wait_for_selector("text=result reported on paper: Dimitri wins 3-1")
-    for button in ("#roll", "#take", "#drop", "#double", "#resign"):
+    for button in ("#roll", "#enter-dice", "#take", "#drop", "#double", "#resign"):
         assert not b.locator(button).is_visible()
     shot(b, "22-tablet-after-paper-result")
 

@@ -37,18 +37,30 @@
     function showMark() {
       if (!mark) return;
       mark.replaceChildren();
-      const d = current && byVersion[current.version];
-      if (!d) { mark.className = "mark"; return; }
+      const all = (current && byVersion[current.version]) || [];
+      if (!all.length) { mark.className = "mark"; return; }
+      // a play and the "no double" before it share the play's frame: the worse of the two is marked
+      const d = all.reduce((a, b) => (b.loss > a.loss ? b : a));
       mark.className = "mark verdict-" + (d.verdict || "none").replace(" ", "-");
       const name = match.dataset["player" + d.player];
       mark.appendChild(el("strong", d.verdict ? d.verdict.charAt(0).toUpperCase() + d.verdict.slice(1) : "Fine"));
-      mark.appendChild(el("span", ` · ${name} played ${d.played} (${EMG(d.equity_played)}), loss ${d.loss.toFixed(3)}`));
+      mark.appendChild(el("span", ` · ${name} ${d.kind === "move" ? "played " + d.played : d.played} (${EMG(d.equity_played)}), loss ${d.loss.toFixed(3)}`));
       if (d.loss > 0.0005) {
         mark.appendChild(el("br"));
-        mark.appendChild(el("span", `Best play: ${d.best} (${EMG(d.equity_best)})`, "best"));
+        mark.appendChild(el("span", `${d.kind === "move" ? "Best play" : "Right cube action"}: ${d.best} (${EMG(d.equity_best)})`, "best"));
       }
     }
     document.addEventListener("crawford:frame", (e) => { current = e.detail; showMark(); });
+
+    // the viewer holds one game at a time (?game=N): a decision of another game opens that game's page there
+    const framesHere = document.getElementById("frames");
+    const here = new Set(framesHere ? JSON.parse(framesHere.textContent).map((f) => f.version) : []);
+    function goto(d) {
+      if (here.has(d.version)) document.dispatchEvent(new CustomEvent("crawford:goto", { detail: d.version }));
+      else window.location.assign(`?game=${d.game}#v${d.version}`);
+    }
+    let arrived = false;
+    let waited = 0;
 
     function render(a) {
       const status = document.getElementById("analysis-status");
@@ -57,7 +69,7 @@
           ? `: analysis in progress, ${a.games ? `game ${a.games_done} of ${a.games} done` : "starting"}…` : ": analysis queued…");
       if (a.status !== "done") return false;
       byVersion = {};
-      a.decisions.forEach((d) => { if (d.version !== null) byVersion[d.version] = d; });
+      a.decisions.forEach((d) => { if (d.version !== null) (byVersion[d.version] = byVersion[d.version] || []).push(d); });
       const figures = document.getElementById("analysis-figures");
       figures.replaceChildren(table(
         ["Player", "Checker play (mEMG)", "Cube (mEMG)", "Overall (mEMG)", "Rating", "PR (XG scale)", "Luck (EMG)"],
@@ -66,23 +78,29 @@
           rate(p.performance_rating), (p.luck >= 0 ? "+" : "") + p.luck.toFixed(3)])));
       const list = document.getElementById("analysis-marked");
       list.replaceChildren();
-      a.decisions.filter((d) => d.verdict && d.version !== null).forEach((d) => {
-        const b = el("button", `Game ${d.game}: ${match.dataset["player" + d.player]} ${d.dice} ${d.played} · ${d.verdict} (−${d.loss.toFixed(3)})`,
+      a.decisions.filter((d) => d.verdict && d.version !== null).sort((x, y) => x.version - y.version).forEach((d) => {
+        const b = el("button", `Game ${d.game}: ${match.dataset["player" + d.player]} ${d.kind === "move" ? d.dice + " " : ""}${d.played} · ${d.verdict} (−${d.loss.toFixed(3)})`,
           "link verdict-" + d.verdict.replace(" ", "-"));
-        b.addEventListener("click", () => document.dispatchEvent(new CustomEvent("crawford:goto", { detail: d.version })));
+        b.addEventListener("click", () => goto(d));
         list.appendChild(el("li")).appendChild(b);
       });
       showMark();
+      const wanted = window.location.hash.match(/^#v(\d+)$/);
+      if (wanted && !arrived) {  // opened from another game's list of marked decisions
+        arrived = true;
+        document.dispatchEvent(new CustomEvent("crawford:goto", { detail: Number(wanted[1]) }));
+      }
       return true;
     }
 
     function load() {
       fetch(`/api/matches/${match.dataset.match}/analysis/`, { headers: { Accept: "application/json" } })
-        .then((r) => (r.status === 404 ? null : r.json()))
+        .then((r) => (r.ok ? r.json() : null))
         .then((a) => {
-          if (a === null) {
+          if (a === null || a.status === "none") {
             document.getElementById("analysis-status").textContent = "Analysed by GNU Backgammon once the match is finished.";
-            if (match.dataset.finished !== "true") setTimeout(load, 5000);
+            // while it is played, and a while after it ends (the projection notices it): then it is there or never
+            if (match.dataset.finished !== "true" || ++waited < 12) setTimeout(load, 5000);
             return;
           }
           if (!render(a)) setTimeout(load, 3000); // queued or running: the page updates when it is done
