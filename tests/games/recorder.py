@@ -32,7 +32,8 @@ class Recorder:
         return self.match
 
     def play_random(self, rnd: random.Random, max_commands: int = 10_000) -> None:
-        """Play to the end with server dice and random legal moves, doubling now and then."""
+        """Play to the end with random legal moves, doubling now and then; the dice are the server's, or in a
+        match with dice from the board drawn from ``rnd`` too (so that a seed gives the same match every time)."""
         for _ in range(max_commands):
             m = self.match
             if m["finished"]:
@@ -41,6 +42,8 @@ class Recorder:
             if phase in ("opening", "roll"):
                 if phase == "roll" and m["may_double"] and rnd.random() < 0.03:
                     self.send(type="double")
+                elif m.get("dice_source") == "board":
+                    self.send(type="roll", dice=[rnd.randint(1, 6), rnd.randint(1, 6)])
                 else:
                     self.send(type="roll")
             elif phase == "move":
