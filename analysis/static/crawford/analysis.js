@@ -64,9 +64,11 @@
 
     function render(a) {
       const status = document.getElementById("analysis-status");
+      // progress in decisions (checker plays with a choice and cube decisions), the total counted before gnubg runs
       status.textContent = `GNU Backgammon, ${a.plies}-ply` + (a.status === "done" ? "" :
         a.status === "failed" ? `: failed (${a.error})` : a.status === "running"
-          ? `: analysis in progress, ${a.games ? `game ${a.games_done} of ${a.games} done` : "starting"}…` : ": analysis queued…");
+          ? `: analysis in progress, ${a.decisions_total ? `${a.decisions_done} of ${a.decisions_total} decisions done` : "starting"}…`
+          : ": analysis queued…");
       if (a.status !== "done") return false;
       byVersion = {};
       a.decisions.forEach((d) => { if (d.version !== null) (byVersion[d.version] = byVersion[d.version] || []).push(d); });
