@@ -280,6 +280,9 @@ def _copy(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """Insert ``rows`` (values in ``columns`` order) into ``model``'s table with one COPY."""
     if not rows:
         return
+    if connection.vendor != "postgresql":  # the embedded default (SQLite, `make run`) has no COPY
+        model.objects.bulk_create([model(**dict(zip(columns, row))) for row in rows], batch_size=500)
+        return
     table = model._meta.db_table
     with connection.cursor() as cursor, cursor.connection.cursor().copy(
         f'COPY "{table}" ({", ".join(columns)}) FROM STDIN'
@@ -335,6 +338,10 @@ def merged_players() -> dict[int, int]:
 def _save_ratings(rows: list[PlayerRating]) -> None:
     """Insert or update the rows in one statement (the values as five arrays: no per-value work in Django)."""
     if not rows:
+        return
+    if connection.vendor != "postgresql":  # the embedded default (SQLite): no arrays to unnest
+        PlayerRating.objects.bulk_create(rows, batch_size=500, update_conflicts=True, unique_fields=["player_id"],
+                                         update_fields=["rating", "experience", "matches", "last_seq"])
         return
     with connection.cursor() as cursor:
         cursor.execute(

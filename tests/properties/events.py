@@ -18,6 +18,7 @@ from games.models import MatchSummary
 from players.models import Player
 from players.services import player_merge
 from tests.ratings.from_log import history, live_ratings, recomputed
+from tests.tournaments.test_running_events import play_to_end
 from tournaments import services
 from tournaments.models import Tournament, TournamentSlot, TournamentStanding, TournamentState
 from tournaments.services import TournamentError
@@ -187,25 +188,6 @@ def merge_players(kept: int, dup: int) -> None:
     player_merge(players=[Player.objects.get(pk=kept), Player.objects.get(pk=dup)])
 
 
-def play_to_end(director, match_id: str, winner_seat: int) -> None:
-    """The loser resigns backgammons until the match is over: a real match stream to its end."""
-    for _ in range(40):
-        record = matches.match_load(match_id)
-        if record.finished:
-            return
-        state = record.state
-        for command in (
-            # the match's own dice source: the server's, or (an event set to "board") numbers from the board
-            ({"type": "roll", **({"dice": [3, 1]} if record.dice_source == "board" else {})}
-             if state.phase == "opening" else None),
-            {"type": "resign", "kind": "backgammon", "player": 1 - winner_seat},
-            {"type": "accept_resignation", "player": winner_seat},
-        ):
-            if command:
-                record = matches.match_load(match_id)
-                matches.match_command(actor=director, stream_id=match_id,
-                                      command={**command, "expected_version": record.version})
-    raise AssertionError("the match did not end")
 
 
 def pending_work() -> list:

@@ -58,7 +58,7 @@ def report(t, director, data, key, winner, length=None):
 
 def play_to_end(director, match_id: str, winner_seat: int) -> None:
     """The loser resigns backgammons until the match is over: a real match stream to its end."""
-    for _ in range(20):
+    for _ in range(40):
         record = matches.match_load(match_id)
         if record.finished:
             return

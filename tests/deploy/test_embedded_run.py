@@ -1,0 +1,46 @@
+"""`make run`'s embedded default, as a newcomer gets it: SQLite, no broker, tasks in-process, the demo loaded.
+
+The rest of the suite runs on PostgreSQL, so what only SQLite meets (a projection writing with PostgreSQL's
+COPY, say) is caught here: every projection must take the whole demo without setting a stream aside."""
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+PROBE = """
+import json
+from eventlog.models import Event, ProjectionFailure
+from games.models import MatchSummary
+from ratings.models import PlayerRating, RatingChange
+print("PROBE" + json.dumps({
+    "events": Event.objects.count(),
+    "failures": [f"{f.projection}: {f.error}" for f in ProjectionFailure.objects.all()],
+    "finished": MatchSummary.objects.filter(finished=True).count(),
+    "rated_players": PlayerRating.objects.count(),
+    "rating_changes": RatingChange.objects.count(),
+}))
+"""
+
+
+def test_the_demo_loads_on_sqlite_with_every_projection_whole(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'crawford.sqlite3'}", CRAWFORD_VAR_DIR=str(tmp_path),
+               DEBUG="1", SECRET_KEY="embedded-run-test-" + "k" * 40, DJANGO_SETTINGS_MODULE="deploy.settings")
+
+    def manage(*args):
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        return done.stdout + done.stderr
+
+    manage("migrate", "--noinput")
+    loaded = manage("load_demo")
+    assert "Traceback" not in loaded and "set aside" not in loaded, loaded[-3000:]
+    out = manage("shell", "-c", PROBE)
+    facts = json.loads(next(line for line in out.splitlines() if line.startswith("PROBE"))[len("PROBE"):])
+    assert facts["failures"] == []
+    assert facts["finished"] >= 5
+    assert facts["rated_players"] >= 8 and facts["rating_changes"] == 2 * facts["finished"]
