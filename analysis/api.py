@@ -24,7 +24,8 @@ class MatchAnalysisView(APIView):
         description="GNU Backgammon's analysis of the match (`status` none while there is none: the match is not "
                     "finished, or was voided, or is not noticed yet): every checker play with more than one legal play "
                     "and every cube decision (played and best, equities, loss, gnubg's mark) and both players' figures; "
-                    "`status`: none, queued, running (games_done of games), done or failed.",
+                    "`status`: none, queued, running (decisions_done of decisions_total, games_done of games), "
+                    "done or failed.",
     )
     def get(self, request, stream_id: str):
         record = match_services.match_load(stream_id)  # MatchNotFound: 404
@@ -40,7 +41,8 @@ class MatchAnalysisView(APIView):
 
 
 def _none(stream_id: str, plies: int) -> dict:
-    return {"match": stream_id, "plies": plies, "status": "none", "games_done": 0, "games": 0,
+    return {"match": stream_id, "plies": plies, "status": "none", "decisions_done": 0, "decisions_total": 0,
+            "games_done": 0, "games": 0,
             "engine": f"GNU Backgammon, {plies}-ply", "attempts": 0, "error": "", "seconds": None,
             "finished_at": None, "players": [], "decisions": []}
 

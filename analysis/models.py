@@ -21,6 +21,10 @@ class MatchAnalysis(models.Model):
     error = models.TextField(blank=True)
     games_done = models.PositiveSmallIntegerField(default=0)  # progress while running
     games = models.PositiveSmallIntegerField(default=0)
+    # the progress the pages show: decisions of the games analysed so far, of all the match's decisions
+    # (counted from its events before gnubg runs: services.decisions_per_game)
+    decisions_done = models.PositiveIntegerField(default=0)
+    decisions_total = models.PositiveIntegerField(default=0)
     seconds = models.FloatField(null=True, blank=True)  # gnubg's wall time, for the bench and the admin
     finished_at = models.DateTimeField(null=True, blank=True)
     player0_id = models.IntegerField(null=True, blank=True)

@@ -25,10 +25,16 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
     engine = serializers.SerializerMethodField()
     players = PlayerFiguresSerializer(source="figures", many=True)
     decisions = DecisionSerializer(many=True)
+    decisions_done = serializers.IntegerField(
+        help_text="while queued or running: the decisions of the games analysed so far (done: all of them)")
+    decisions_total = serializers.IntegerField(
+        help_text="the match's decisions (checker plays with a choice, cube decisions), counted from its events "
+                  "when the run starts (0 until then); the number of `decisions` once done")
 
     class Meta:
         model = MatchAnalysis
-        fields = ["match", "plies", "status", "games_done", "games", "engine", "attempts", "error", "seconds",
+        fields = ["match", "plies", "status", "decisions_done", "decisions_total", "games_done", "games", "engine",
+                  "attempts", "error", "seconds",
                   "finished_at", "players",
                   "decisions"]
 

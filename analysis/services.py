@@ -18,6 +18,9 @@ from django.utils import timezone
 from eventlog import store
 from games import services as match_services
 from games import streams
+from games.engine import events as engine_events
+from games.engine.match import MOVE, ROLL, evolve, may_double, MatchState
+from games.engine.moves import legal_moves
 
 from . import gnubg
 from .models import Decision, MatchAnalysis, PlayerFigures
@@ -67,17 +70,22 @@ def analysis_run(*, pk: int) -> str:
         row.save(update_fields=["status", "lease_until", "attempts"])
     rows = store.read_stream(row.stream_id)
     record = match_services.match_load(row.stream_id)
+    per_game = decisions_per_game(rows)
+    # the total is announced before gnubg starts (autocommit: the pages see it while it runs)
+    MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(
+        decisions_total=sum(per_game), decisions_done=0, games_done=0, games=len(per_game))
     try:
         result = gnubg.analyse_mat(match_services.match_export_mat(record, rows), plies=row.plies,
-                                   gnubg=settings.GNUBG, timeout=timeout, on_progress=_progress(pk))
+                                   gnubg=settings.GNUBG, timeout=timeout, on_progress=_progress(pk, per_game))
     except gnubg.GnubgFailed as failed:
         return _failed(pk, str(failed))
     return _store(pk, result, _checker_versions(rows), record.player_ids)
 
 
-def _progress(pk: int):
+def _progress(pk: int, per_game: list[int]):
     def report(done: int, games: int) -> None:  # autocommit: the pages see it while gnubg runs
-        MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(games_done=done, games=games)
+        MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(
+            games_done=done, games=games, decisions_done=sum(per_game[:done]))
 
     return report
 
@@ -113,8 +121,38 @@ def _store(pk: int, result: gnubg.Result, versions: dict, player_ids) -> str:
         ])
         row.status, row.lease_until, row.error = MatchAnalysis.DONE, None, ""
         row.seconds, row.finished_at = result.seconds, timezone.now()
-        row.save(update_fields=["status", "lease_until", "error", "seconds", "finished_at"])
+        row.decisions_done = len(result.decisions)
+        row.save(update_fields=["status", "lease_until", "error", "seconds", "finished_at", "decisions_done"])
     return MatchAnalysis.DONE
+
+
+def decisions_per_game(rows) -> list[int]:
+    """How many decisions the analysis of each game will store, in the order of the games, counted from the
+    match's own events before gnubg runs (the progress's total): the same definition as the rows gnubg_script
+    writes — each checker play (a dance included) with more than one legal play; before each play that could
+    have been a double, the "no double"; each double; and each take or drop answering it. The cube is
+    available as gnubg's ``GetDPEq`` says (centred or the roller's, not the Crawford game, not dead), which is
+    the engine's ``may_double``; a money game has no cube decisions in the analysis (the script skips them).
+    """
+    counts, state, no_double = [], MatchState(), False
+    for r in rows:
+        if r.event_type in streams.PLATFORM_EVENTS:
+            continue
+        event = streams.engine_event(r.event_type, r.payload)
+        if isinstance(event, engine_events.GameStarted):
+            counts.append(0)
+        elif isinstance(event, (engine_events.CheckersMoved, engine_events.CannotMove)) and state.phase == MOVE:
+            # gnubg shows a "no double" on the play that followed the roll (the roller could have doubled)
+            counts[-1] += no_double + (len(legal_moves(state.position, state.dice)) > 1)
+            no_double = False
+        elif isinstance(event, engine_events.DiceRolled):
+            no_double = bool(state.length) and state.phase == ROLL and may_double(state, state.turn)
+        elif isinstance(event, engine_events.DoubleOffered) and state.length:
+            counts[-1] += 1
+        elif isinstance(event, (engine_events.DoubleTaken, engine_events.DoubleDropped)) and state.length:
+            counts[-1] += 1
+        state = evolve(state, event)
+    return counts
 
 
 _KIND_OF_EVENT = {"CheckersMoved": "move", "CannotMove": "move", "DoubleOffered": "double",

@@ -45,7 +45,7 @@ def test_the_analysis_endpoint_is_in_the_openapi_schema(api):
     operation = schema["paths"]["/api/matches/{stream_id}/analysis/"]["get"]
     ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
     declared = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]["properties"]
-    assert {"players", "decisions", "plies", "status"} <= set(declared)
+    assert {"players", "decisions", "plies", "status", "decisions_done", "decisions_total"} <= set(declared)
 
 
 def test_a_hidden_match_has_no_public_analysis(api, make_user):

@@ -3,6 +3,7 @@ the error rate. Headless Debian Chromium (Playwright) against the live server; g
 
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from tests.games.recorder import Recorder
 
 from .test_club_night_in_a_browser import browser_page, shot  # noqa: F401 - the fixture
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "gnubg"
 pytestmark = pytest.mark.skipif(not os.path.exists("/usr/games/gnubg"), reason="no gnubg")
 
 
@@ -71,4 +73,66 @@ def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(li
     assert page.is_visible("#analysis-history")
     assert "mEMG" in page.inner_text("#analysis-caption")
     shot(page, "analysis-player-chart")
+    assert not page.console_errors, page.console_errors
+
+
+def test_the_match_page_follows_an_analysis_in_progress_and_shows_it_when_done(live_server, browser_page, api,  # noqa: F811
+                                                                               make_user):
+    """Opened while the analysis is queued, the page says so, shows decisions done of the total while gnubg
+    runs, and shows the figures and marks when it is done: no reload, for as long as it takes (polling every
+    3 s, slower and slower up to 15 s)."""
+    import re
+    import threading
+
+    from django.db import connection
+    from playwright.sync_api import expect
+
+    from eventlog import store
+
+    page, url = browser_page, live_server.url
+    official = api(make_user("root", official=True, player=False))
+    with open(FIXTURES / "matches" / "match_005_11pt.mat", "rb") as f:  # 11 games: ~30 s of gnubg at 2-ply
+        match_id = official.post("/api/matches/import/", {"file": f}, format="multipart").json()["id"]
+    projections.run_all()  # the analysis row is queued; no worker here takes it: it is held back
+    row = MatchAnalysis.objects.get(stream_id=match_id)
+    MatchAnalysis.objects.filter(pk=row.pk).update(plies=2)  # 2-ply: longer than the old minute of polling
+    total = sum(services.decisions_per_game(store.read_stream(match_id)))
+    polls = []
+    page.on("request", lambda r: polls.append(r) if r.url.endswith(f"/{match_id}/analysis/") else None)
+
+    page.goto(f"{url}/matches/{match_id}/")
+    status = page.locator("#analysis-status")
+    expect(status).to_contain_text("analysis queued")  # (a CSP without 'unsafe-eval': no wait_for_function)
+    page.evaluate("window.notReloaded = true")
+    page.wait_for_timeout(4000)  # a poll or two while it is queued
+
+    def run():  # the analysis service, as the worker runs it, in this process while the page is open
+        try:
+            services.analysis_run(pk=row.pk)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    try:
+        expect(status).to_contain_text(re.compile(r"analysis in progress, \d+ of \d+ decisions done"), timeout=60_000)
+        progress = page.inner_text("#analysis-status")
+        assert re.search(rf"(\d+) of {total} decisions done", progress), progress
+        assert not page.query_selector("#analysis-figures table")
+        shot(page, "analysis-in-progress")
+        page.wait_for_selector("#analysis-figures table", timeout=180_000)  # done: shown without a reload
+    finally:
+        worker.join()
+    assert MatchAnalysis.objects.get(pk=row.pk).status == MatchAnalysis.DONE
+    assert page.evaluate("window.notReloaded") is True
+    assert page.inner_text("#analysis-status") == "GNU Backgammon, 2-ply"
+    assert "mEMG" in page.inner_text("#analysis-figures")
+    assert page.locator("#analysis-marked button").count() == Decision.objects.filter(
+        analysis_id=row.pk).exclude(verdict="").count() > 0  # the marks, at 2-ply of a 0-ply match
+    started = [r.timing["startTime"] / 1000 for r in polls]  # the browser's clock, not this thread's
+    gaps = [b - a for a, b in zip(started, started[1:])]
+    # back-off: from every 3 s (again after queued -> running) to longer and longer gaps, never beyond 15 s
+    # (gaps also hold the answer's time, slow while gnubg takes the CPU)
+    assert len(gaps) >= 4 and min(gaps) > 2.5 and max(gaps) > 6 and max(gaps) < 17, gaps
+    assert any(b > a * 1.3 > 3.5 for a, b in zip(gaps, gaps[1:])), gaps
     assert not page.console_errors, page.console_errors

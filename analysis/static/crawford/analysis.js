@@ -64,9 +64,11 @@
 
     function render(a) {
       const status = document.getElementById("analysis-status");
+      // progress in decisions (checker plays with a choice and cube decisions), the total counted before gnubg runs
       status.textContent = `GNU Backgammon, ${a.plies}-ply` + (a.status === "done" ? "" :
         a.status === "failed" ? `: failed (${a.error})` : a.status === "running"
-          ? `: analysis in progress, ${a.games ? `game ${a.games_done} of ${a.games} done` : "starting"}…` : ": analysis queued…");
+          ? `: analysis in progress, ${a.decisions_total ? `${a.decisions_done} of ${a.decisions_total} decisions done` : "starting"}…`
+          : ": analysis queued…");
       if (a.status !== "done") return false;
       byVersion = {};
       a.decisions.forEach((d) => { if (d.version !== null) (byVersion[d.version] = byVersion[d.version] || []).push(d); });
@@ -93,17 +95,36 @@
       return true;
     }
 
+    // Following an analysis: every 3 s at first, half as long again each time up to every 15 s, for as long
+    // as it is queued or running (a 2-ply analysis, or a queue behind a club night, takes minutes) -- then the
+    // figures and marks appear without a reload. A failed request while following is tried again, slower.
+    const FIRST = 3000, SLOWEST = 15000;
+    let delay = FIRST;
+    let following = false;
+    let lastStatus = null;
+    function again() {
+      setTimeout(load, delay);
+      delay = Math.min(SLOWEST, delay * 1.5);
+    }
+
     function load() {
       fetch(`/api/matches/${match.dataset.match}/analysis/`, { headers: { Accept: "application/json" } })
         .then((r) => (r.ok ? r.json() : null))
+        .catch(() => null)
         .then((a) => {
+          if (a === null && following) { again(); return; }
           if (a === null || a.status === "none") {
             document.getElementById("analysis-status").textContent = "Analysed by GNU Backgammon once the match is finished.";
-            // while it is played, and a while after it ends (the projection notices it): then it is there or never
-            if (match.dataset.finished !== "true" || ++waited < 12) setTimeout(load, 5000);
+            // while it is played, and a while after it ends (the projection notices it, maybe behind a
+            // busy queue: ~10 minutes): then it is there, or never (a voided match)
+            if (match.dataset.finished !== "true") setTimeout(load, 5000);
+            else if (++waited < 45) again();
             return;
           }
-          if (!render(a)) setTimeout(load, 3000); // queued or running: the page updates when it is done
+          following = a.status === "queued" || a.status === "running";
+          if (a.status !== lastStatus) delay = FIRST; // it moved (queued, then running): look again soon
+          lastStatus = a.status;
+          if (!render(a) && following) again(); // done: rendered; failed: said, and no more to wait for
         });
     }
     match.hidden = false;
