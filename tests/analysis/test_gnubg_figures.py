@@ -5,12 +5,11 @@ projection and the service (our .mat export fed to gnubg), and is compared with 
 original file: the per-player error rates with what ``show statistics match`` prints (within 0.1 mEMG), every
 checker play's loss with gnubg's (within 0.001).
 
-Fixture matches chosen, of the 50: gnubg played them against itself at 0-ply, so at 0-ply their checker errors
-are all zero — they check that the decisions line up, not the figures. Three cover the structure: 014 (7
-points, a Crawford game, takes and drops, resignations), 005 (11 points, 11 games, Crawford in the last one,
-five drops) and 021 (1 point, the shortest). The figures are checked by the sample gnubg played at 2-ply
-(analysed at 0-ply: doubtful and bad plays, missed doubles, a wrong pass) and by a match recorded through the
-API with random plays (large errors of every size). Each takes about a second of gnubg.
+Every fixture match goes through it. gnubg played them against itself at 0-ply, so at 0-ply their checker
+errors are all zero: they check that the decisions line up (game by game, play by play, Crawford games,
+takes, drops, resignations, 1 to 11 points), not the figures. The figures are checked by the sample gnubg
+played at 2-ply (analysed at 0-ply: doubtful and bad plays, missed doubles, a wrong pass) and by a match
+recorded through the API with random plays (large errors of every size). Each takes about a second of gnubg.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ from tests.games.recorder import Recorder
 
 GNUBG = "/usr/games/gnubg"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "gnubg"
-CHOSEN = [FIXTURES / "matches" / n for n in ("match_014_7pt.mat", "match_005_11pt.mat", "match_021_1pt.mat")]
-CHOSEN.append(FIXTURES / "samples" / "gnubg_7pt_2ply_seed42.mat")
+ALL = sorted((FIXTURES / "matches").glob("*.mat")) + [FIXTURES / "samples" / "gnubg_7pt_2ply_seed42.mat"]
 
 pytestmark = [pytest.mark.django_db, pytest.mark.skipif(not os.path.exists(GNUBG), reason="gnubg not installed")]
 
@@ -104,7 +102,7 @@ def _steps(text: str) -> list[list[int]]:
     return [[25 if a == "bar" else int(a), 0 if b == "off" else int(b)] for a, b in (s.split("/") for s in text.split())]
 
 
-@pytest.mark.parametrize("mat", CHOSEN, ids=lambda p: p.stem)
+@pytest.mark.parametrize("mat", ALL, ids=lambda p: p.stem)
 def test_an_imported_match_is_analysed_as_gnubg_analyses_the_file(mat, api, make_user, tmp_path):
     client = api(make_user("root", official=True, player=False))
     with open(mat, "rb") as f:
