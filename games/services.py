@@ -76,11 +76,14 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
 # local snapshots it is only ever a prefix of the stream, remembered once its transaction has committed.
 _SHARE_AFTER = 500
 _SHARED = "match-snapshot:v1:"
+_SHAREABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")  # a stream id as made here; anything else is no cache key
 
 
 def _shared_snapshot(stream_id: str) -> MatchRecord | None:
     from django.core.cache import cache
 
+    if not _SHAREABLE_ID.fullmatch(stream_id):
+        return None  # an address nobody made (a client's typing): not worth, nor fit for, a cache lookup
     try:
         record = cache.get(_SHARED + stream_id)
     except Exception:  # noqa: BLE001 - the cache is an optimisation: without it, fold the stream
