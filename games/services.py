@@ -503,15 +503,21 @@ def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | 
     record = match_load(stream_id)
     if record.finished or winner_player not in record.player_ids:
         return False
-    seat = record.player_ids.index(winner_player)
-    by_seat = None
-    if score is not None:
-        by_seat = [0, 0]
-        by_seat[seat], by_seat[1 - seat] = score
+    seat, by_seat = _seated(record, winner_player, score)
     with transaction.atomic():
         events = [NewEvent(streams.CLOSED, {"winner": seat, "score": by_seat, "how": how})] + _reveal_open_seed(stream_id)
         _append(stream_id, record.version, events, actor)
     return True
+
+
+def _seated(record: MatchRecord, winner_player: int, score) -> tuple[int, list[int] | None]:
+    """The winner's seat, and a (winner's, loser's) score as the match keeps it: by seat."""
+    seat = record.player_ids.index(winner_player)
+    if score is None:
+        return seat, None
+    by_seat = [0, 0]
+    by_seat[seat], by_seat[1 - seat] = score
+    return seat, by_seat
 
 
 def match_set_published(*, stream_id: str, published: bool, actor=None) -> bool:
@@ -530,9 +536,7 @@ def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, in
     record = match_load(stream_id)
     if record.voided is not None or winner_player not in record.player_ids:
         return False
-    seat = record.player_ids.index(winner_player)
-    by_seat = [0, 0]
-    by_seat[seat], by_seat[1 - seat] = score
+    seat, by_seat = _seated(record, winner_player, score)
     if record.correction is not None and (record.correction.winner, list(record.correction.score)) == (seat, by_seat):
         return False
     with transaction.atomic():
