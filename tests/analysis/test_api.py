@@ -36,8 +36,11 @@ def test_the_analysis_of_a_match_per_decision_and_per_player(api, make_user):
     assert len(bad) == alice["marked_bad"] + bob["marked_bad"] == 3
     assert all(d["loss"] == pytest.approx(d["equity_best"] - d["equity_played"]) and d["best"] != d["played"]
                for d in bad)
-    wrong_pass = [d for d in body["decisions"] if d["kind"] == "drop" and d["loss"] > 0]  # gnubg: Bob, -0.021
-    assert [(d["player"], round(d["loss"], 3), d["best"]) for d in wrong_pass] == [(1, 0.021, "take")]
+    # gnubg: Bob, -0.021. The same gnubg 1.07 on two machines gave 0.0205+ and 0.0204 for this decision (its
+    # evaluation differs in the fourth decimal between CPUs): held to the printed figure within one unit of it.
+    wrong_pass = [d for d in body["decisions"] if d["kind"] == "drop" and d["loss"] > 0]
+    assert [(d["player"], d["best"]) for d in wrong_pass] == [(1, "take")]
+    assert wrong_pass[0]["loss"] == pytest.approx(0.021, abs=0.001)
 
 
 def test_the_analysis_endpoint_is_in_the_openapi_schema(api):
