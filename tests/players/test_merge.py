@@ -12,12 +12,14 @@ from players.models import Club, Player
 from players.selectors import player_identities
 from players.services import MergeRefused, player_merge
 
+from .people import registrar as a_registrar
+
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def registrar(make_user):
-    return make_user("rita", official=True, player=False)  # officials hold the change-player permission
+def registrar():
+    return a_registrar()
 
 
 @pytest.fixture

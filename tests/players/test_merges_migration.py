@@ -53,11 +53,12 @@ def test_existing_merges_are_appended_to_the_log_once(postgres):
 
 
 @pytest.mark.django_db
-def test_a_merge_the_column_holds_but_the_log_does_not_is_appended(postgres, make_user):
+def test_a_merge_the_column_holds_but_the_log_does_not_is_appended(postgres):
     from players.services import player_merge
+    from tests.players.people import registrar
 
     a, b, c, d = (Player.objects.create(display_name=n).pk for n in "abcd")
-    player_merge(actor=make_user("rita", official=True, player=False), kept_id=a, duplicate_ids=[b], reason="log")
+    player_merge(actor=registrar(), kept_id=a, duplicate_ids=[b], reason="log")
     Player.objects.filter(pk__in=[b, d]).update(merged_into=a)  # b: in the log already; d: only in the column
     migration.record_merges(current_apps, SimpleNamespace(connection=connection))
     merges = list(Event.objects.filter(stream_id="players").order_by("version").values_list("version", "payload"))

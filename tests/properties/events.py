@@ -10,8 +10,6 @@ import os
 from dataclasses import dataclass, field
 
 from django.apps import apps
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.db import models
 from django.forms.models import model_to_dict
@@ -21,6 +19,7 @@ from games.engine.errors import EngineError
 from games.models import MatchSummary
 from players.models import Player
 from players.services import player_merge
+from tests.players.people import registrar
 from tests.ratings.from_log import history, live_ratings, recomputed
 from tests.tournaments.test_running_events import play_to_end
 from tournaments import services
@@ -190,15 +189,6 @@ class World:
 
 def merge_players(kept: int, dup: int) -> None:
     player_merge(actor=registrar(), kept_id=kept, duplicate_ids=[dup], reason="one person entered twice")
-
-
-def registrar():
-    """Who merges players: a user who may change players (what the admin's merge action asks)."""
-    user, created = get_user_model().objects.get_or_create(username="registrar")
-    if created:
-        user.user_permissions.add(Permission.objects.get(content_type__app_label="players", codename="change_player"))
-    return user
-
 
 
 def pending_work() -> list:

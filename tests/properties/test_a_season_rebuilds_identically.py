@@ -12,11 +12,12 @@ from games import services as matches
 from players.models import Player
 from players.services import player_merge
 from ratings.models import PlayerRating
+from tests.players.people import registrar
 from tests.tournaments.test_running_events import cmd, play_to_end, slot, start
 from tournaments import services
 from tournaments.selectors import tournament_data
 
-from .events import check_read_models, registrar, settled_by_the_worker
+from .events import check_read_models, settled_by_the_worker
 
 pytestmark = [pytest.mark.worker]
 

@@ -9,7 +9,7 @@ from eventlog import projections
 from games import services as matches
 from players.models import Player
 from ratings.models import PlayerRating, RatedMatch, RatedSlot, RatingChange
-from tests.properties.events import registrar
+from tests.players.people import registrar
 from tests.tournaments.test_running_events import play_to_end
 
 from .from_log import live_ratings, rated_results

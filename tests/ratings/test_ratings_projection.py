@@ -131,13 +131,14 @@ def test_the_formula_is_published(api):
 
 
 @pytest.mark.django_db
-def test_merging_duplicate_players_counts_their_results_as_one(players, make_user):
+def test_merging_duplicate_players_counts_their_results_as_one(players):
     from players.services import player_merge
+    from tests.players.people import registrar
 
     played = season(players[:4], 20)
     projections.run("ratings")
     # a merge is an event in the log now (issue 12): the projection reads it on its next run
-    player_merge(actor=make_user("registrar", official=True, player=False), kept_id=players[0],
+    player_merge(actor=registrar(), kept_id=players[0],
                  duplicate_ids=[players[1]], reason="one person entered twice")
     projections.run("ratings")
     merged = [(players[0] if w == players[1] else w, players[0] if l == players[1] else l, n) for _, w, l, n in played]
