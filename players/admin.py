@@ -1,7 +1,12 @@
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+
+from eventlog.store import ConcurrencyError
 
 from . import services
 from .models import Club, Player
+
+MERGE_REASON = "duplicate entries of one person (merged in the admin)"
 
 
 @admin.register(Club)
@@ -13,16 +18,23 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    # merged_into is a read model of the log (players/projections.py): shown, never edited here
     list_display = ("display_name", "club", "country", "user", "merged_into")
+    readonly_fields = ("merged_into",)
     list_filter = ("club", "country")
     search_fields = ("display_name", "user__username")
     actions = ["merge_duplicates"]
 
     @admin.action(description="Merge the selected players into the first one (oldest)", permissions=["change"])
     def merge_duplicates(self, request, queryset):
+        ids = list(queryset.order_by("pk").values_list("pk", flat=True))
+        if not ids:
+            return
         try:
-            kept = services.player_merge(players=list(queryset.order_by("pk")))
-        except ValueError as refused:
+            player = services.player_merge(actor=request.user, kept_id=ids[0], duplicate_ids=ids[1:],
+                                           reason=MERGE_REASON)
+        except (services.MergeRefused, PermissionDenied, ConcurrencyError) as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return
-        self.message_user(request, f"Merged into {kept.display_name}; ratings are recomputed.", messages.SUCCESS)
+        self.message_user(request, f"Merged into {player.display_name}; the ratings are recomputed in a moment.",
+                          messages.SUCCESS)

@@ -49,3 +49,11 @@ def may_create_event(user, club=None) -> bool:
 def casual_event(user, club=None) -> bool:
     """An event a member creates for themselves (no club's name, not an official): it gets the casual limits."""
     return club is None and not officiates_everything(user)
+
+
+MERGE_PLAYERS = "players.change_player"
+
+
+def may_merge_players(user) -> bool:
+    """Who may say two entries are one person: whoever may change players (the admin's merge action asks the same)."""
+    return _signed_in(user) and user.has_perm(MERGE_PLAYERS)

@@ -27,9 +27,11 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
+    # A read model: written only by the ``players`` projection from the log's PlayersMerged events
+    # (players/projections.py); a merge is the command ``players.services.player_merge``.
     merged_into = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="duplicates",
-        help_text="a duplicate entry of the same person: counted as that player",
+        "self", null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="duplicates",
+        help_text="a duplicate entry of the same person, counted as that player (from the log's merges)",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

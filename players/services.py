@@ -1,36 +1,73 @@
-"""Writes to players: merging a duplicate entry of the same person."""
+"""Writes to players: merging duplicate entries of one person.
+
+A merge is a command on the players' stream (``players/identity.py`` decides it): it appends one
+``PlayersMerged`` event, and everything that counts a player's results (the ratings, the players' merged view)
+reads that event from the log. Nothing here reaches into a read model: the projections follow the log.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from eventlog import store
+from eventlog.store import NewEvent
+from eventlog.tasks import wake_projections
+
+from . import authority, identity
+from .identity import MergeRefused
 from .models import Player
+from .selectors import players_stream
+
+__all__ = ["MergeRefused", "player_merge"]
 
 
-def player_merge(*, players: list[Player]) -> Player:
-    """Merge duplicates into the first (oldest) player.
+def player_merge(
+    *, actor, kept_id: int, duplicate_ids: Sequence[int], reason: str, expected_version: int | None = None
+) -> Player:
+    """Count ``duplicate_ids`` as ``kept_id`` from now on: append ``PlayersMerged`` to the players' stream.
 
-    Events name players by id and are never edited: the duplicates are marked
-    ``merged_into`` the kept player, and reads and projections count them as
-    that player from then on (the ratings are recomputed from the log).
+    ``expected_version``: the version of the players' stream the caller looked at (a stale one gets
+    :class:`~eventlog.store.ConcurrencyError`); without it the merge is judged on the stream as it stands
+    when appended (the log's lock is held from the read to the append, so no other merge slips in between).
+    Refusals (:class:`MergeRefused`, ``PermissionDenied``) append nothing and change nothing.
+
+    The kept entry takes over what only a duplicate has (its user account, club, country): those are the
+    person's details, not results, and no projection reads them.
     """
-    if len(players) < 2:
-        raise ValueError("select at least two players to merge")
-    kept, duplicates = players[0], players[1:]
+    if not authority.may_merge_players(actor):
+        raise PermissionDenied("merging players needs the permission to change players")
+    ids = (kept_id, *duplicate_ids)
+    if any(not isinstance(p, int) or isinstance(p, bool) for p in ids):
+        raise MergeRefused("not_a_player", "players are named by their ids (whole numbers)")
+    command = identity.MergePlayers(kept=kept_id, duplicates=tuple(duplicate_ids), reason=reason or "",
+                                    actor=actor.pk)
     with transaction.atomic():
-        for dup in duplicates:
-            if kept.user_id is None and dup.user_id is not None:
-                kept.user_id, dup.user_id = dup.user_id, None
-            kept.club_id = kept.club_id or dup.club_id
-            kept.country = kept.country or dup.country
-            dup.merged_into = kept
-            dup.save(update_fields=["user", "merged_into"])
-        kept.save(update_fields=["user", "club", "country"])
-        Player.objects.filter(merged_into__in=duplicates).update(merged_into=kept)
-    from django.apps import apps
+        store.lock_log()
+        state, version = players_stream()
+        if expected_version is not None and expected_version != version:
+            raise store.ConcurrencyError(identity.STREAM_ID, expected_version, version)
+        found = Player.objects.select_for_update().in_bulk(ids)
+        missing = [p for p in ids if p not in found]
+        if missing:
+            raise MergeRefused("no_such_player", f"no player {', '.join(map(str, missing))}")
+        events = identity.decide(state, command)
+        _carry_over(found[kept_id], [found[d] for d in command.duplicates])
+        store.append(
+            stream_id=identity.STREAM_ID, stream_type=identity.STREAM_TYPE, expected_version=version,
+            events=[NewEvent(identity.MERGED, e.payload()) for e in events], metadata={"actor": actor.pk},
+            on_commit=wake_projections,
+        )
+    return found[kept_id]
 
-    if apps.is_installed("ratings"):  # ratings read players; merging changes whose results are whose
-        from eventlog import projections
 
-        transaction.on_commit(lambda: projections.rebuild("ratings"))
-    return kept
+def _carry_over(kept: Player, duplicates: list[Player]) -> None:
+    for dup in duplicates:
+        if kept.user_id is None and dup.user_id is not None:
+            kept.user_id, dup.user_id = dup.user_id, None
+            dup.save(update_fields=["user"])  # first: the account is one-to-one
+        kept.club_id = kept.club_id or dup.club_id
+        kept.country = kept.country or dup.country
+    kept.save(update_fields=["user", "club", "country"])

@@ -13,13 +13,25 @@ A result is rated at the log position where its unit first had a result. A new r
 change of a result already rated (a correction, a void) changes every later rating that depends on it, so the
 ratings are then recomputed from the list of results, in the same order and with the same arithmetic: the
 figures are identical to a rebuild from position 0, whatever the batches.
+
+Who is who (merges of duplicate players): a result is rated for the persons its players stand for, by the
+identity map of every ``PlayersMerged`` in the log up to the projection's position (``players/identity.py``).
+A merge means "these entries were always one person": on ``PlayersMerged`` the ratings are recomputed from the
+first result with the new map, so the duplicate's past results count as the kept player's (and a result
+between two entries of one person counts for nobody). The map comes from the log alone (the players' stream,
+folded up to the batch's first position, then evolved event by event), never from a column, so live ratings
+and a rebuild from position 0 are the same function of the log.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db import connection
 
 from eventlog.projections import Projection
+from players import identity
+from players.selectors import player_identities
 
 from .formula import Rated, rate
 from .models import PlayerRating, RatedMatch, RatedSlot, RatingChange
@@ -36,16 +48,19 @@ class RatingsProjection(Projection):
     event_types = (
         "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
         "ResultReported", "MatchForfeited", "MatchCreated",  # tournament streams: paper results, slot -> match
+        identity.MERGED,  # the players' stream: who is who
     )
 
     def apply(self, events) -> None:
-        batch = _Batch()
+        batch = _Batch(_identities_before(events))
         batch.preload(events)
         for event in events:
             if event.stream_type == MATCH:
                 batch.on_match_event(event)
             elif event.stream_type == TOURNAMENT:
                 batch.on_tournament_event(event)
+            elif event.stream_type == identity.STREAM_TYPE:
+                batch.on_players_event(event)
         batch.save()
 
     def reset(self) -> None:
@@ -65,8 +80,9 @@ class _Batch:
     Every row the batch reads is read once (preloaded, or on first use) and then only ever changed in memory,
     so the batch sees its own changes in log order exactly as a batch of one event would."""
 
-    def __init__(self):
-        self.alias = merged_players()
+    def __init__(self, identities: identity.Identities):
+        self.identities = identities
+        self.alias = identities.merged_into
         self.matches: dict[str, RatedMatch | None] = {}
         self.slots: dict[str, RatedSlot | None] = {}
         self.new_matches: set[str] = set()
@@ -164,6 +180,13 @@ class _Batch:
         elif not match.rated or kind == "ResultCorrected":
             self.recompute = True
 
+    def on_players_event(self, event) -> None:
+        """A merge: from here on the map includes it, and every result is rated again with it (module docstring)."""
+        if event.event_type == identity.MERGED:
+            self.identities = identity.evolve(self.identities, identity.PlayersMerged.from_payload(event.payload))
+            self.alias = self.identities.merged_into
+            self.recompute = True
+
     def on_import_confirmed(self, event) -> None:
         """A confirmed import enters the ratings here, at the confirmation's place in the log (as a rebuild does)."""
         payload, key = event.payload, event.stream_id
@@ -241,7 +264,10 @@ class _Batch:
     def rate(self, match: RatedMatch) -> None:
         if not match.rated or match.slot_key or self.recompute or match.player0_id == match.player1_id:
             return  # a recomputation at the end of the batch will include it
-        seats = (match.player0_id, match.player1_id)
+        # registered before a merge, rated after it: counted for the person, as a recomputation would
+        seats = (self.alias.get(match.player0_id, match.player0_id), self.alias.get(match.player1_id, match.player1_id))
+        if seats[0] == seats[1]:
+            return
         winner, loser = seats[match.winner_seat], seats[1 - match.winner_seat]
         self.changes.extend(_apply(self.rating(winner), self.rating(loser), match))
 
@@ -254,7 +280,7 @@ class _Batch:
         RatedMatch.objects.bulk_update(existing, ["player0_id", "player1_id", "length", "ramp", "seq", "winner_seat",
                                                   "voided", "slot_key"])
         if self.recompute:
-            recompute_all()
+            recompute_all(self.alias)
             return
         _save_ratings(list(self.ratings.values()))
         _copy(RatingChange, CHANGE_COLUMNS, self.changes)
@@ -307,11 +333,11 @@ def _apply(winner: PlayerRating, loser: PlayerRating, match: RatedMatch) -> list
     return out
 
 
-def recompute_all() -> None:
-    """Rate every result again in log order: what a correction of an old result needs."""
+def recompute_all(alias: Mapping[int, int]) -> None:
+    """Rate every result again in log order, each player read through ``alias`` (duplicate -> kept, the merges up
+    to the projection's position): what a correction of an old result, or a merge, needs."""
     ratings: dict[int, PlayerRating] = {}
     changes: list[tuple] = []
-    alias = merged_players()
     rated = RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="")
     for match in rated.order_by("seq"):
         seats = (alias.get(match.player0_id, match.player0_id), alias.get(match.player1_id, match.player1_id))
@@ -328,11 +354,9 @@ def recompute_all() -> None:
     _copy(RatingChange, CHANGE_COLUMNS, changes)
 
 
-def merged_players() -> dict[int, int]:
-    """Duplicate player entries merged by a director: their results count for the kept player."""
-    from players.models import Player
-
-    return dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into"))
+def _identities_before(events) -> identity.Identities:
+    """Who is who where the batch starts: the merges the log holds before its first event."""
+    return player_identities(before_position=events[0].global_position if events else None)
 
 
 def _save_ratings(rows: list[PlayerRating]) -> None:

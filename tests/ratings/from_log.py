@@ -3,19 +3,20 @@
 The rule, in words (README, ratings/projections.py): a match outside an event slot counts when it ends unless
 voided; an event's slot counts once, with its one result as the event reads it (the director's correction,
 else the paper result, a forfeit not rated, else the result of its current match unless voided), at the log
-position where the slot first had a result.
+position where the slot first had a result. Players are the persons they stand for by every merge in the log
+(``PlayersMerged``, the players' stream): a merge counts a duplicate's results, past and future, as the kept
+player's, and a result between two entries of one person counts for nobody.
 """
 
 from __future__ import annotations
 
 from eventlog.models import Event
-from players.models import Player
 from ratings.formula import Rated, rate
 
 
 def rated_results() -> list[tuple[int, int, int, str]]:
     """(winner, loser, length, ramp) of every rated result, in the order they are rated."""
-    alias = dict(Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into"))
+    alias: dict[int, int] = {}  # every merge in the log, applied to every result at the end
     matches: dict[str, dict] = {}  # stream -> {"players", "length", "ramp", "winner", "at", "voided", "slot"}
     slots: dict[str, dict] = {}  # slot -> {"match", "paper", "correction", "at"}
 
@@ -38,18 +39,22 @@ def rated_results() -> list[tuple[int, int, int, str]]:
 
     for e in Event.objects.order_by("global_position"):
         p = e.payload
+        if e.event_type == "PlayersMerged":
+            alias = {d: (p["kept"] if k in p["duplicates"] else k) for d, k in alias.items()}
+            alias.update(dict.fromkeys(p["duplicates"], p["kept"]))
+            continue
         if e.stream_type == "match":
             if e.event_type == "MatchRegistered" and p.get("awaiting_confirmation"):
                 continue  # an import not vouched for: counted from its confirmation on
             if e.event_type == "ImportConfirmed" and e.stream_id not in matches:
                 winner = p.get("winner") if p.get("finished") else None
-                matches[e.stream_id] = {"players": [alias.get(x, x) for x in p["player_ids"]],
+                matches[e.stream_id] = {"players": list(p["player_ids"]),
                                         "length": p.get("length", 0), "ramp": p.get("rating_ramp", "fibs"),
                                         "winner": winner, "at": e.global_position if winner is not None else None,
                                         "voided": bool(p.get("voided")), "slot": None}
                 continue
             if e.event_type == "MatchRegistered":
-                matches[e.stream_id] = {"players": [alias.get(x, x) for x in p["player_ids"]], "length": 0,
+                matches[e.stream_id] = {"players": list(p["player_ids"]), "length": 0,
                                         "ramp": p.get("rating_ramp", "fibs"), "winner": None, "at": None,
                                         "voided": False, "slot": None}
                 continue
@@ -71,8 +76,7 @@ def rated_results() -> list[tuple[int, int, int, str]]:
         elif e.stream_type == "tournament" and "slot" in p:
             key = f"{e.stream_id}:{p['slot']}"
             s = slots.setdefault(key, {"match": None, "paper": None, "correction": None, "at": None})
-            paper = {"result": (alias.get(p.get("winner"), p.get("winner")), alias.get(p.get("loser"), p.get("loser")),
-                                p.get("length", 0), p.get("rating_ramp", "fibs")),
+            paper = {"result": (p.get("winner"), p.get("loser"), p.get("length", 0), p.get("rating_ramp", "fibs")),
                      "forfeit": e.event_type == "MatchForfeited"}
             if e.event_type == "MatchCreated":
                 if s["match"] in matches:
@@ -96,7 +100,8 @@ def rated_results() -> list[tuple[int, int, int, str]]:
         result = slot_result(s)
         if result is not None:
             units.append((s["at"], result))
-    return [r for _, r in sorted(units) if r[2] > 0 and r[0] != r[1]]
+    persons = [(alias.get(w, w), alias.get(l, l), n, ramp) for _, (w, l, n, ramp) in sorted(units)]
+    return [r for r in persons if r[2] > 0 and r[0] != r[1]]
 
 
 def recomputed() -> dict[int, tuple[float, int, int]]:

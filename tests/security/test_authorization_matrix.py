@@ -700,9 +700,14 @@ def test_merging_players_in_the_admin_needs_the_change_permission(world, django_
     twins = [Player.objects.create(display_name="Twin").pk for _ in range(2)]
     client = Client()
     client.force_login(user)
+    from eventlog import projections
+    from eventlog.models import Event
+
     client.post("/admin/players/player/", {"action": "merge_duplicates", "_selected_action": twins})
+    projections.run("players")  # the merged view is a projection of the log's PlayersMerged events (issue 12)
     merged = Player.objects.filter(pk=twins[1], merged_into_id=twins[0]).exists()
     assert merged == ("change_player" in perms)
+    assert Event.objects.filter(event_type="PlayersMerged").exists() == merged
 
 
 # -- the matches of an unpublished event --------------------------------------------------------------

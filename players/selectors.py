@@ -1,0 +1,25 @@
+"""Reads of the players' stream: who each player id stands for, from the log alone."""
+
+from __future__ import annotations
+
+from eventlog.models import Event
+
+from . import identity
+
+
+def player_identities(*, before_position: int | None = None) -> identity.Identities:
+    """The identity map as the log says it: every merge recorded before ``before_position`` (a projection reads
+    the merges up to where it stands), or every merge recorded so far."""
+    return players_stream(before_position=before_position)[0]
+
+
+def players_stream(*, before_position: int | None = None) -> tuple[identity.Identities, int]:
+    """The fold of the players' stream and the version it was read at (the expected version of the next merge)."""
+    rows = Event.objects.filter(stream_id=identity.STREAM_ID)
+    if before_position is not None:
+        rows = rows.filter(global_position__lt=before_position)
+    state, version = identity.Identities(), 0
+    for version, event_type, payload in rows.order_by("version").values_list("version", "event_type", "payload"):
+        if event_type == identity.MERGED:
+            state = identity.evolve(state, identity.PlayersMerged.from_payload(payload))
+    return state, version
