@@ -26,6 +26,7 @@ from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
+from games.streams import MatchRecord
 from players import authority
 from players.models import Player
 from tournaments.formats.core import SETTLED
@@ -133,6 +134,34 @@ def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tou
             matches.match_set_published(stream_id=match_id, published=published, actor=actor)
     tournament.published = published
     return locked
+
+
+# -- matches the director adds by hand ----------------------------------------------------------
+
+
+def check_may_add_matches(actor, tournament: Tournament) -> None:
+    if not authority.runs_event(actor, tournament.director_id):
+        raise PermissionDenied("only the event's director or an official may add matches to it")
+
+
+def tournament_add_match(*, actor, tournament: Tournament, player0: Player, player1: Player, length: int,
+                         published: bool = True, **engine_options) -> MatchRecord:
+    """A match the event holds outside its slots (a side match, a replay): the event's director creates it,
+    officiates it, and it is rated with the club's ramp; it is shown only while the event is."""
+    check_may_add_matches(actor, tournament)
+    return matches.match_create(
+        actor=actor, player0=player0, player1=player1, length=length, tournament_id=tournament.pk,
+        published=published and tournament.published, officiating_director_id=tournament.director_id,
+        rating_ramp=rating_ramp_of(tournament), **engine_options)
+
+
+def tournament_import_match(*, actor, tournament: Tournament, text: str, player0: Player,
+                            player1: Player) -> MatchRecord:
+    """A match the event holds, read from a ``.mat`` file (vouched for: its director imports it)."""
+    check_may_add_matches(actor, tournament)
+    return matches.match_import_mat(
+        actor=actor, text=text, player0=player0, player1=player1, tournament_id=tournament.pk,
+        officiating_director_id=tournament.director_id, rating_ramp=rating_ramp_of(tournament))
 
 
 # -- commands --------------------------------------------------------------------------------
