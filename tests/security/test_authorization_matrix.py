@@ -389,7 +389,7 @@ EVENT_SCENES = {
 
 
 def test_every_event_command_type_is_in_the_matrix():
-    assert {"enter"} | {k for k in EVENT_SCENES if " " not in k} == set(services._HANDLERS)
+    assert {"enter"} | {k for k in EVENT_SCENES if " " not in k} == set(services.COMMAND_TYPES)
 
 
 @pytest.mark.parametrize("role", ROLES)
