@@ -51,6 +51,7 @@ class TournamentProcess(Projection):
 
     def apply(self, batch) -> None:
         run = _Run(self.quarantined)
+        run.preload({e.stream_id for e in batch if e.stream_type == MATCH})
         for e in batch:
             if e.stream_type == stream.STREAM_TYPE:
                 pk = stream.tournament_pk_of(e.stream_id)
@@ -67,7 +68,8 @@ class TournamentProcess(Projection):
 
 
 class _Run:
-    """One batch: each tournament's facts folded once (under the log's lock, so nobody appends meanwhile)."""
+    """One batch: each tournament's facts folded once; under the log's lock from the first append on, so that
+    nobody appends to an event's stream between this run's reading it and appending to it."""
 
     def __init__(self, quarantined: frozenset[str]):
         self.quarantined = quarantined
@@ -76,11 +78,21 @@ class _Run:
         self.touched: dict[int, None] = {}
         self.locked = False
 
-    def state(self, pk: int, *, to_append: bool = True) -> stream.Facts:
-        if pk not in self.facts or (to_append and not self.locked):
-            if to_append and not self.locked:
-                store.lock_log()  # held to the batch's commit: the versions read here stay the latest
-                self.locked = True
+    def preload(self, match_ids: set[str]) -> None:
+        """Which of the batch's matches belong to an event: one query (most matches of a batch belong to none)."""
+        found = dict(TournamentMatchIndex.objects.filter(match_id__in=match_ids).values_list("match_id", "tournament_id"))
+        self.index.update({m: found.get(m) for m in match_ids})
+
+    def lock(self) -> None:
+        """Take the log's append lock, held to the batch's commit: the streams folded from here on stay the latest
+        (what was folded before it may not be: folded again)."""
+        if not self.locked:
+            store.lock_log()
+            self.locked = True
+            self.facts.clear()
+
+    def state(self, pk: int) -> stream.Facts:
+        if pk not in self.facts:
             try:
                 self.facts[pk] = stream.fold(store.read_stream(stream.stream_id_of(pk)))
             except (OperationalError, InterfaceError):
@@ -112,6 +124,9 @@ class _Run:
         pk = self.tournament_of(e.stream_id)
         if pk is None or stream.stream_id_of(pk) in self.quarantined:
             return
+        if fact_of(self.state(pk), e) is None:
+            return  # most match events: nothing new for the event, and no lock taken
+        self.lock()
         facts = self.state(pk)
         fact = fact_of(facts, e)
         if fact is None:
@@ -129,7 +144,7 @@ class _Run:
         for pk in self.touched:
             if stream.stream_id_of(pk) in self.quarantined:
                 continue
-            facts = self.state(pk, to_append=False)
+            facts = self.state(pk)
             if facts.drawn and decider.needs_advance(facts, derive.derive(facts)):
                 transaction.on_commit(lambda pk=pk: request_advance(pk))
 

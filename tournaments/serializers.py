@@ -11,6 +11,8 @@ from rest_framework import serializers
 
 from games.limits import MAX_MATCH_LENGTH, MAX_REASON, max_final_score
 
+from tournaments.formats.core import SlotStatus
+
 from . import commands as c
 from . import config
 
@@ -237,7 +239,7 @@ class SlotSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     players = serializers.ListField(child=serializers.IntegerField(allow_null=True))
     names = serializers.ListField(child=serializers.CharField(allow_null=True))
-    status = serializers.ChoiceField(choices=["waiting", "ready", "bye", "done"])
+    status = serializers.ChoiceField(choices=[s.value for s in SlotStatus])
     length = serializers.IntegerField()
     match_id = serializers.CharField(allow_null=True)
     winner = serializers.IntegerField(allow_null=True)

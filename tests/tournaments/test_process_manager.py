@@ -109,3 +109,20 @@ def test_a_void_on_the_match_itself_reaches_the_event_and_the_slot_gets_a_new_ma
     assert new != match_id and tournament_data(t)["slots"][0]["match_id"] in (match_id, new)
     projections.run_all()
     assert tournament_data(t)["slots"][0]["match_id"] == new
+
+
+def test_an_event_whose_stream_cannot_be_read_is_set_aside_and_the_others_go_on(director):
+    from eventlog.models import ProjectionFailure
+
+    t, match_id, a, b = _event_with_a_match(director)
+    broken, broken_match, _, _ = _event_with_a_match(director)
+    play_to_end(director, broken_match, winner_seat=0)
+    store.append(stream_id=stream_id_of(broken.pk), stream_type="tournament",
+                 expected_version=store.stream_version(stream_id_of(broken.pk)),
+                 events=[store.NewEvent("PlayerEntered", {"who": "nobody"})])  # a row no fold can read
+    play_to_end(director, match_id, winner_seat=1)
+    projections.run_all()
+    failed = ProjectionFailure.objects.filter(projection=TournamentProcess.name).values_list("stream_id", flat=True)
+    assert list(failed) == [stream_id_of(broken.pk)]
+    assert [kind for kind, _ in _facts(t)] == ["SlotMatchStarted", "SlotFinished"] and _facts(broken) == []
+    assert tournament_data(t)["winner"] == b
