@@ -13,6 +13,10 @@ skips that stream's events and goes on with every other one; rebuilding it (once
 the cause is fixed) clears its failures and reads the stream again. A failure
 of the database itself (a lost connection) is not the stream's fault: it stops
 the run, which the next wake-up or the sweep retries.
+
+Every row reaches a projection through its upcasters (``eventlog/upcasting.py``):
+a projection names only today's event types, and its filter asks the database
+for the stored names of older rows too.
 """
 
 from __future__ import annotations
