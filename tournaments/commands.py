@@ -78,7 +78,7 @@ class Forbid(TournamentCommand):
 
 
 @dataclass(frozen=True)
-class _Result(TournamentCommand):
+class ResultCommand(TournamentCommand):
     slot: str
     winner: int
     score: tuple[int, int] | None = None  # (winner's points, loser's points); required, refused when missing
@@ -86,18 +86,18 @@ class _Result(TournamentCommand):
 
 
 @dataclass(frozen=True)
-class ReportResult(_Result):
+class ReportResult(ResultCommand):
     type: ClassVar[str] = "report_result"
 
 
 @dataclass(frozen=True)
-class ConfirmResult(_Result):
+class ConfirmResult(ResultCommand):
     type: ClassVar[str] = "confirm_result"
     director_only: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
-class CorrectResult(_Result):
+class CorrectResult(ResultCommand):
     type: ClassVar[str] = "correct_result"
     reason: str = ""
 

@@ -221,7 +221,7 @@ def _slot(view: derive.View, key: str):
     return slot
 
 
-def _result_fields(view: derive.View, cmd: c._Result, *, require_ready: bool = True) -> dict:
+def _result_fields(view: derive.View, cmd: c.ResultCommand, *, require_ready: bool = True) -> dict:
     slot = _slot(view, cmd.slot)
     if cmd.winner not in slot.players or None in slot.players:
         raise BadWinner(f"the winner must be one of the slot's players {list(slot.players)}")

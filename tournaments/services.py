@@ -203,7 +203,7 @@ def tournament_command(*, actor, tournament: Tournament, command: cmds.Tournamen
     command = cmds.with_facts(command, by=cmds.Actor(official=official, player=own))
     if isinstance(command, cmds.Draw):
         command = cmds.with_facts(command, entropy=secrets.randbits(128))  # the OS's secure generator
-    if isinstance(command, cmds._Result):
+    if isinstance(command, cmds.ResultCommand):
         command = cmds.with_facts(command, rating_ramp=rating_ramp_of(tournament))
     if expected_version is not None:
         return _judge_and_append(actor, tournament, command, expected_version)
