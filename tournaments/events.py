@@ -195,6 +195,7 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided)
 }
+_FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 
@@ -210,8 +211,8 @@ def from_payload(event_type: str, payload: dict) -> TournamentEvent:
         raise UnknownEvent(f"unknown tournament event {event_type!r}")
     if cls is TournamentConfigured:
         return TournamentConfigured(dict(payload))
-    names = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{k: _frozen(v) for k, v in payload.items() if k in names})
+    names = _FIELDS[cls]
+    return cls(**{k: _frozen(v) if type(v) is list else v for k, v in payload.items() if k in names})
 
 
 def upcast_result_corrected(payload: dict) -> tuple[str, dict, int]:
