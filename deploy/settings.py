@@ -89,6 +89,9 @@ CASUAL_EVENT_MAX_PLAYERS = int(os.environ.get("CASUAL_EVENT_MAX_PLAYERS", "32"))
 # the process manager creates an event's matches in transactions of at most this many: every append waits for
 # the log's advisory lock, so a 100-player round robin must not hold it for 4,950 matches
 EVENT_MATCHES_PER_TRANSACTION = int(os.environ.get("EVENT_MATCHES_PER_TRANSACTION", "25"))
+# what a tournament asks of the ratings (a club's rating ramp, seeding by rating): named here, the composition
+# root, so that tournaments imports nothing of ratings (an object with club_ramp(club_id) and ratings(player_ids))
+TOURNAMENT_RATINGS_PROVIDER = "ratings.selectors.TournamentRatings"
 
 ROOT_URLCONF = "deploy.urls"
 WSGI_APPLICATION = "deploy.wsgi.application"

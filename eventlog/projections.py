@@ -13,6 +13,10 @@ skips that stream's events and goes on with every other one; rebuilding it (once
 the cause is fixed) clears its failures and reads the stream again. A failure
 of the database itself (a lost connection) is not the stream's fault: it stops
 the run, which the next wake-up or the sweep retries.
+
+Every row reaches a projection through its upcasters (``eventlog/upcasting.py``):
+a projection names only today's event types, and its filter asks the database
+for the stored names of older rows too.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import NamedTuple
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Max
 
+from . import upcasting
 from .models import Event, ProjectionCheckpoint, ProjectionFailure
 
 log = logging.getLogger(__name__)
@@ -42,9 +47,19 @@ class LoggedEvent(NamedTuple):
     event_type: str
     payload: dict
     recorded_at: object
+    schema_version: int = 1
 
 
 _FIELDS = LoggedEvent._fields
+
+
+def _read(row) -> LoggedEvent:
+    """A stored row as today's readers know it: renamed or reshaped types go through their upcasters."""
+    event = LoggedEvent(*row)
+    now = upcasting.upcast(event.stream_type, event.event_type, event.schema_version, event.payload)
+    if now == (event.event_type, event.payload, event.schema_version):
+        return event
+    return event._replace(event_type=now.event_type, payload=now.payload, schema_version=now.schema_version)
 
 
 class Projection:
@@ -107,12 +122,13 @@ def run(name: str) -> int:
             if top <= checkpoint.position:
                 return applied
             query = Event.objects.filter(global_position__gt=checkpoint.position, global_position__lte=top)
-            if projection.event_types is not None:
-                query = query.filter(event_type__in=projection.event_types)
+            if projection.event_types is not None:  # the stored names too of rows that read as these types
+                query = query.filter(event_type__in=upcasting.stored_types(projection.event_types))
             size = BATCH * projection.batch_factor
-            batch = [LoggedEvent(*row) for row in query.order_by("global_position").values_list(*_FIELDS)[:size]]
-            if batch:
-                _apply_guarded(projection, batch)
+            batch = [_read(row) for row in query.order_by("global_position").values_list(*_FIELDS)[:size]]
+            wanted = [e for e in batch if projection.event_types is None or e.event_type in projection.event_types]
+            if wanted:
+                _apply_guarded(projection, wanted)
             checkpoint.position = batch[-1].global_position if len(batch) == size else top
             checkpoint.save(update_fields=["position", "updated_at"])
             applied += len(batch)

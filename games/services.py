@@ -209,6 +209,8 @@ def match_create(
     automatic_doubles: int = 0,
     cube_limit: int = 0,
     dice: str = "server",
+    officiating_director_id: int | None = None,
+    rating_ramp: str | None = None,
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
@@ -236,7 +238,8 @@ def match_create(
         automatic_doubles=automatic_doubles,
         cube_limit=cube_limit or limits.MAX_CUBE,
     )
-    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start), dice=dice)
+    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start), dice=dice,
+                        ramp=rating_ramp, director_id=officiating_director_id)
 
 
 def _check_in_range(name: str, value, low: int, high: int) -> None:
@@ -258,7 +261,7 @@ def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
 
 def _open_stream(
     actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events, import_warnings=(),
-    **registered,
+    ramp: str | None = None, director_id: int | None = None, **registered,
 ) -> MatchRecord:
     """A new match stream: who plays (in the platform's terms), then the engine's events.
 
@@ -269,8 +272,10 @@ def _open_stream(
         "player_ids": [player0.pk, player1.pk],
         "tournament_id": tournament_id,
         "published": bool(published) and event_published(tournament_id),
-        "rating_ramp": rating_ramp(tournament_id),
+        "rating_ramp": ramp if ramp is not None else rating_ramp(tournament_id),
     }
+    if director_id is not None:  # who officiates it, as its creator (the event) said: answers "may this user"
+        registration["officiating_director_id"] = director_id
     if import_warnings:  # what the .mat reader read leniently (a dead cube doubled elsewhere...): kept with the match
         registration["import_warnings"] = list(import_warnings)
     stream_id = uuid.uuid4().hex
@@ -485,13 +490,13 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
     return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": score, "reason": reason})]
 
 
-def match_void(*, stream_id: str, reason: str) -> None:
+def match_void(*, stream_id: str, reason: str, actor=None) -> None:
     """Void a match for a process manager (a tournament replacing a pairing nobody has started)."""
     record = match_load(stream_id)
     if record.voided is None:
         with transaction.atomic():
             events = [NewEvent(streams.VOIDED, {"reason": reason})] + _reveal_open_seed(stream_id)
-            _append(stream_id, record.version, events, None)
+            _append(stream_id, record.version, events, actor)
 
 
 def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | None, how: str, actor=None) -> bool:
@@ -551,7 +556,8 @@ def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, in
 _GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
 
 
-def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None) -> MatchRecord:
+def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None,
+                     officiating_director_id: int | None = None, rating_ramp: str | None = None) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
 
     A record imported by one of its players is not rated until the other player (or an official) confirms it
@@ -569,7 +575,8 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
     warnings = [w.to_dict() for w in read.warnings]
     fingerprint = record_fingerprint(engine_events)
     seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)
-    vouched = actor is not None and authority.runs_event(actor, _tournament_director_id(tournament_id))
+    director = officiating_director_id if officiating_director_id is not None else _tournament_director_id(tournament_id)
+    vouched = actor is not None and authority.runs_event(actor, director)
     with transaction.atomic():
         store.lock_log()  # no second import of the same record can slip in between the check and the append
         earlier = (Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
@@ -579,7 +586,7 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
             raise BadCommand(f"this record has already been imported (match {earlier})")
         record = _open_stream(actor, player0, player1, tournament_id, True, engine_events, import_warnings=warnings,
                               dice="board", import_fingerprint=fingerprint, imported_by_seat=seat,
-                              awaiting_confirmation=not vouched)
+                              awaiting_confirmation=not vouched, ramp=rating_ramp, director_id=officiating_director_id)
 
         def prime_export():  # the file its export will be: written now from what was read, not by a visitor
             from django.core.cache import cache

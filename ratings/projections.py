@@ -47,7 +47,7 @@ class RatingsProjection(Projection):
     batch_factor = 10  # 20,000 events
     event_types = (
         "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
-        "ResultReported", "MatchForfeited", "MatchCreated",  # tournament streams: paper results, slot -> match
+        "ResultReported", "MatchForfeited", "MatchCreated", "SlotResultCorrected",  # tournament streams
         identity.MERGED,  # the players' stream: who is who
     )
 
@@ -215,7 +215,7 @@ class _Batch:
                 self.changed_matches.add(match.key)
                 if match.rated and not old:
                     self.recompute = True  # rated on its own until now: from here on, through its slot
-        elif event.event_type == "ResultCorrected":
+        elif event.event_type == "SlotResultCorrected":  # schema 1 "ResultCorrected": upcast by the runner
             slot.correction = _paper(p)
         else:  # ResultReported, MatchForfeited
             slot.paper = _paper(p, forfeit=event.event_type == "MatchForfeited")

@@ -117,3 +117,22 @@ def player_rating(player_id: int) -> dict:
     row = PlayerRating.objects.filter(player_id=player_id).first()
     rating, experience = (row.rating, row.experience) if row else (1500.0, 0)
     return {"rating": round(rating, 2), "experience": experience, "provisional": experience < PROVISIONAL_BELOW}
+
+
+class TournamentRatings:
+    """What an event asks of the ratings, through ``settings.TOURNAMENT_RATINGS_PROVIDER`` (tournaments does not
+    import ratings: the composition root names this class)."""
+
+    @staticmethod
+    def club_ramp(club_id: int | None) -> str:
+        """The new-player ramp a club's events are rated with ("fibs" without a club or a rule)."""
+        from .models import ClubRatingRule
+
+        if club_id is None:
+            return "fibs"
+        return ClubRatingRule.objects.filter(club_id=club_id).values_list("ramp", flat=True).first() or "fibs"
+
+    @staticmethod
+    def ratings(player_ids) -> dict[int, float]:
+        """The current rating of each rated player among ``player_ids`` (the unrated are left out)."""
+        return dict(PlayerRating.objects.filter(player_id__in=list(player_ids)).values_list("player_id", "rating"))

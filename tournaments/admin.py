@@ -83,7 +83,7 @@ class TournamentAdmin(admin.ModelAdmin):
             return super().save_model(request, obj, form, change)
         # a new event gets its stream and configuration through the service, like the API
         data = form.cleaned_data
-        fmt = data.get("format") or "single_elimination"
+        fmt = data.get("format") or stream.Format.SINGLE_ELIMINATION
         length = data.get("length") or 7
         settings = {"lengths": {b: {"default": length} for b in ("main", "consolation", "last_chance", "winners",
                                                                   "losers", "grand_final", "rounds")}}

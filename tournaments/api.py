@@ -1,7 +1,7 @@
 """Thin API views for events."""
 
+from django.db import transaction
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -9,14 +9,21 @@ from rest_framework.views import APIView
 
 from eventlog import store
 from eventlog.idempotency import run_once
-from games.limits import MAX_MATCH_LENGTH, MAX_REASON, max_final_score
+from games import services as matches
+from games.limits import MAX_MATCH_LENGTH
 from deploy import paging
-from players.models import Club
+from players.models import Club, Player
 from tournaments.formats.standings import TIEBREAKS
 
 from . import config, selectors, services
+from . import serializers as bodies
 from .models import Tournament
-from .stream import stream_id_of
+from .refusals import UnknownCommand
+from .stream import FORMATS, stream_id_of
+
+IDEMPOTENCY_KEY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                                   description="retry-safe key: a retry returns the first answer and appends nothing")
+REFUSALS = {400: bodies.ErrorSerializer, 403: bodies.ErrorSerializer, 404: bodies.ErrorSerializer}
 
 
 def _length(**kwargs):
@@ -59,7 +66,7 @@ class SettingsSerializer(serializers.Serializer):
 
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
-    format = serializers.ChoiceField(choices=["single_elimination", "double_elimination", "swiss", "round_robin"])
+    format = serializers.ChoiceField(choices=list(FORMATS))
     club = serializers.IntegerField(required=False, allow_null=True)
     settings = SettingsSerializer(required=False, help_text="lengths per bracket/round, rounds, tiebreaks…")
 
@@ -67,7 +74,7 @@ class TournamentCreateSerializer(serializers.Serializer):
 class TournamentListCreate(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(operation_id="tournaments_list", responses={200: OpenApiTypes.OBJECT},
+    @extend_schema(operation_id="tournaments_list", responses={200: bodies.TournamentRowSerializer(many=True)},
                    parameters=paging.PAGE_PARAMETERS)
     def get(self, request):
         rows = (Tournament.objects.filter(published=True).values("id", "name", "club_id", "starts_on")
@@ -75,7 +82,7 @@ class TournamentListCreate(APIView):
         rows, headers = paging.page(request, rows)
         return Response(rows, headers=headers)
 
-    @extend_schema(request=TournamentCreateSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=TournamentCreateSerializer, responses={201: bodies.TournamentSerializer, **REFUSALS})
     def post(self, request):
         form = TournamentCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -92,55 +99,89 @@ class TournamentListCreate(APIView):
 class TournamentDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: bodies.TournamentSerializer, 404: bodies.ErrorSerializer})
     def get(self, request, pk: int):
         return Response(selectors.tournament_data(services.visible_or_404(request.user, pk)))
-
-
-class TournamentCommandSerializer(serializers.Serializer):
-    """Documentation of a command's shape and limits; the service validates it (tournaments/services.py)."""
-
-    type = serializers.ChoiceField(choices=list(services.COMMAND_TYPES))
-    expected_version = serializers.IntegerField(
-        min_value=0, required=False,
-        help_text="the event's version you are looking at; a stale one answers 409 and appends nothing")
-    player = serializers.IntegerField(required=False, help_text="enter, check_in, withdraw")
-    players = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2, required=False,
-                                    help_text="forbid: the two players who must not meet")
-    method = serializers.ChoiceField(choices=["random", "rating", "manual"], required=False)
-    seeds = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="draw, method manual")
-    round = serializers.IntegerField(min_value=1, max_value=config.MAX_ROUNDS, required=False,
-                                     help_text="pair_round: the next round (once the previous is finished), "
-                                               "or the last one again before it begins")
-    pairings = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=2, max_length=2),
-        required=False, help_text="pair_round: [player, player] or [player, null] for a bye")
-    slot = serializers.CharField(required=False, max_length=40)
-    winner = serializers.IntegerField(required=False)
-    score = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=max_final_score(MAX_MATCH_LENGTH)),
-                                  min_length=2, max_length=2, required=False,
-                                  help_text="[winner's points, loser's points]")
-    reason = serializers.CharField(required=False, max_length=MAX_REASON)
 
 
 class TournamentCommands(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=TournamentCommandSerializer,
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
-                                     description="retry-safe key: a retry returns the first answer and appends nothing")],
-        responses={200: OpenApiTypes.OBJECT},
+        request=bodies.COMMAND_REQUEST, parameters=[IDEMPOTENCY_KEY],
+        responses={200: bodies.CommandAnswerSerializer, 409: bodies.ErrorSerializer, **REFUSALS},
+        description="One command to the event, by its ``type``; a refusal's ``code`` says why (e.g. not_entered).",
     )
     def post(self, request, pk: int):
         tournament = services.visible_or_404(request.user, pk)
-        command = request.data if isinstance(request.data, dict) else {}
+        data = request.data if isinstance(request.data, dict) else {}
+        kind = data.get("type")
+        form_class = bodies.COMMAND_SERIALIZERS.get(kind) if isinstance(kind, str) else None
+        if form_class is None:
+            raise UnknownCommand(f"unknown command type {str(kind)[:40]!r}; expected one of "
+                                 f"{', '.join(bodies.COMMAND_SERIALIZERS)}")
+        services.check_may_send(request.user, tournament, kind)  # 403 before the fields are read, as ever
+        form = form_class(data=data)
+        form.is_valid(raise_exception=True)
+        command, expected = form.to_command(), form.validated_data.get("expected_version")
 
         def send() -> tuple[int, dict]:
-            new = services.tournament_command(actor=request.user, tournament=tournament, command=command)
+            new = services.tournament_command(actor=request.user, tournament=tournament, command=command,
+                                              expected_version=expected)
             return 200, {"appended": [{"type": e.event_type, "payload": e.payload} for e in new],
                          "version": store.stream_version(stream_id_of(tournament.pk))}
 
         status_code, body = run_once(actor=str(request.user.pk), key=request.headers.get("Idempotency-Key"),
-                                     request={"tournament": pk, "command": command}, command=send)
+                                     request={"tournament": pk, "command": data}, command=send)
         return Response(body, status=status_code)
+
+
+def _match_answer(tournament: Tournament, record) -> dict:
+    return {"id": record.stream_id, "tournament": tournament.pk, "players": list(record.player_ids),
+            "version": record.version, "published": record.published}
+
+
+class TournamentMatches(APIView):
+    """A match the event holds, added by its director (a match of a slot is created by the event itself)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=bodies.EventMatchSerializer,
+                   responses={201: bodies.EventMatchAnswerSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        tournament = services.visible_or_404(request.user, pk)
+        services.check_may_add_matches(request.user, tournament)
+        form = bodies.EventMatchSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = dict(form.validated_data)
+        player0 = get_object_or_404(Player, pk=data.pop("player0"))
+        player1 = get_object_or_404(Player, pk=data.pop("player1"))
+        with transaction.atomic():
+            record = services.tournament_add_match(actor=request.user, tournament=tournament, player0=player0,
+                                                   player1=player1, **data)
+        return Response(_match_answer(tournament, record), status=status.HTTP_201_CREATED)
+
+
+class TournamentMatchImport(APIView):
+    """A match the event holds, read from a .mat file by its director."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=bodies.EventMatchImportSerializer,
+                   responses={201: bodies.EventMatchAnswerSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        tournament = services.visible_or_404(request.user, pk)
+        services.check_may_add_matches(request.user, tournament)
+        form = bodies.EventMatchImportSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        text = data.get("text")
+        if data.get("file") is not None:
+            text = matches.decode_mat_upload(data["file"].read(matches.MAX_MAT_BYTES + 1))
+        if not text:
+            raise matches.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
+        with transaction.atomic():  # players named in a refused file are not kept
+            player0, player1 = matches.players_for_import(text, data.get("player0"), data.get("player1"))
+            record = services.tournament_import_match(actor=request.user, tournament=tournament, text=text,
+                                                      player0=player0, player1=player1)
+        return Response(_match_answer(tournament, record), status=status.HTTP_201_CREATED)

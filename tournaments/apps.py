@@ -5,8 +5,15 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from eventlog import projections
+        from eventlog import projections, upcasting
 
+        from . import events
+        from .process import TournamentProcess
         from .projections import TournamentViewProjection
 
+        upcasting.register(stream_type=events.STREAM_TYPE, event_type="ResultCorrected", schema_version=1,
+                           becomes="SlotResultCorrected")(
+            lambda payload: upcasting.Upcast(*events.upcast_result_corrected(payload)))
+        # the process manager first: in one run of all, the view then reads the facts it appended
+        projections.register(TournamentProcess())
         projections.register(TournamentViewProjection())

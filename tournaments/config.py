@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from games.limits import MAX_MATCH_LENGTH
 from tournaments.formats.standings import TIEBREAKS
+from tournaments.stream import Format
 
 MAX_ROUNDS = 99  # Swiss rounds, and the round numbers a length may be set for
 MAX_CYCLES = 4  # round robin: each player meets each other this many times at most
@@ -105,7 +106,7 @@ def checked(format: str, settings) -> dict:
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_ROUNDS:
                 raise SettingsError(f"late_entry_points is a number of points from 0 to {MAX_ROUNDS}")
             out[key] = value
-    if format == "swiss" and "rounds" not in out:
+    if format == Format.SWISS and "rounds" not in out:
         raise SettingsError("a Swiss event needs a number of rounds")
     if out.get("last_chance") and not out.get("consolation"):
         raise SettingsError("a Last Chance flight is fed by the Consolation: set consolation too")

@@ -1,9 +1,10 @@
-"""A tournament's structure, derived from its facts and its matches' results.
+"""A tournament's structure, derived from its stream's facts alone.
 
-Pure apart from reading the match streams: the formats library does the
-structure; this module turns recorded facts into its inputs and its output
-into what directors and players see (slots with their matches, standings,
-matches to create, matches flagged after a correction).
+Pure: the formats library does the structure; this module turns recorded facts
+(its matches' results included, as the process manager recorded them in the
+stream) into its inputs and its output into what directors and players see
+(slots with their matches, standings, matches to create, matches flagged after
+a correction).
 """
 
 from __future__ import annotations
@@ -12,22 +13,10 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from tournaments.formats import double_elimination, round_robin, single_elimination, swiss
-from tournaments.formats.core import Lengths, Pairing, Result
+from tournaments.formats.core import READY, Lengths, Pairing, Result
 from tournaments.formats.standings import standings as table
 
-from .stream import Facts, PaperResult
-
-
-@dataclass(frozen=True)
-class MatchOutcome:
-    """What a linked match stream says: started at all, finished, who won, the score."""
-
-    match_id: str
-    players: tuple[int, int]
-    started: bool
-    voided: bool
-    winner: int | None = None
-    score: tuple[int, int] = (0, 0)
+from .stream import Facts, Format, MatchOutcome, PaperResult
 
 
 @dataclass
@@ -52,8 +41,9 @@ def lengths(spec: dict | None, fallback: int = 7) -> Lengths:
     )
 
 
-def results_of(facts: Facts, outcomes: dict[str, MatchOutcome]) -> tuple[dict[str, Result], dict[str, Result]]:
+def results_of(facts: Facts) -> tuple[dict[str, Result], dict[str, Result]]:
     """Per slot: (results as corrected, results as first recorded)."""
+    outcomes = facts.outcomes
     first: dict[str, Result] = {}
     for slot, link in facts.matches.items():
         outcome = outcomes.get(link["match_id"])
@@ -67,10 +57,10 @@ def results_of(facts: Facts, outcomes: dict[str, MatchOutcome]) -> tuple[dict[st
     return corrected, first
 
 
-def derive(facts: Facts, outcomes: dict[str, MatchOutcome]) -> View:
+def derive(facts: Facts) -> View:
     if not facts.drawn:
         return View()
-    corrected, first = results_of(facts, outcomes)
+    corrected, first = results_of(facts)
     view = _structure(facts, corrected)
     if facts.kept and not _kept_hold(facts, view):
         # a kept match stands: the corrections upstream of it stop steering the bracket
@@ -84,7 +74,7 @@ def derive(facts: Facts, outcomes: dict[str, MatchOutcome]) -> View:
             if _kept_hold(facts, attempt):
                 corrected, view = trial, attempt
                 break
-    _links(facts, outcomes, view)
+    _links(facts, view)
     return view
 
 
@@ -92,7 +82,7 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
     c = facts.config
     withdrawn = frozenset(facts.withdrawn)
     fmt = facts.format
-    if fmt == "single_elimination":
+    if fmt == Format.SINGLE_ELIMINATION:
         config = single_elimination.Config(
             lengths=lengths(c.get("lengths", {}).get("main")),
             withdrawn=withdrawn,
@@ -102,14 +92,14 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
         )
         bracket = single_elimination.derive(facts.seeds, results, config)
         return _from_bracket(facts, bracket, results)
-    if fmt == "double_elimination":
+    if fmt == Format.DOUBLE_ELIMINATION:
         spec = c.get("lengths", {})
         config = double_elimination.Config(
             winners=lengths(spec.get("winners")), losers=lengths(spec.get("losers")),
             grand_final=lengths(spec.get("grand_final")), reset=c.get("reset", True), withdrawn=withdrawn,
         )
         return _from_bracket(facts, double_elimination.derive(facts.seeds, results, config), results)
-    if fmt == "round_robin":
+    if fmt == Format.ROUND_ROBIN:
         config = round_robin.Config(
             cycles=c.get("cycles", 1), lengths=lengths(c.get("lengths", {}).get("rounds")), withdrawn=withdrawn,
             tiebreaks=tuple(c.get("tiebreaks", ())),
@@ -117,7 +107,7 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
         schedule = round_robin.derive(facts.seeds, results, config)
         rows = list(schedule.standings)
         return View(slots=list(schedule.slots), standings=rows, flights={"": rows}, winner=schedule.winner)
-    if fmt == "swiss":
+    if fmt == Format.SWISS:
         history = swiss_history(facts, results)
         slots = swiss.slots(history, lengths(c.get("lengths", {}).get("rounds")))
         players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
@@ -148,7 +138,7 @@ def _from_bracket(facts: Facts, bracket, results) -> View:
     wins, then seed."""
     seed = {p: i for i, p in enumerate(facts.seeds)}
     flights: dict[str, list] = {}
-    if facts.format == "single_elimination":
+    if facts.format == Format.SINGLE_ELIMINATION:
         groups = {f: [s for s in bracket.slots if s.bracket == f] for f in FLIGHTS}
         champions = {f: bracket.champions.get(f) for f in FLIGHTS}
     else:
@@ -169,8 +159,9 @@ def _from_bracket(facts: Facts, bracket, results) -> View:
     )
 
 
-def _links(facts: Facts, outcomes: dict[str, MatchOutcome], view: View) -> None:
+def _links(facts: Facts, view: View) -> None:
     """Which ready slots still need a match, and which live matches no longer fit their slot."""
+    outcomes = facts.outcomes
     by_key = {s.key: s for s in view.slots}
     for key, link in facts.matches.items():
         slot = by_key.get(key)
@@ -192,10 +183,10 @@ def _links(facts: Facts, outcomes: dict[str, MatchOutcome], view: View) -> None:
                 and set(link["players"]) == set(slot.players)):
             view.to_close.append((slot, link["match_id"]))
     for slot in view.slots:
-        if slot.status != "ready" or slot.key in flagged:
+        if slot.status != READY or slot.key in flagged:
             continue
         link = facts.matches.get(slot.key)
-        live = link is not None and not outcomes.get(link["match_id"], MatchOutcome("", (0, 0), False, True)).voided
+        live = link is not None and not outcomes.get(link["match_id"], MatchOutcome("", (0, 0), voided=True)).voided
         if not live and slot.key not in facts.paper:
             view.to_create.append(slot)
 
@@ -211,9 +202,9 @@ def _kept_hold(facts: Facts, view: View) -> bool:
 
 
 def _from_match(outcome: MatchOutcome) -> Result:
-    seat = outcome.winner
-    winner, loser = outcome.players[seat], outcome.players[1 - seat]
-    return Result(winner, loser, outcome.score[seat], outcome.score[1 - seat])
+    winner = outcome.winner
+    loser = next(p for p in outcome.players if p != winner)
+    return Result(winner, loser, outcome.score[0], outcome.score[1])
 
 
 def _from_paper(paper: PaperResult) -> Result:

@@ -1,69 +1,53 @@
-"""The ``tournament_view`` projection: brackets, pairings, standings and flags of every event."""
+"""The ``tournament_view`` projection: brackets, pairings, standings and flags of every event.
+
+A function of each tournament's own stream: its matches' results reach it as facts of that stream
+(``tournaments/process.py`` appends them). It starts nothing: the process manager decides what to do next.
+"""
 
 from __future__ import annotations
 
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError
 
 from eventlog.projections import Projection, StreamFailed
 
-from . import stream
-from .models import Tournament, TournamentMatchIndex, TournamentSlot, TournamentStanding, TournamentState
+from . import decider, events, stream
+from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
+from .selectors import tournament_view
 
 
 class TournamentViewProjection(Projection):
     name = "tournament_view"
-    # the tournament stream's own events, and the few match events that change a bracket
-    event_types = (
-        "TournamentConfigured", "PlayerEntered", "PlayerCheckedIn", "PlayerWithdrew", "DrawMade", "RoundPaired",
-        "PairingForbidden", "MatchCreated", "ResultReported", "ResultConfirmed", "ResultCorrected", "MatchForfeited",
-        "MatchKept", "MatchRegistered", "GameStarted", "MatchWon", "MatchVoided", "MatchClosed",
-    )
+    event_types = tuple(events.EVENTS)  # the tournament stream's own events (old names upcast by the runner)
 
-    def apply(self, events) -> None:
-        touched: dict[int, None] = {}
-        for e in events:
-            if e.stream_type == stream.STREAM_TYPE:
-                touched[int(e.stream_id.rsplit("-", 1)[1])] = None
-            elif e.stream_type == "match":
-                if e.event_type == "MatchRegistered" and e.payload.get("tournament_id"):
-                    TournamentMatchIndex.objects.get_or_create(
-                        match_id=e.stream_id, defaults={"tournament_id": e.payload["tournament_id"]}
-                    )
-                linked = TournamentMatchIndex.objects.filter(match_id=e.stream_id).values_list("tournament_id", flat=True)
-                touched.update(dict.fromkeys(linked))
+    def apply(self, batch) -> None:
+        touched = dict.fromkeys(stream.tournament_pk_of(e.stream_id) for e in batch
+                                if e.stream_type == stream.STREAM_TYPE)
         for pk in touched:
-            stream_id = stream.stream_id_of(pk)
-            if stream_id in self.quarantined:
-                continue  # its own stream cannot be folded: its matches' events wait with it
             tournament = Tournament.objects.filter(pk=pk).first()
-            if tournament is not None:
-                try:
-                    needs_advance = refresh(tournament)
-                except (OperationalError, InterfaceError):
-                    raise  # the database, not the stream: the run stops and is retried
-                except Exception as failure:  # noqa: BLE001 - the runner sets the event's stream aside, not this one
-                    raise StreamFailed(stream_id) from failure
-                if needs_advance:
-                    from .tasks import request_advance
-
-                    transaction.on_commit(lambda pk=pk: request_advance(pk))
+            if tournament is None:
+                continue
+            try:
+                refresh(tournament)
+            except (OperationalError, InterfaceError):
+                raise  # the database, not the stream: the run stops and is retried
+            except Exception as failure:  # noqa: BLE001 - the runner sets the event's stream aside, not another
+                raise StreamFailed(stream.stream_id_of(pk)) from failure
 
     def reset(self) -> None:
-        for model in (TournamentState, TournamentSlot, TournamentStanding, TournamentMatchIndex):
+        for model in (TournamentState, TournamentSlot, TournamentStanding):
             model.objects.all().delete()
 
 
 def refresh(tournament: Tournament) -> bool:
     """Rewrite one event's rows; True when the process manager has something to do."""
-    from .services import tournament_view
-
     facts, view = tournament_view(tournament)
     pk = tournament.pk
+    needs = decider.needs_advance(facts, view)
     TournamentState.objects.update_or_create(tournament_id=pk, defaults={
         "format": facts.format, "version": facts.version, "entries": facts.entered,
         "checked_in": sorted(facts.checked_in), "withdrawn": sorted(facts.withdrawn), "drawn": facts.drawn,
         "winner": view.winner, "champions": view.champions, "flagged": view.flagged,
-        "awaiting_draw": list(view.awaiting_draw),
+        "awaiting_draw": list(view.awaiting_draw), "needs_advance": needs,
     })
     TournamentSlot.objects.filter(tournament_id=pk).delete()
     TournamentSlot.objects.bulk_create(
@@ -91,14 +75,4 @@ def refresh(tournament: Tournament) -> bool:
         )
         for flight, rows in view.flights.items() for r in rows
     )
-    needs = _needs_advance(facts, view)
-    TournamentState.objects.filter(tournament_id=pk).update(needs_advance=needs)
     return needs
-
-
-def _needs_advance(facts, view) -> bool:
-    pending_swiss = facts.format == "swiss" and facts.config.get("auto_pair", True) and view.slots and (
-        len(facts.rounds) < facts.config.get("rounds", 0) and all(s.status in ("done", "bye") for s in view.slots)
-    )
-    return bool(view.to_create or view.to_close or [f for f in view.flagged if not f["started"]] or pending_swiss
-                or (facts.format == "swiss" and facts.corrected_at > (facts.round_paired_at or [0])[-1]))

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from players.models import Player
 
+from eventlog import store
+
+from . import derive, stream
 from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
+
+
+def tournament_facts(tournament: Tournament) -> stream.Facts:
+    """The fold of the event's own stream: everything it knows, its matches' results included."""
+    return stream.fold(store.read_stream(stream.stream_id_of(tournament.pk)))
+
+
+def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
+    facts = tournament_facts(tournament)
+    return facts, derive.derive(facts)
 
 
 def tournament_data(tournament: Tournament) -> dict:
@@ -88,14 +101,9 @@ def tiebreak_names(data: dict) -> list[str]:
 def tournament_history(tournament: Tournament) -> list[dict]:
     """What the director and the players decided, in order, with the reasons given: results on paper,
     forfeits, withdrawals, corrections, voids and kept matches (the facts themselves, read from the log)."""
-    from eventlog.models import Event
-
-    from . import stream
-
-    rows = list(Event.objects.filter(stream_id=stream.stream_id_of(tournament.pk)).order_by("version"))
-    match_slots = {r.payload["match_id"]: r.payload["slot"] for r in rows if r.event_type == "MatchCreated"}
-    rows += list(Event.objects.filter(stream_id__in=list(match_slots), event_type="MatchVoided"))
-    rows.sort(key=lambda r: r.global_position)
+    rows = store.read_stream(stream.stream_id_of(tournament.pk))
+    for r in rows:  # old names read as today's (the tournament's correction was once "ResultCorrected")
+        r.event_type, r.payload = stream.upcast(r.event_type, r.schema_version, r.payload)
     ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
 
@@ -108,7 +116,7 @@ def tournament_history(tournament: Tournament) -> list[dict]:
         if kind == "ResultReported":
             by = "by both players" if p.get("reported_by") == "players" else "by the director"
             line = {"text": f"{p['slot']}: result reported {by}: {result(p)}"}
-        elif kind == "ResultCorrected":
+        elif kind == "SlotResultCorrected":
             line = {"text": f"{p['slot']}: result corrected: {result(p)}", "reason": p.get("reason", "")}
         elif kind == "MatchForfeited":
             line = {"text": f"{p['slot']}: {names.get(p['loser'], '?')} forfeited to {names.get(p['winner'], '?')} "
@@ -117,8 +125,8 @@ def tournament_history(tournament: Tournament) -> list[dict]:
             line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
         elif kind == "MatchKept":
             line = {"text": f"{p['slot']}: the director kept the match played before a correction"}
-        elif kind == "MatchVoided":
-            line = {"text": f"{match_slots.get(r.stream_id, '?')}: match voided", "reason": p.get("reason", "")}
+        elif kind == "SlotMatchVoided":
+            line = {"text": f"{p['slot']}: match voided", "reason": p.get("reason", "")}
         else:
             continue
         out.append({"at": r.recorded_at, "reason": "", **line})

@@ -1,33 +1,30 @@
-"""A tournament stream: the director's and players' facts, folded.
+"""A tournament stream's state: the fold of its events (pure Python, no Django).
 
-Events (stream type ``tournament``, stream id ``tournament-<pk>``):
-
-``TournamentConfigured``  format and its settings (lengths per bracket and round, rounds, tie-breaks…)
-``PlayerEntered`` / ``PlayerCheckedIn`` / ``PlayerWithdrew``
-``DrawMade``              the seed order (random, by rating, or the director's), for the record
-``RoundPaired``           a Swiss round's pairings as published (automatic or the director's override)
-``PairingForbidden``      two players who must not meet (family members…)
-``MatchCreated``          the match stream made for a slot (by the process manager)
-``ResultReported``        a final score for a match played on paper (director, or both players agreeing)
-``ResultConfirmed``       one player's word on a paper result (two that agree make a ResultReported)
-``ResultCorrected``       the director's correction of an earlier result
-``MatchForfeited``        a forfeit or no-show
-``MatchKept``             the director keeps a match whose pairing a correction made wrong
-
-Nothing derived is stored here: brackets, pairings of rounds not yet published
-and standings are computed from these facts and the match streams' results.
+The events are in ``tournaments/events.py``; the decider (``tournaments/decider.py``) judges commands
+against this state. Nothing derived is kept here: brackets, pairings and standings are computed from
+these facts by ``tournaments/derive.py``, and the results of the slots' matches are facts of this very
+stream (``SlotFinished``…, appended by the process manager), never read from the match streams.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-STREAM_TYPE = "tournament"
-FORMATS = ("single_elimination", "double_elimination", "swiss", "round_robin")
+from . import events as ev
+from .events import STREAM_TYPE, stream_id_of, tournament_pk_of  # noqa: F401 - the stream's names, re-exported
 
 
-def stream_id_of(tournament_pk: int) -> str:
-    return f"tournament-{tournament_pk}"
+class Format(StrEnum):
+    SINGLE_ELIMINATION = "single_elimination"
+    DOUBLE_ELIMINATION = "double_elimination"
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+
+
+FORMATS = tuple(f.value for f in Format)
 
 
 @dataclass
@@ -38,6 +35,21 @@ class PaperResult:
     loser_points: int
     length: int
     forfeit: bool = False
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """What the stream knows of a slot's match: started at all, voided, who won (a player) and the score
+    (winner's points, loser's points) once it is over."""
+
+    match_id: str
+    players: tuple[int, int]
+    started: bool = False
+    voided: bool = False
+    winner: int | None = None
+    score: tuple[int, int] = (0, 0)
+    finished: bool = False
+    version: int = 0  # the match stream's version the last fact about it came from
 
 
 @dataclass
@@ -55,8 +67,9 @@ class Facts:
     forbidden: set[frozenset[int]] = field(default_factory=set)
     matches: dict[str, dict] = field(default_factory=dict)  # slot -> {"match_id", "players", "length"}
     superseded: dict[str, list[str]] = field(default_factory=dict)  # slot -> voided earlier match ids
+    outcomes: dict[str, MatchOutcome] = field(default_factory=dict)  # match id -> what its slot facts say
     paper: dict[str, PaperResult] = field(default_factory=dict)
-    confirmations: dict[str, dict[int, dict]] = field(default_factory=dict)
+    confirmations: dict[str, dict[int, ev.ResultConfirmed]] = field(default_factory=dict)
     corrections: dict[str, PaperResult] = field(default_factory=dict)
     kept: dict[str, str] = field(default_factory=dict)  # slot -> match id the director kept
     round_paired_at: list[int] = field(default_factory=list)  # stream version of each round's pairing
@@ -70,62 +83,109 @@ class Facts:
     def drawn(self) -> bool:
         return self.seeds is not None
 
+    @property
+    def active(self) -> list[int]:
+        return [p for p in self.entered if p not in self.withdrawn]
+
+    def slot_of(self, match_id: str) -> str | None:
+        return next((slot for slot, link in self.matches.items() if link["match_id"] == match_id), None)
+
+
+def upcast(event_type: str, schema_version: int, payload: dict) -> tuple[str, dict]:
+    """A stored row of a tournament stream as today's events read it (``eventlog.upcasting`` holds the same)."""
+    if event_type == "ResultCorrected" and schema_version < 2:
+        event_type, payload, _ = ev.upcast_result_corrected(payload)
+    return event_type, payload
+
+
+def event_of(row) -> ev.TournamentEvent:
+    """The typed event of a stored row (``event_type``, ``payload``, ``schema_version``)."""
+    kind, payload = upcast(row.event_type, getattr(row, "schema_version", 1), row.payload)
+    return ev.from_payload(kind, payload)
+
 
 def fold(rows) -> Facts:
+    """The state after the stored rows (each with ``event_type``, ``payload``, ``version``), in order."""
     facts = Facts()
     for row in rows:
-        apply(facts, row.event_type, row.payload)
-        facts.version = row.version
-        if row.event_type == "RoundPaired":
-            del facts.round_paired_at[row.payload["round"] - 1 :]
-            facts.round_paired_at.append(row.version)
-        elif row.event_type == "ResultCorrected":
-            facts.corrected_at = row.version
+        _apply(facts, event_of(row), row.version)
     return facts
 
 
-def apply(facts: Facts, kind: str, p: dict) -> None:
-    if kind == "TournamentConfigured":
-        facts.config = dict(p)
-    elif kind == "PlayerEntered":
-        if p["player_id"] not in facts.entered:
-            facts.entered.append(p["player_id"])
-        facts.entered_round[p["player_id"]] = p.get("from_round", 1)
-        facts.withdrawn.pop(p["player_id"], None)
-    elif kind == "PlayerCheckedIn":
-        facts.checked_in.add(p["player_id"])
-    elif kind == "PlayerWithdrew":
-        facts.withdrawn[p["player_id"]] = len(facts.rounds)
-    elif kind == "DrawMade":
-        facts.seeds = list(p["seeds"])
-    elif kind == "RoundPaired":
-        pairs = [(a, b) for a, b in p["pairings"]]
-        if p["round"] <= len(facts.rounds):
-            facts.rounds[p["round"] - 1] = pairs  # re-paired before any match of it started
-        else:
-            facts.rounds.append(pairs)
-    elif kind == "PairingForbidden":
-        facts.forbidden.add(frozenset(p["players"]))
-    elif kind == "MatchCreated":
-        old = facts.matches.get(p["slot"])
-        if old:
-            facts.superseded.setdefault(p["slot"], []).append(old["match_id"])
-        facts.matches[p["slot"]] = {"match_id": p["match_id"], "players": tuple(p["players"]), "length": p["length"]}
-        facts.kept.pop(p["slot"], None)
-    elif kind == "ResultReported":
-        facts.paper[p["slot"]] = _result(p)
-        facts.confirmations.pop(p["slot"], None)
-    elif kind == "ResultConfirmed":
-        facts.confirmations.setdefault(p["slot"], {})[p["player_id"]] = p
-    elif kind == "ResultCorrected":
-        facts.corrections[p["slot"]] = _result(p)
-    elif kind == "MatchForfeited":
-        facts.paper[p["slot"]] = _result(p, forfeit=True)
-    elif kind == "MatchKept":
-        facts.kept[p["slot"]] = p["match_id"]
+def evolve(facts: Facts, event: ev.TournamentEvent, version: int | None = None) -> Facts:
+    """The state after one more event; ``facts`` is left as it was. (``fold`` applies in place: the same result
+    without copying the state at every event.)"""
+    new = copy.deepcopy(facts)
+    _apply(new, event, facts.version + 1 if version is None else version)
+    return new
 
 
-def _result(p: dict, forfeit: bool = False) -> PaperResult:
-    return PaperResult(
-        p["winner"], p["loser"], p.get("winner_points", 0), p.get("loser_points", 0), p.get("length", 0), forfeit
-    )
+def _apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
+    facts.version = version
+    match e:
+        case ev.TournamentConfigured(config=config):
+            facts.config = dict(config)
+        case ev.PlayerEntered(player_id=pid, from_round=from_round):
+            if pid not in facts.entered:
+                facts.entered.append(pid)
+            facts.entered_round[pid] = from_round
+            facts.withdrawn.pop(pid, None)
+        case ev.PlayerCheckedIn(player_id=pid):
+            facts.checked_in.add(pid)
+        case ev.PlayerWithdrew(player_id=pid):
+            facts.withdrawn[pid] = len(facts.rounds)
+        case ev.DrawMade(seeds=seeds):
+            facts.seeds = list(seeds)
+        case ev.RoundPaired(round=round_no, pairings=pairings):
+            pairs = [(a, b) for a, b in pairings]
+            if round_no <= len(facts.rounds):
+                facts.rounds[round_no - 1] = pairs  # re-paired before any match of it started
+            else:
+                facts.rounds.append(pairs)
+            del facts.round_paired_at[round_no - 1:]
+            facts.round_paired_at.append(version)
+        case ev.PairingForbidden(players=players):
+            facts.forbidden.add(frozenset(players))
+        case ev.MatchCreated(slot=slot, match_id=match_id, players=players, length=length):
+            old = facts.matches.get(slot)
+            if old:
+                facts.superseded.setdefault(slot, []).append(old["match_id"])
+            facts.matches[slot] = {"match_id": match_id, "players": tuple(players), "length": length}
+            facts.outcomes.setdefault(match_id, MatchOutcome(match_id, (players[0], players[1])))
+            facts.kept.pop(slot, None)
+        case ev.ResultReported():
+            facts.paper[e.slot] = _paper(e)
+            facts.confirmations.pop(e.slot, None)
+        case ev.ResultConfirmed():
+            facts.confirmations.setdefault(e.slot, {})[e.player_id] = e
+        case ev.SlotResultCorrected():
+            facts.corrections[e.slot] = _paper(e)
+            facts.corrected_at = version
+        case ev.MatchForfeited():
+            facts.paper[e.slot] = _paper(e, forfeit=True)
+        case ev.MatchKept(slot=slot, match_id=match_id):
+            facts.kept[slot] = match_id
+        case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
+            _match_fact(facts, e)
+
+
+def _match_fact(facts: Facts, e) -> None:
+    o = facts.outcomes.get(e.match_id) or MatchOutcome(e.match_id, (0, 0))
+    match e:
+        case ev.SlotMatchStarted():
+            o = _replace(o, started=True)
+        case ev.SlotFinished():
+            o = _replace(o, started=True, finished=True, winner=e.winner, score=(e.winner_points, e.loser_points))
+        case ev.SlotMatchResultCorrected():
+            o = _replace(o, started=True, finished=True, winner=e.winner, score=(e.winner_points, e.loser_points))
+        case ev.SlotMatchVoided():
+            o = _replace(o, voided=True, winner=None, started=True, finished=True)  # as a match over
+    facts.outcomes[e.match_id] = _replace(o, version=max(o.version, e.match_version))
+
+
+def _replace(outcome: MatchOutcome, **changes) -> MatchOutcome:
+    return dataclasses.replace(outcome, **changes)
+
+
+def _paper(e, forfeit: bool = False) -> PaperResult:
+    return PaperResult(e.winner, e.loser, e.winner_points, e.loser_points, e.length, forfeit)

@@ -1,4 +1,5 @@
-"""The process manager as Celery tasks: thin, idempotent (the append's expected version guards it)."""
+"""The process manager's second half as Celery tasks (``tournaments/process.py`` asks for them): thin, idempotent
+(the append's expected version guards it)."""
 
 import logging
 
@@ -31,7 +32,9 @@ def advance_pending() -> dict:
     from .projections import TournamentViewProjection
     from .stream import stream_id_of
 
-    set_aside = quarantined(TournamentViewProjection.name)
+    from .process import TournamentProcess
+
+    set_aside = quarantined(TournamentViewProjection.name) | quarantined(TournamentProcess.name)
     done = {}
     for pk in TournamentState.objects.filter(needs_advance=True).values_list("tournament_id", flat=True):
         if stream_id_of(pk) in set_aside:

@@ -6,4 +6,6 @@ urlpatterns = [
     path("tournaments/", api.TournamentListCreate.as_view(), name="tournament-list"),
     path("tournaments/<int:pk>/", api.TournamentDetail.as_view(), name="tournament-detail"),
     path("tournaments/<int:pk>/commands/", api.TournamentCommands.as_view(), name="tournament-commands"),
+    path("tournaments/<int:pk>/matches/", api.TournamentMatches.as_view(), name="tournament-matches"),
+    path("tournaments/<int:pk>/matches/import/", api.TournamentMatchImport.as_view(), name="tournament-match-import"),
 ]

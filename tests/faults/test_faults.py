@@ -135,7 +135,7 @@ def test_concurrent_directors_correcting_the_same_result(postgres, transactional
         th.join()
     assert sorted(answers) == ["409", "ok"]
     stream = f"tournament-{t.pk}"
-    assert Event.objects.filter(stream_id=stream, event_type="ResultCorrected").count() == 1
+    assert Event.objects.filter(stream_id=stream, event_type="SlotResultCorrected").count() == 1
 
 
 @pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server to start a broker of its own")

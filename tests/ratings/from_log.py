@@ -85,7 +85,7 @@ def rated_results() -> list[tuple[int, int, int, str]]:
                 matches[p["match_id"]]["slot"] = key
             elif e.event_type in ("ResultReported", "MatchForfeited"):
                 s["paper"] = paper
-            elif e.event_type == "ResultCorrected":
+            elif e.event_type in ("ResultCorrected", "SlotResultCorrected"):  # its name in schema 1, and today's
                 s["correction"] = paper
             else:
                 continue

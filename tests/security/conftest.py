@@ -56,7 +56,8 @@ class World:
 
         record = matches.match_create(
             actor=self.users["official"], player0=self.player("player"), player1=self.player("opponent"), length=length,
-            tournament_id=self.event.pk if tournament else None, published=published, dice=dice, **options,
+            tournament_id=self.event.pk if tournament else None, published=published, dice=dice,
+            officiating_director_id=self.event.director_id if tournament else None, **options,
         )
         return record.stream_id
 

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-WAITING = "waiting"  # a player of the slot is not known yet
-READY = "ready"  # both players known, no result yet
-BYE = "bye"  # at most one player: the slot needs no match
-DONE = "done"  # a result (recorded, or a forfeit derived from a withdrawal)
+class SlotStatus(StrEnum):
+    """Where a slot stands: the one definition every module (formats, decider, read models, pages) compares to."""
+
+    WAITING = "waiting"  # a player of the slot is not known yet
+    READY = "ready"  # both players known, no result yet
+    BYE = "bye"  # at most one player: the slot needs no match
+    DONE = "done"  # a result (recorded, or a forfeit derived from a withdrawal)
+
+
+WAITING, READY, BYE, DONE = SlotStatus.WAITING, SlotStatus.READY, SlotStatus.BYE, SlotStatus.DONE
+SETTLED = frozenset({DONE, BYE})  # a slot nothing more is played in
 
 
 class FormatError(ValueError):
@@ -96,7 +104,7 @@ class Slot:
     known: tuple[bool, bool] = (True, True)
 
     @property
-    def status(self) -> str:
+    def status(self) -> SlotStatus:
         if self.result is not None:
             return DONE
         if not all(self.known):

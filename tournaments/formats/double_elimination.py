@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .core import Bracket, Lengths, Result
+from .core import BYE, DONE, Bracket, Lengths, Result
 from .knockout import (
     NOBODY,
     ResetSide,
@@ -93,8 +93,8 @@ def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Confi
     slots = with_feeds(slots, specs)
     by = {n: [s for s in slots if s.bracket == n] for n in names}
     gf = by[GRAND_FINAL]
-    champion = gf[-1].winner if gf[-1].status == "done" else None
-    if champion is None and gf[0].status == "done" and (not config.reset or gf[-1].status == "bye"):
+    champion = gf[-1].winner if gf[-1].status == DONE else None
+    if champion is None and gf[0].status == DONE and (not config.reset or gf[-1].status == BYE):
         champion = gf[0].winner
     lb_value = lb_champion.value(done)
     champions = {

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .core import FormatError, Lengths, Pairing, Result, Slot, Standing
+from .core import SETTLED, FormatError, Lengths, Pairing, Result, Slot, Standing
 from .knockout import Empty, Entrant, Spec, check_entrants, resolve
 from .standings import standings
 
@@ -101,7 +101,7 @@ def derive(players: Sequence[int], results: Mapping[str, Result], config: Config
     rounds = [[Pairing(s.players[0], s.players[1], s.result) for s in slots if s.round == r]
               for r in range(1, total + 1)]
     table = standings(entrants, rounds, config.tiebreaks, bye_is_win=False)
-    finished = all(s.status in ("done", "bye") for s in slots)
+    finished = all(s.status in SETTLED for s in slots)
     known = {s.key for s in slots}
     return Schedule(
         slots=tuple(slots),

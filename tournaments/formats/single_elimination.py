@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .core import Bracket, FormatError, Lengths, Result
+from .core import SETTLED, Bracket, FormatError, Lengths, Result
 from .knockout import (
     NOBODY,
     Empty,
@@ -114,7 +114,7 @@ def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Confi
     awaiting = []
     if config.last_chance is not None and CONSOLATION in champions:
         cons_slots = [s for s in slots if s.bracket == CONSOLATION]
-        if all(s.status in ("done", "bye") for s in cons_slots):
+        if all(s.status in SETTLED for s in cons_slots):
             order = _last_chance_order(cons_slots, players, withdrawn, config.last_chance_order)
             if len(order) >= 2:
                 lc = knockout(LAST_CHANCE, seeded_round(order), config.last_chance)

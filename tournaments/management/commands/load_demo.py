@@ -20,6 +20,7 @@ from eventlog import projections
 from eventlog.tasks import one_wake_up
 from games import services as matches
 from players.models import Club, Player
+from tournaments.formats.core import READY
 from tournaments import services
 from tournaments.selectors import tournament_data
 
@@ -77,7 +78,7 @@ class Command(BaseCommand):
                 return
 
     def _ready(self, event) -> list[dict]:
-        return [s for s in tournament_data(event)["slots"] if s["status"] == "ready" and s["match_id"]]
+        return [s for s in tournament_data(event)["slots"] if s["status"] == READY and s["match_id"]]
 
     def _play(self, director, match_id: str, rnd: random.Random, moves: int | None) -> None:
         with one_wake_up():  # the read models catch up once a match, not after every move

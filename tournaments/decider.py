@@ -1,0 +1,319 @@
+"""The tournament as a decider: ``decide(state, command) -> [events]`` and ``evolve(state, event) -> state``.
+
+Pure Python (no Django), like ``games/engine``: the state is the fold of the tournament's own stream
+(``tournaments/stream.py``), its matches' results included as facts of that stream; the structure
+(brackets, rounds, standings) is derived from it by ``tournaments/derive.py`` and the formats library.
+What only the database knows (who acts, ratings, the club's rating ramp, a random seed) comes in the
+command (``tournaments/commands.py``). A command that does not fit raises one of the refusals of
+``tournaments/refusals.py``, each with a stable ``code``; nothing is decided by half.
+
+The service around it (``tournaments/services.py``) loads, folds, looks up, decides and appends, then does
+what the events ask of the slots' matches (closing one decided on paper, recording a correction in it).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.limits import max_final_score
+from tournaments.formats import swiss
+from tournaments.formats.core import READY, SETTLED, FormatError
+
+from . import commands as c
+from . import derive
+from . import events as ev
+from .refusals import (
+    AllRoundsPaired, AlreadyDrawn, AlreadyEntered, BadDrawMethod, BadPairings, BadRound, BadScore, BadSeeds, BadWinner,
+    CheckInClosed, EventFull, FieldTooSmall, LateEntryClosed, NoMatch, NoResult, NotDrawn, NotEntered, NotFlagged,
+    NotInEvent, NotPermitted, NotSwiss, PairingImpossible, ReasonRequired, RoundBegun, RoundNotFinished, SlotNotReady,
+    UnknownCommand, UnknownSlot,
+)
+from .stream import Facts, Format, evolve, fold  # noqa: F401 - the decider's other half, re-exported
+
+State = Facts
+
+
+def decide(state: State, command: c.TournamentCommand) -> list[ev.TournamentEvent]:
+    """The events ``command`` appends to a tournament in ``state``; raises a refusal if it does not fit."""
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise UnknownCommand(f"unknown command {type(command).__name__}")
+    if command.director_only and not command.by.official:
+        raise NotPermitted("only the event's director or an official may do this")
+    return handler(state, command)
+
+
+def view_of(state: State) -> derive.View:
+    return derive.derive(state)
+
+
+# -- entries ------------------------------------------------------------------------------
+
+
+def _enter(facts: State, cmd: c.Enter) -> list:
+    pid = cmd.player
+    if not cmd.by.official and cmd.by.player != pid:
+        raise NotPermitted("you may enter only yourself")
+    if pid in facts.entered and pid not in facts.withdrawn:
+        raise AlreadyEntered("already entered")
+    limit = facts.config.get("max_players")
+    if isinstance(limit, int) and len(facts.active) >= limit:
+        raise EventFull(f"a member's casual event takes at most {limit} players")
+    if not facts.drawn:
+        return [ev.PlayerEntered(pid, 1)]
+    if facts.format != Format.SWISS:
+        raise LateEntryClosed("late entry is open only in Swiss events, before the round set by the director")
+    until = facts.config.get("late_entry_until_round", 0)
+    next_round = len(facts.rounds) + 1
+    if next_round > until:
+        raise LateEntryClosed(f"late entry closed after round {until}")
+    return [ev.PlayerEntered(pid, next_round)]
+
+
+def _check_in(facts: State, cmd: c.CheckIn) -> list:
+    if cmd.player not in facts.entered:
+        raise NotEntered("the player has not entered")
+    if facts.drawn:
+        raise CheckInClosed("check-in closes with the draw")
+    return [] if cmd.player in facts.checked_in else [ev.PlayerCheckedIn(cmd.player)]
+
+
+def _withdraw(facts: State, cmd: c.Withdraw) -> list:
+    if cmd.player not in facts.entered or cmd.player in facts.withdrawn:
+        raise NotInEvent("the player is not in the event")
+    return [ev.PlayerWithdrew(cmd.player, cmd.reason)]
+
+
+# -- the draw and the rounds ----------------------------------------------------------------
+
+
+def draw_field(facts: State) -> list[int]:
+    """Who the draw places: the entrants still in, the checked-in ones once anybody has checked in."""
+    return [p for p in facts.active if not facts.checked_in or p in facts.checked_in]
+
+
+def _draw(facts: State, cmd: c.Draw) -> list:
+    if facts.drawn:
+        raise AlreadyDrawn("the draw has been made")
+    field = draw_field(facts)
+    if len(field) < 2:
+        raise FieldTooSmall("the draw needs at least two checked-in players")
+    if cmd.method == "random":
+        seeds = list(field)
+        random.Random(cmd.entropy).shuffle(seeds)  # the service's secret seed: unpredictable, and replayable here
+    elif cmd.method == "rating":
+        rating = dict(cmd.ratings)
+        seeds = sorted(field, key=lambda p: (-rating.get(p, 1500.0), field.index(p)))
+    elif cmd.method == "manual":
+        seeds = list(cmd.seeds or ())
+        if sorted(seeds) != sorted(field):
+            raise BadSeeds("'seeds' must list every checked-in player exactly once")
+    else:
+        raise BadDrawMethod("method is random, rating or manual")
+    events: list = [ev.DrawMade(tuple(seeds), cmd.method)]
+    if facts.format == Format.SWISS:
+        try:
+            pairs = swiss.pair_round(1, seeds, [], forbidden=facts.forbidden)
+        except FormatError as refused:
+            raise PairingImpossible(str(refused)) from None
+        events.append(ev.RoundPaired(1, tuple(tuple(p) for p in pairs), False))
+    return events
+
+
+def _pair_round(facts: State, cmd: c.PairRound) -> list:
+    """The next Swiss round: paired by the rules, or the director's own pairings (a manual override).
+
+    ``round`` (optional) names the round: the next one, once every match of the rounds before it is
+    decided; or the last one paired again, while none of its matches has a result or has begun."""
+    if facts.format != Format.SWISS:
+        raise NotSwiss("only Swiss rounds are paired; brackets and round robins follow their draw")
+    if not facts.drawn:
+        raise NotDrawn("make the draw first: it pairs round 1")
+    view = view_of(facts)
+    round_no = _round_to_pair(facts, view, cmd.round if cmd.round is not None else len(facts.rounds) + 1)
+    if cmd.pairings is not None:
+        return [ev.RoundPaired(round_no, _checked_manual(facts, cmd.pairings, round_no), True)]
+    return next_swiss_round(facts, view, round_no)
+
+
+def _round_to_pair(facts: State, view: derive.View, round_no: int) -> int:
+    rounds = facts.config.get("rounds", 0)
+    if not 1 <= round_no <= rounds:
+        raise BadRound(f"'round' is a round number of this event, from 1 to {rounds}")
+    paired = len(facts.rounds)
+    if round_no == paired + 1:
+        unfinished = sorted({s.round for s in view.slots if s.round < round_no and s.status not in SETTLED})
+        if unfinished:
+            raise RoundNotFinished(f"round {unfinished[0]} is not finished: pair round {round_no} once it is")
+        return round_no
+    if round_no == paired:
+        if round_has_begun(facts, view, round_no):
+            raise RoundBegun(f"round {round_no} has begun: it can no longer be paired again")
+        return round_no
+    raise BadRound(f"round {paired} is the last one paired: pair round {paired + 1} next")
+
+
+def round_has_begun(facts: State, view: derive.View, round_no: int) -> bool:
+    """A result in the round, or a match of it that has started (its first roll)."""
+    for s in view.slots:
+        if s.round != round_no or s.bye:
+            continue
+        link = facts.matches.get(s.key)
+        outcome = facts.outcomes.get(link["match_id"]) if link else None
+        if s.result is not None or (outcome is not None and outcome.started):
+            return True
+    return False
+
+
+def _checked_manual(facts: State, manual, round_no: int) -> tuple:
+    """The director's pairings for ``round_no``: every active player once, one bye at most (to a player
+    who has had none), no forbidden pair and no rematch."""
+    late = {p for p, r in facts.entered_round.items() if r > round_no}
+    active = (set(facts.seeds or []) | set(facts.entered)) - set(facts.withdrawn) - late
+    seen = [p for pair in manual for p in pair if p is not None]
+    if sorted(seen) != sorted(active):
+        raise BadPairings("a manual pairing must place every active player exactly once")
+    if len([b for a, b in manual if b is None]) > len(active) % 2:
+        raise BadPairings("a bye only when the number of players is odd, and one at most")
+    earlier = facts.rounds[: round_no - 1]
+    met = {frozenset(p) for pairs in earlier for p in pairs if p[1] is not None}
+    had_bye = {a for pairs in earlier for a, b in pairs if b is None}
+    for a, b in manual:
+        if b is None and a in had_bye and len(had_bye) < len(active):
+            raise BadPairings(f"player {a} has had a bye already")
+        if b is not None and frozenset((a, b)) in facts.forbidden:
+            raise BadPairings(f"players {a} and {b} may not be paired")
+        if b is not None and frozenset((a, b)) in met:
+            raise BadPairings(f"players {a} and {b} have met already: no rematch in a Swiss event")
+    return tuple((a, b) for a, b in manual)
+
+
+def next_swiss_round(facts: State, view: derive.View, round_no: int | None = None) -> list:
+    """Pair round ``round_no`` (default: the next) from the results of the rounds before it."""
+    round_no = round_no or len(facts.rounds) + 1
+    if round_no > facts.config.get("rounds", 0):
+        raise AllRoundsPaired("all rounds have been paired")
+    if any(s.status not in SETTLED for s in view.slots if s.round < round_no):
+        raise RoundNotFinished(f"round {round_no - 1} is not finished")
+    history = derive.swiss_history(facts, {s.key: s.result for s in view.slots if s.result})[: round_no - 1]
+    players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
+    start = {p: float(facts.config.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
+    late = {p for p, r in facts.entered_round.items() if r > round_no}
+    try:
+        pairs = swiss.pair_round(round_no, players, history, forbidden=facts.forbidden,
+                                 withdrawn=set(facts.withdrawn) | late, start_points=start)
+    except FormatError as refused:
+        raise PairingImpossible(str(refused)) from None
+    return [ev.RoundPaired(round_no, tuple(tuple(p) for p in pairs), False)]
+
+
+def _forbid(facts: State, cmd: c.Forbid) -> list:
+    return [ev.PairingForbidden(tuple(sorted(cmd.players)))]
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+def _slot(view: derive.View, key: str):
+    slot = next((s for s in view.slots if s.key == key), None)
+    if slot is None:
+        raise UnknownSlot(f"no slot {key!r} in this event")
+    return slot
+
+
+def _result_fields(view: derive.View, cmd: c.ResultCommand, *, require_ready: bool = True) -> dict:
+    slot = _slot(view, cmd.slot)
+    if cmd.winner not in slot.players or None in slot.players:
+        raise BadWinner(f"the winner must be one of the slot's players {list(slot.players)}")
+    loser = next(p for p in slot.players if p != cmd.winner)
+    if cmd.score is None:  # nothing assumed: a result the director did not give is not recorded
+        raise BadScore("'score' is required: [winner's points, loser's points]")
+    won, lost = cmd.score
+    if won < slot.length or lost >= slot.length:
+        raise BadScore(f"in a {slot.length}-point match the winner has {slot.length} points or more, the loser fewer")
+    if won > max_final_score(slot.length):
+        raise BadScore(f"a {slot.length}-point match ends with at most {max_final_score(slot.length)} points")
+    if require_ready and slot.status != READY:
+        raise SlotNotReady(f"{slot.key} is {slot.status}: report a result only for a match being played")
+    return {"slot": slot.key, "winner": cmd.winner, "loser": loser, "winner_points": won, "loser_points": lost,
+            "length": slot.length, "rating_ramp": cmd.rating_ramp}
+
+
+def _report(facts: State, cmd: c.ReportResult) -> list:
+    return [ev.ResultReported(**_result_fields(view_of(facts), cmd), reported_by="director")]
+
+
+def _confirm(facts: State, cmd: c.ConfirmResult) -> list:
+    view = view_of(facts)
+    fields = _result_fields(view, cmd)
+    me = cmd.by.player
+    if me is None or me not in _slot(view, cmd.slot).players:
+        raise NotPermitted("only the two players of the match confirm its result")
+    mine = ev.ResultConfirmed(**fields, player_id=me)
+    events: list = [mine]
+    others = facts.confirmations.get(cmd.slot, {})
+    if any(p != me and said.agrees_with(mine) for p, said in others.items()):
+        events.append(ev.ResultReported(**fields, reported_by="players"))
+    return events
+
+
+def _correct(facts: State, cmd: c.CorrectResult) -> list:
+    if not cmd.reason.strip():
+        raise ReasonRequired("a correction needs a 'reason'")
+    view = view_of(facts)
+    slot = next((s for s in view.slots if s.key == cmd.slot), None)
+    if slot is None or slot.result is None:
+        raise NoResult("correct a slot that has a result")
+    return [ev.SlotResultCorrected(**_result_fields(view, cmd, require_ready=False), reason=cmd.reason)]
+
+
+def _forfeit(facts: State, cmd: c.Forfeit) -> list:
+    slot = next((s for s in view_of(facts).slots if s.key == cmd.slot), None)
+    if slot is None or slot.status != READY:
+        raise SlotNotReady("a forfeit is for a match that is due and not decided")
+    if cmd.winner not in slot.players:
+        raise BadWinner(f"the winner must be one of the slot's players {list(slot.players)}")
+    loser = next(p for p in slot.players if p != cmd.winner)
+    return [ev.MatchForfeited(slot.key, cmd.winner, loser, 0, 0, slot.length, reason=cmd.reason)]
+
+
+def _keep(facts: State, cmd: c.KeepMatch) -> list:
+    flag = next((f for f in view_of(facts).flagged if f["slot"] == cmd.slot), None)
+    if flag is None:
+        raise NotFlagged("only a flagged match can be kept")
+    return [ev.MatchKept(flag["slot"], flag["match_id"])]
+
+
+def _void(facts: State, cmd: c.VoidMatch) -> list:
+    """Nothing of the tournament's own: the service voids the slot's match, and the match's ``MatchVoided``
+    comes back to this stream as ``SlotMatchVoided`` (the process manager)."""
+    if cmd.slot not in facts.matches:
+        raise NoMatch("no match was created for that slot")
+    return []
+
+
+_HANDLERS = {
+    c.Enter: _enter, c.CheckIn: _check_in, c.Withdraw: _withdraw, c.Draw: _draw, c.PairRound: _pair_round,
+    c.Forbid: _forbid, c.ReportResult: _report, c.ConfirmResult: _confirm, c.CorrectResult: _correct,
+    c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void,
+}
+
+
+# -- what the process manager does next --------------------------------------------------------
+
+
+def swiss_round_to_repair(facts: State, view: derive.View) -> int | None:
+    """The last Swiss round, when a correction came after its pairing and none of its matches has begun."""
+    if facts.format != Format.SWISS or not facts.rounds or facts.corrected_at <= facts.round_paired_at[-1]:
+        return None
+    last = len(facts.rounds)
+    return None if round_has_begun(facts, view, last) else last
+
+
+def needs_advance(facts: State, view: derive.View) -> bool:
+    """Whether the process manager has matches to create, close or replace, or a Swiss round to pair."""
+    auto_pair = facts.format == Format.SWISS and facts.config.get("auto_pair", True)
+    pending_swiss = auto_pair and view.slots and (
+        len(facts.rounds) < facts.config.get("rounds", 0) and all(s.status in SETTLED for s in view.slots))
+    return bool(view.to_create or view.to_close or [f for f in view.flagged if not f["started"]] or pending_swiss
+                or (facts.format == Format.SWISS and facts.corrected_at > (facts.round_paired_at or [0])[-1]))

@@ -1,0 +1,234 @@
+"""The tournament stream's events: typed, frozen, and read from and written to the log as JSON payloads.
+
+Pure Python (no Django): the decider (``tournaments/decider.py``) decides these and folds them. Each
+payload is the event's fields, with the stored names; the event type is the class's name. Facts that
+come from the event's matches (appended by the process manager, ``tournaments/process.py``) are named
+``Slot…``: they say what the slot's match did, in the tournament's own terms.
+
+========================  =====================================================================
+``TournamentConfigured``  the event's settings (format, lengths, rounds, tie-breaks, limits…)
+``PlayerEntered``         a player entered (``from_round`` > 1: a late entry to a Swiss event)
+``PlayerCheckedIn``       a player is present for the draw
+``PlayerWithdrew``        a player left: their remaining matches are lost by forfeit
+``DrawMade``              the seeding, by random draw, rating or the director's hand
+``RoundPaired``           a Swiss round's pairings (re-paired while none of its matches began)
+``PairingForbidden``      two players who must not meet (same club, family…)
+``MatchCreated``          the process manager created the match of a slot
+``ResultReported``        a result on paper, by the director or both players agreeing
+``ResultConfirmed``       one player's half of a result the two players report
+``SlotResultCorrected``   the director's correction of a slot's result (stored as ``ResultCorrected``
+                          with schema 1: read through the upcaster below)
+``MatchForfeited``        a player lost a slot without playing it (a no-show)
+``MatchKept``             the director keeps a match whose pairing a correction made wrong
+``SlotMatchStarted``      the slot's match began (its first game's opening roll)
+``SlotFinished``          the slot's match ended: won at the board, or closed by the event
+``SlotMatchResultCorrected``  the slot's match's result was set by a director on the match itself
+``SlotMatchVoided``       the slot's match was voided
+========================  =====================================================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+STREAM_TYPE = "tournament"
+
+
+def stream_id_of(tournament_pk: int) -> str:
+    return f"tournament-{tournament_pk}"
+
+
+def tournament_pk_of(stream_id: str) -> int:
+    return int(stream_id.rsplit("-", 1)[1])
+
+
+@dataclass(frozen=True)
+class TournamentEvent:
+    schema_version: ClassVar[int] = 1
+
+    @property
+    def event_type(self) -> str:
+        return type(self).__name__
+
+    def to_payload(self) -> dict:
+        return _json(dataclasses.asdict(self))
+
+
+@dataclass(frozen=True)
+class TournamentConfigured(TournamentEvent):
+    config: dict = field(default_factory=dict)
+
+    def to_payload(self) -> dict:
+        return _json(dict(self.config))
+
+
+@dataclass(frozen=True)
+class PlayerEntered(TournamentEvent):
+    player_id: int
+    from_round: int = 1
+
+
+@dataclass(frozen=True)
+class PlayerCheckedIn(TournamentEvent):
+    player_id: int
+
+
+@dataclass(frozen=True)
+class PlayerWithdrew(TournamentEvent):
+    player_id: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class DrawMade(TournamentEvent):
+    seeds: tuple[int, ...]
+    method: str = "manual"
+
+
+@dataclass(frozen=True)
+class RoundPaired(TournamentEvent):
+    round: int
+    pairings: tuple[tuple[int, int | None], ...]
+    manual: bool = False
+
+
+@dataclass(frozen=True)
+class PairingForbidden(TournamentEvent):
+    players: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class MatchCreated(TournamentEvent):
+    slot: str
+    match_id: str
+    players: tuple[int, int]
+    length: int
+
+
+@dataclass(frozen=True)
+class _SlotResult(TournamentEvent):
+    slot: str
+    winner: int
+    loser: int
+    winner_points: int = 0
+    loser_points: int = 0
+    length: int = 0
+
+
+@dataclass(frozen=True)
+class ResultReported(_SlotResult):
+    rating_ramp: str = "fibs"
+    reported_by: str = "director"  # or "players"
+
+
+@dataclass(frozen=True)
+class ResultConfirmed(_SlotResult):
+    rating_ramp: str = "fibs"
+    player_id: int = 0
+
+    def agrees_with(self, other: ResultConfirmed) -> bool:
+        return dataclasses.replace(self, player_id=0) == dataclasses.replace(other, player_id=0)
+
+
+@dataclass(frozen=True)
+class SlotResultCorrected(_SlotResult):
+    schema_version: ClassVar[int] = 2  # schema 1: stored as "ResultCorrected", the match's correction's name
+    rating_ramp: str = "fibs"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class MatchForfeited(_SlotResult):
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class MatchKept(TournamentEvent):
+    slot: str
+    match_id: str
+
+
+@dataclass(frozen=True)
+class SlotMatchStarted(TournamentEvent):
+    slot: str
+    match_id: str
+    match_version: int
+
+
+@dataclass(frozen=True)
+class SlotFinished(TournamentEvent):
+    slot: str
+    match_id: str
+    match_version: int
+    winner: int
+    loser: int
+    winner_points: int = 0
+    loser_points: int = 0
+    how: str = "board"  # "board" (won), "paper" or "forfeit" (closed by the event)
+
+
+@dataclass(frozen=True)
+class SlotMatchResultCorrected(TournamentEvent):
+    slot: str
+    match_id: str
+    match_version: int
+    winner: int | None
+    loser: int | None
+    winner_points: int = 0
+    loser_points: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SlotMatchVoided(TournamentEvent):
+    slot: str
+    match_id: str
+    match_version: int
+    reason: str = ""
+
+
+EVENTS: dict[str, type[TournamentEvent]] = {
+    cls.__name__: cls
+    for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
+                PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
+                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided)
+}
+_FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
+# facts the process manager appends from the slots' matches
+MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
+
+
+class UnknownEvent(ValueError):
+    """A row of a type this module does not know (not a tournament event)."""
+
+
+def from_payload(event_type: str, payload: dict) -> TournamentEvent:
+    """The typed event of a payload of today's schema (rows of older ones go through ``upcast`` first)."""
+    cls = EVENTS.get(event_type)
+    if cls is None:
+        raise UnknownEvent(f"unknown tournament event {event_type!r}")
+    if cls is TournamentConfigured:
+        return TournamentConfigured(dict(payload))
+    names = _FIELDS[cls]
+    return cls(**{k: _frozen(v) if type(v) is list else v for k, v in payload.items() if k in names})
+
+
+def upcast_result_corrected(payload: dict) -> tuple[str, dict, int]:
+    """Schema 1 named the tournament's correction ``ResultCorrected``, as the match names its own."""
+    return "SlotResultCorrected", payload, 2
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
+    return value
