@@ -22,6 +22,7 @@ from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
+from games.commands import VoidMatch
 from games.limits import MAX_REASON, max_final_score
 from players import authority
 from players.models import Player
@@ -35,6 +36,12 @@ from .models import Tournament
 
 class TournamentError(ValueError):
     """A command that breaks the event's rules or does not fit its state: HTTP 400."""
+
+
+def rating_ramp(tournament: Tournament) -> str:
+    """The new-player ramp of the club running the event, written into its matches so ratings replay exactly."""
+    ramp = (Tournament.objects.filter(pk=tournament.pk).values_list("club__rating_rule__ramp", flat=True).first())
+    return ramp or "fibs"
 
 
 # -- loading -------------------------------------------------------------------------------
@@ -396,7 +403,7 @@ def _result_payload(tournament, view, c, *, require_ready: bool = True) -> dict:
     if require_ready and slot.status != "ready":
         raise TournamentError(f"{slot.key} is {slot.status}: report a result only for a match being played")
     return {"slot": slot.key, "winner": winner, "loser": loser, "winner_points": score[0], "loser_points": score[1],
-            "length": slot.length, "rating_ramp": matches.rating_ramp(tournament.pk)}
+            "length": slot.length, "rating_ramp": rating_ramp(tournament)}
 
 
 def _close_slot_match(actor, facts, payload: dict, how: str) -> None:
@@ -475,10 +482,9 @@ def _void(*, actor, official, tournament, facts, view, c):
         raise TournamentError("no match was created for that slot")
     record = matches.match_load(link["match_id"])
     if record.voided is None:
-        matches.match_command(actor=actor, stream_id=link["match_id"], command={
-            "type": "void", "reason": _reason(c, "").strip() or "voided by the director",
-            "expected_version": record.version,
-        })
+        matches.match_command(actor=actor, stream_id=link["match_id"],
+                              command=VoidMatch(_reason(c, "").strip() or "voided by the director"),
+                              expected_version=record.version)
     return []
 
 
@@ -547,6 +553,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
             record = matches.match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
                 length=slot.length, tournament_id=tournament.pk, published=tournament.published,
+                officiating_director_id=tournament.director_id, rating_ramp=rating_ramp(tournament),
                 dice=facts.config.get("dice", "server"),
             )
             created.append(record.stream_id)
