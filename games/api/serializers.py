@@ -16,7 +16,7 @@ from games.engine import commands as engine
 from games.engine.errors import ErrorCode
 from games.engine.events import KIND_VALUE
 from games.engine.match import Phase
-from games.errors import PlatformErrorCode
+from games.errors import BadCommand, PlatformErrorCode
 from games.models import MatchSummary
 from games.streams import CLOSINGS, DICE_SOURCES
 
@@ -90,6 +90,17 @@ class MatchCreateSerializer(serializers.Serializer):
     dice = serializers.ChoiceField(choices=list(DICE_SOURCES), default="server",
                                    help_text="where every roll comes from, fixed for the match: the server's "
                                              "verifiable dice, or the players' own dice entered from the board")
+
+    def validate(self, attrs):
+        return _casual(self, attrs)
+
+
+def _casual(form: serializers.Serializer, attrs: dict) -> dict:
+    """The games API creates casual matches: a body naming an event is refused, not quietly made casual."""
+    if isinstance(form.initial_data, dict) and "tournament" in form.initial_data:
+        raise BadCommand("the matches of an event are created by the event (its director's commands), not here; "
+                         "leave out 'tournament' for a casual match")
+    return attrs
 
 
 # -- commands: one serializer per type --------------------------------------------------------------
@@ -222,6 +233,36 @@ COMMAND_SERIALIZERS: dict[str, type[_Command]] = {
 }
 assert tuple(COMMAND_SERIALIZERS) == COMMAND_TYPES, "one serializer per command type, in the same order"
 
+def typed_command(body) -> tuple:
+    """The typed command of a command's JSON body (built by its type's serializer) and the version it was sent for.
+
+    Refused with :class:`~games.errors.BadCommand` (HTTP 400, ``bad_command``), as the service refuses what it
+    cannot take, with reasons that name the fields."""
+    if not isinstance(body, dict):
+        raise BadCommand("a command is a JSON object with a 'type'")
+    kind = body.get("type")
+    form_class = COMMAND_SERIALIZERS.get(kind) if isinstance(kind, str) else None
+    if form_class is None:
+        raise BadCommand(f"unknown command type {kind!r}; expected one of {', '.join(COMMAND_SERIALIZERS)}")
+    form = form_class(data=body)
+    if not form.is_valid():  # refused as the service refuses a command: one reason, the code clients know
+        raise BadCommand("; ".join(_reason(field, problems) for field, problems in _flat(form.errors)))
+    return form.command(), form.validated_data["expected_version"]
+
+
+def _reason(field: str, problems: list) -> str:
+    said = " ".join(map(str, problems))
+    return said if f"'{field}'" in said else f"'{field}': {said}"  # DRF's own reasons do not name the field
+
+
+def _flat(errors, prefix=""):
+    for field, problems in errors.items():
+        if isinstance(problems, dict):
+            yield from _flat(problems, f"{prefix}{field}.")
+        else:
+            yield prefix + field, [p for p in problems if not isinstance(p, (dict, list))] or ["is not valid"]
+
+
 CommandSerializer = PolymorphicProxySerializer(
     component_name="MatchCommand", serializers=COMMAND_SERIALIZERS, resource_type_field_name="type",
 )
@@ -232,6 +273,9 @@ class MatchImportSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, trim_whitespace=False)
     player0 = serializers.IntegerField(required=False)
     player1 = serializers.IntegerField(required=False)
+
+    def validate(self, attrs):
+        return _casual(self, attrs)
 
 
 # -- answers ----------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from games import selectors, services, viewer
 from players.models import Player
 
 from .serializers import (
-    COMMAND_SERIALIZERS,
     CommandAnswerSerializer,
     CommandSerializer,
     DiceProofSerializer,
@@ -30,6 +29,7 @@ from .serializers import (
     MatchStateSerializer,
     MatchSummarySerializer,
     StaleAnswerSerializer,
+    typed_command,
 )
 
 REFUSED = {
@@ -105,7 +105,7 @@ class MatchCommands(APIView):
         folded = {}  # this request's own fold, so the first answer folds nothing again
 
         def send() -> tuple[int, dict]:
-            typed, expected = _typed_command(command)
+            typed, expected = typed_command(command)
             record, new = services.match_command(
                 actor=request.user, stream_id=stream_id, command=typed, expected_version=expected, command_id=key,
                 correlation_id=request.headers.get("X-Correlation-ID"),
@@ -132,33 +132,6 @@ class MatchCommands(APIView):
             return Response(stale, status=status.HTTP_409_CONFLICT)
         # the match's version now: a retried command's answer is the state it left, maybe overtaken since
         return Response(body, status=status_code, headers={"X-Match-Version": str(store.stream_version(stream_id))})
-
-
-def _typed_command(body):
-    """The typed command of a request's body (its serializer's, by ``type``) and the version it was sent for."""
-    if not isinstance(body, dict):
-        raise services.BadCommand("a command is a JSON object with a 'type'")
-    kind = body.get("type")
-    form_class = COMMAND_SERIALIZERS.get(kind) if isinstance(kind, str) else None
-    if form_class is None:
-        raise services.BadCommand(f"unknown command type {kind!r}; expected one of {', '.join(COMMAND_SERIALIZERS)}")
-    form = form_class(data=body)
-    if not form.is_valid():  # refused as the service refuses a command: one reason, the code clients know
-        raise services.BadCommand("; ".join(_reason(field, problems) for field, problems in _flat(form.errors)))
-    return form.command(), form.validated_data["expected_version"]
-
-
-def _reason(field: str, problems: list) -> str:
-    said = " ".join(map(str, problems))
-    return said if f"'{field}'" in said else f"'{field}': {said}"  # DRF's own reasons do not name the field
-
-
-def _flat(errors, prefix=""):
-    for field, problems in errors.items():
-        if isinstance(problems, dict):
-            yield from _flat(problems, f"{prefix}{field}.")
-        else:
-            yield prefix + field, [p for p in problems if not isinstance(p, (dict, list))] or ["is not valid"]
 
 
 def _stale(user, stream_id: str, command) -> dict | None:
