@@ -384,7 +384,9 @@ class MatchStateSerializer(serializers.Serializer):
     may_double = serializers.BooleanField()
     answerer = serializers.IntegerField(allow_null=True)
     import_warnings = _ImportWarning(many=True)
-    dice_source = serializers.ChoiceField(choices=list(DICE_SOURCES), allow_null=True)
+    dice_source = serializers.CharField(allow_null=True, help_text="where the match's rolls come from, as created "
+                                        "(the same choices as the creation's 'dice'); null for a match older than "
+                                        "the rule")
     awaiting_confirmation = serializers.BooleanField()
     finished = serializers.BooleanField()
     winner = serializers.IntegerField(allow_null=True)
