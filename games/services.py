@@ -18,7 +18,7 @@ from eventlog.tasks import wake_projections
 from games.engine import commands as cmd
 from games.engine import errors as engine_errors
 from games.engine import events as engine_events
-from games.engine.events import OpeningRollTied
+from games.engine.events import OpeningRollTied, RollSource
 from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, decide, evolve
 from games.engine.matfile import read_mat, write_mat
 from players import authority
@@ -386,12 +386,12 @@ def _roll(command: RollDice, state: MatchState, player: int | None, stream_id: s
         if not (isinstance(dice, (list, tuple)) and len(dice) == 2
                 and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
             raise BadCommand("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
-        return decide(state, cmd.Roll(player, tuple(dice), "physical"))
+        return decide(state, cmd.Roll(player, tuple(dice), RollSource.PHYSICAL))
     # server dice: drawn from the game's secret seed, whose hash is published before its first roll
     game = state.game + 1 if state.phase == OPENING else state.game
     seed, out = _game_seed(stream_id, game)
     while True:
-        new = decide(state, cmd.Roll(player, dice_rolls.roll(seed.seed, seed.used), "server"))
+        new = decide(state, cmd.Roll(player, dice_rolls.roll(seed.seed, seed.used), RollSource.SERVER))
         seed.used += 1
         out.extend(new)
         if not (new and isinstance(new[0], OpeningRollTied)):  # an opening tie is rolled again

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .events import RollSource
+
 
 @dataclass(frozen=True)
 class StartMatch:
@@ -42,7 +44,7 @@ class Roll:
 
     player: int | None
     dice: tuple[int, int]
-    source: str = "server"
+    source: str = RollSource.SERVER
 
 
 @dataclass(frozen=True)
