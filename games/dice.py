@@ -16,6 +16,8 @@ import hashlib
 import hmac
 import secrets
 
+from games.engine.events import RollSource
+
 
 def new_seed() -> str:
     return secrets.token_hex(32)
@@ -73,7 +75,7 @@ def verify(rows) -> list[dict]:
                 game = started
             dice = [p["die"], p["die"]] if kind == "OpeningRollTied" else list(p["dice"])
             roll_ = {"version": getattr(row, "version", None), "dice": dice}
-            if p.get("source", "server") == "server":
+            if p.get("source", RollSource.SERVER) == RollSource.SERVER:
                 line(game)["server"].append(roll_)
             else:
                 line(game)["board"].append({**roll_, "source": p.get("source")})

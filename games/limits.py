@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from games.engine.errors import InvalidAction
 from games.engine.match import MatchState
+from games.errors import PlatformErrorCode
 
 # gnubg's Match ID keeps the match length in 15 bits (bits 21-35)
 MAX_MATCH_LENGTH = 2**15 - 1
@@ -36,6 +37,8 @@ MAX_GAME_POINTS = 3 * MAX_CUBE
 
 class NotRepresentable(InvalidAction):
     """A match the platform cannot store or show (a name too long for the read model, a cube past its limit)."""
+
+    code = PlatformErrorCode.NOT_REPRESENTABLE
 
 
 def max_final_score(length: int) -> int:

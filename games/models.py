@@ -63,21 +63,6 @@ class GameSummary(models.Model):
         constraints = [models.UniqueConstraint(fields=["stream_id", "game"], name="game_summary_unique")]
 
 
-class GameFlagsCarry(models.Model):
-    """Where the ``match_summary`` projection's reading of the Crawford flags stands in a match stream.
-
-    The :class:`games.crawford.Carry` after the last projected event, so a batch
-    resumes the reading instead of re-reading the stream. Internal: not shown.
-    """
-
-    stream_id = models.CharField(max_length=64, primary_key=True)
-    length = models.PositiveIntegerField(default=0)
-    crawford_rule = models.BooleanField(default=True)
-    crawford_played = models.BooleanField(default=False)
-    score0 = models.PositiveIntegerField(default=0)
-    score1 = models.PositiveIntegerField(default=0)
-
-
 class DiceSeed(models.Model):
     """A game's dice seed, kept secret until the game ends; only its hash is in the log before that."""
 

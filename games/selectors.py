@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine.board import BAR, OFF
-from games.engine.match import MOVE
+from games.engine.match import DOUBLED, MOVE
 from games.engine.state_ids import position_id_of
 from games.limits import gnubg_match_id, xgid
 
@@ -45,7 +45,7 @@ def match_state_data(record: MatchRecord) -> dict:
         },
         "legal_moves": [str(p) for p in s.legal_plays()] if s.phase == MOVE else [],
         "may_double": s.may_double(s.turn),  # no dead cube, no Crawford game: the recording screen's button follows
-        "answerer": s.answerer if s.phase == "doubled" else None,  # after a beaver the doubler answers
+        "answerer": s.answerer if s.phase == DOUBLED else None,  # after a beaver the doubler answers
         "import_warnings": list(record.import_warnings),
         "dice_source": record.dice_source,
         "awaiting_confirmation": record.awaiting_confirmation,

@@ -8,7 +8,6 @@ import threading
 import uuid
 from collections import OrderedDict
 
-from django.apps import apps
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
@@ -19,24 +18,27 @@ from eventlog.tasks import wake_projections
 from games.engine import commands as cmd
 from games.engine import errors as engine_errors
 from games.engine import events as engine_events
-from games.engine.events import KIND_VALUE, OpeningRollTied
-from games.engine.match import DOUBLED, MOVE, OPENING, RESIGNED, MatchState, decide, evolve
+from games.engine.events import OpeningRollTied, RollSource
+from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, decide, evolve
 from games.engine.matfile import read_mat, write_mat
 from players import authority
 from players.models import Player
 
 from . import dice as dice_rolls
 from . import limits, streams
+from .commands import (
+    COMMAND_TYPES,
+    DIRECTOR_COMMANDS,
+    TYPE_OF,
+    ConfirmImport,
+    CorrectResult,
+    MatchCommand,
+    RollDice,
+    VoidMatch,
+)
+from .errors import BadCommand, MatchNotFound
 from .models import DiceSeed
-from .streams import MatchRecord
-
-
-class BadCommand(ValueError):
-    """A command the API cannot read (missing field, wrong type): HTTP 400."""
-
-
-class MatchNotFound(LookupError):
-    pass
+from .streams import DiceSource, Ending, MatchRecord
 
 
 # -- reading a stream -------------------------------------------------------------
@@ -75,7 +77,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
 # is also put in the shared cache, so each other web worker starts from it instead of folding it again. Like the
 # local snapshots it is only ever a prefix of the stream, remembered once its transaction has committed.
 _SHARE_AFTER = 500
-_SHARED = "match-snapshot:v1:"
+_SHARED = "match-snapshot:v2:"  # v2: records know their officiating director and their games
 _SHAREABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")  # a stream id as made here; anything else is no cache key
 
 
@@ -132,34 +134,17 @@ def _remember_on_commit(record: MatchRecord, *, share: bool = False) -> None:
 
 
 # -- who may act --------------------------------------------------------------------
-
-
-def _tournament_director_id(tournament_id: int | None) -> int | None:
-    if tournament_id is None:
-        return None
-    from tournaments.models import Tournament  # tournaments builds on games: looked up, not imported at load
-
-    return Tournament.objects.filter(pk=tournament_id).values_list("director_id", flat=True).first()
+# answered by players/authority.py from what the stream recorded: the match looks nothing up in its event
 
 
 def is_official(user, record: MatchRecord) -> bool:
-    """The director of the match's event, or an official (players/authority.py): may record for either player."""
-    if not user or not user.is_authenticated:
-        return False
-    return authority.runs_event(user, _tournament_director_id(record.tournament_id))
+    """The director the match names as its official, or a federation official: may record for either player."""
+    return authority.officiates_match(user, record.officiating_director_id)
 
 
 def seat_of(user, record: MatchRecord) -> int | None:
     """0 or 1 if ``user`` is one of the match's players."""
-    if not user or not user.is_authenticated:
-        return None
-    player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
-    if player is None:
-        return None
-    for seat, pid in enumerate(record.player_ids):
-        if pid == player:
-            return seat
-    return None
+    return authority.seat_in_match(user, record.player_ids)
 
 
 def can_read(user, record: MatchRecord) -> bool:
@@ -169,55 +154,33 @@ def can_read(user, record: MatchRecord) -> bool:
 # -- creating a match ----------------------------------------------------------------------
 
 
-def rating_ramp(tournament_id: int | None) -> str:
-    """The new-player ramp of the club running the event, written into the match so ratings replay exactly."""
-    if tournament_id is None:
-        return "fibs"
-    ramp = (
-        apps.get_model("tournaments", "Tournament")
-        .objects.filter(pk=tournament_id)
-        .values_list("club__rating_rule__ramp", flat=True)
-        .first()
-    )
-    return ramp or "fibs"
-
-
-
-def event_published(tournament_id: int | None) -> bool:
-    """Whether the event holding a match is public; a match outside any event is."""
-    if tournament_id is None:
-        return True
-    published = (
-        apps.get_model("tournaments", "Tournament")  # looked up, not imported: tournaments builds on games
-        .objects.filter(pk=tournament_id).values_list("published", flat=True).first()
-    )
-    return bool(published)
-
-
 def match_create(
     *,
     actor,
     player0: Player,
     player1: Player,
     length: int,
-    tournament_id: int | None = None,
+    dice: str = DiceSource.SERVER,
     published: bool = True,
+    officiating_director_id: int | None = None,
+    rating_ramp: str = "fibs",
+    tournament_id: int | None = None,
     crawford: bool = True,
     jacoby: bool = False,
     beavers: bool = False,
     raccoons: bool = False,
     automatic_doubles: int = 0,
     cube_limit: int = 0,
-    dice: str = "server",
-    officiating_director_id: int | None = None,
-    rating_ramp: str | None = None,
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
-    A match of an event that is not published is not published either, whatever ``published`` says: it
-    inherits its event's visibility, and follows it (:func:`match_set_published`). ``cube_limit`` 0 means as
-    high as the platform goes (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double
-    past it is refused rather than stored where no ID can show it.
+    Whoever creates it says what the match needs to know of its surroundings, and the match records it as
+    given: whether it is ``published`` (a match of a hidden event is hidden, and follows its event through
+    :func:`match_set_published`), who officiates it (``officiating_director_id``, a user id: its event's
+    director), the new-player ``rating_ramp`` it is rated with, and ``tournament_id``, a label for the event's
+    lists that the match never looks up. ``cube_limit`` 0 means as high as the platform goes
+    (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double past it is refused rather
+    than stored where no ID can show it.
 
     ``dice`` is where every roll of the match comes from, fixed here by whoever creates it (the event's
     director, through the event's settings): ``server`` or ``board``. A player recording cannot switch."""
@@ -238,8 +201,19 @@ def match_create(
         automatic_doubles=automatic_doubles,
         cube_limit=cube_limit or limits.MAX_CUBE,
     )
-    return _open_stream(actor, player0, player1, tournament_id, published, decide(MatchState(), start), dice=dice,
-                        ramp=rating_ramp, director_id=officiating_director_id)
+    registration = _registration(published, officiating_director_id, rating_ramp, tournament_id)
+    return _open_stream(actor, player0, player1, registration, decide(MatchState(), start), dice=DiceSource(dice))
+
+
+def _registration(published, officiating_director_id, rating_ramp, tournament_id) -> dict:
+    """What the creator told the match of its surroundings, checked for its type only: the match trusts it."""
+    for name, value in (("officiating_director_id", officiating_director_id), ("tournament_id", tournament_id)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise BadCommand(f"'{name}' is an id or None")
+    if not isinstance(rating_ramp, str) or not rating_ramp or len(rating_ramp) > 32:
+        raise BadCommand("'rating_ramp' is the name of a rating ramp, e.g. \"fibs\"")
+    return {"published": bool(published), "officiating_director_id": officiating_director_id,
+            "rating_ramp": rating_ramp, "tournament_id": tournament_id}
 
 
 def _check_in_range(name: str, value, low: int, high: int) -> None:
@@ -260,26 +234,17 @@ def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
 
 
 def _open_stream(
-    actor, player0: Player, player1: Player, tournament_id, published: bool, engine_events, import_warnings=(),
-    ramp: str | None = None, director_id: int | None = None, **registered,
+    actor, player0: Player, player1: Player, registration: dict, engine_events, import_warnings=(), **registered,
 ) -> MatchRecord:
-    """A new match stream: who plays (in the platform's terms), then the engine's events.
+    """A new match stream: who plays (in the platform's terms) and what its creator said, then the engine's events.
 
     The whole stream is folded and checked against the platform's limits before it is appended:
     a match refused here leaves nothing in the log."""
-    registration = {
-        **registered,
-        "player_ids": [player0.pk, player1.pk],
-        "tournament_id": tournament_id,
-        "published": bool(published) and event_published(tournament_id),
-        "rating_ramp": ramp if ramp is not None else rating_ramp(tournament_id),
-    }
-    if director_id is not None:  # who officiates it, as its creator (the event) said: answers "may this user"
-        registration["officiating_director_id"] = director_id
+    registration = {**registered, "player_ids": [player0.pk, player1.pk], **registration}
     if import_warnings:  # what the .mat reader read leniently (a dead cube doubled elsewhere...): kept with the match
         registration["import_warnings"] = list(import_warnings)
     stream_id = uuid.uuid4().hex
-    events = [NewEvent(streams.REGISTERED, registration)] + _new(engine_events)
+    events = [NewEvent(streams.REGISTERED, registration, streams.REGISTERED_SCHEMA)] + _new(engine_events)
     record = _fold_checked(stream_id, events, None)
     rows = _append(stream_id, 0, events, actor)
     record = dataclasses.replace(record, created_at=rows[0].recorded_at)
@@ -296,72 +261,67 @@ def _fold_checked(stream_id: str, events: list[NewEvent], record: MatchRecord | 
 
 # -- commands ----------------------------------------------------------------------------
 
-_SIMPLE = {
-    "double": cmd.Double,
-    "take": cmd.Take,
-    "drop": cmd.Drop,
-    "beaver": cmd.Beaver,
-    "raccoon": cmd.Raccoon,
-    "accept_resignation": cmd.AcceptResignation,
-    "decline_resignation": cmd.DeclineResignation,
-}
-COMMAND_TYPES = ("roll", "move", "resign", *_SIMPLE, "correct_result", "void", "confirm_import")
-DIRECTOR_COMMANDS = ("correct_result", "void")
 
+def match_command(
+    *, actor, stream_id: str, command: MatchCommand, expected_version: int, command_id: str | None = None,
+    correlation_id: str | None = None,
+) -> tuple[MatchRecord, list]:
+    """Judge and record one typed command (:mod:`games.commands`); returns the new record and the events appended.
 
-def match_command(*, actor, stream_id: str, command: dict) -> tuple[MatchRecord, list]:
-    """Judge and record one command; returns the new record and the events appended."""
-    if not isinstance(command, dict):
-        raise BadCommand("a command is a JSON object with a 'type'")
-    kind = command.get("type")
-    if kind not in COMMAND_TYPES:
-        raise BadCommand(f"unknown command type {kind!r}; expected one of {', '.join(COMMAND_TYPES)}")
-    expected = command.get("expected_version")
-    if not isinstance(expected, int) or isinstance(expected, bool) or expected < 1:
+    ``expected_version`` is the version of the match the sender was looking at: a stale one is refused
+    (ConcurrencyError). ``command_id`` (the client's Idempotency-Key) and ``correlation_id`` go into the events'
+    metadata."""
+    if type(command) not in TYPE_OF:
+        raise BadCommand(f"unknown command {type(command).__name__}; expected one of {', '.join(COMMAND_TYPES)}")
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 1:
         raise BadCommand("'expected_version' (the version of the match you are looking at) is required")
     record = match_load(stream_id)
     seat = seat_of(actor, record)
+    director_command = isinstance(command, DIRECTOR_COMMANDS)
     # a player acting in their own seat needs no official's powers: spare the lookups on the hot path
-    official = (seat is None or kind in DIRECTOR_COMMANDS) and is_official(actor, record)
+    official = (seat is None or director_command) and is_official(actor, record)
     if not official and seat is None:
-        raise PermissionDenied("only the match's players, its event's director and officials may send commands")
-    if record.version != expected:
-        raise store.ConcurrencyError(stream_id, expected, record.version)
+        raise PermissionDenied("only the match's players, its official and the federation's officials may send "
+                               "commands")
+    if record.version != expected_version:
+        raise store.ConcurrencyError(stream_id, expected_version, record.version)
     if record.voided is not None:
         raise engine_errors.MatchOver(record.over_because())
     with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
-        if kind == "confirm_import":
+        if isinstance(command, ConfirmImport):
             new = _confirm_import(actor, record, seat, official)
-        elif kind in DIRECTOR_COMMANDS:
+        elif director_command:
             if not official:
-                raise PermissionDenied("only the event's director or an official may correct or void a match")
-            new = _director_event(kind, command, record) + _reveal_open_seed(stream_id)
+                raise PermissionDenied("only the match's official (its event's director) or a federation official "
+                                       "may correct or void a match")
+            new = _director_event(command, record) + _reveal_open_seed(stream_id)
         else:
             if record.correction is not None or record.closed is not None:
                 raise engine_errors.MatchOver(record.over_because())
-            player = _acting_player(kind, command, record.state, seat, official)
-            if kind == "roll":
-                _check_dice_source(command, record)
-            decided = _decide(kind, command, record.state, player, stream_id)
+            player = _acting_player(command, record.state, seat, official)
             new = []
-            for event in decided:
+            for event in _decide(command, record, player, stream_id):
                 if isinstance(event, NewEvent):
                     new.append(event)
                     continue
                 new.extend(_new([event]))
-                if type(event).__name__ == "GameWon":
+                if isinstance(event, engine_events.GameWon):
                     new.extend(_reveal_open_seed(stream_id))
         after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
-        _append(stream_id, record.version, new, actor, command.get("command_id"), command.get("correlation_id"))
+        _append(stream_id, record.version, new, actor, command_id, correlation_id)
     _remember_on_commit(after)
     return after, new
 
 
-def _check_dice_source(command: dict, record: MatchRecord) -> None:
+# after a double (or a beaver), whoever answers it; the player doubled may resign instead
+_ANSWERS = (cmd.Take, cmd.Drop, cmd.Beaver, cmd.Raccoon, cmd.Resign)
+
+
+def _check_dice_source(command: RollDice, record: MatchRecord) -> None:
     """A roll comes from the source the match was created with: nobody picks their own dice in a server match."""
-    if record.dice_source == "server" and command.get("dice") is not None:
+    if record.dice_source == DiceSource.SERVER and command.dice is not None:
         raise BadCommand("this match uses server dice: send the roll without 'dice' and the server rolls")
-    if record.dice_source == "board" and command.get("dice") is None:
+    if record.dice_source == DiceSource.BOARD and command.dice is None:
         raise BadCommand("this match's dice come from the board: send the numbers rolled as 'dice', e.g. [3, 1]")
 
 
@@ -377,28 +337,28 @@ def _confirm_import(actor, record: MatchRecord, seat: int | None, official: bool
     return [NewEvent(streams.IMPORT_CONFIRMED, {
         "by_seat": None if official and seat is None else seat, "player_ids": list(record.player_ids),
         "length": record.state.length, "finished": record.finished, "winner": record.winner,
-        "voided": record.voided is not None, "rating_ramp": rating_ramp(record.tournament_id),
+        "voided": record.voided is not None, "rating_ramp": record.rating_ramp,
     })]
 
 
-def _acting_player(kind: str, command: dict, state: MatchState, seat: int | None, official: bool) -> int | None:
-    requested = command.get("player")
+def _acting_player(command, state: MatchState, seat: int | None, official: bool) -> int | None:
+    requested = command.player
     if requested is not None and (isinstance(requested, bool) or requested not in (0, 1)):
         raise BadCommand("'player' is 0 or 1")
-    if kind == "roll" and state.phase == OPENING:
+    if isinstance(command, RollDice) and state.phase == OPENING:
         return None  # both players roll one die each
     if official and seat is None:
-        return requested if requested is not None else _expected_actor(kind, state)
+        return requested if requested is not None else _expected_actor(command, state)
     if requested is not None and requested != seat:
         raise PermissionDenied("you can act only for yourself")
     return seat
 
 
-def _expected_actor(kind: str, state: MatchState) -> int:
+def _expected_actor(command, state: MatchState) -> int:
     """Whom a recorder at the table acts for when the command does not say."""
-    if state.phase == DOUBLED and kind in ("take", "drop", "beaver", "raccoon", "resign"):
+    if state.phase == DOUBLED and isinstance(command, _ANSWERS):
         return state.answerer  # after a beaver the doubler answers; the player doubled may resign instead
-    if kind in ("take", "drop", "beaver") or (kind in ("accept_resignation", "decline_resignation")):
+    if isinstance(command, (cmd.Take, cmd.Drop, cmd.Beaver, cmd.AcceptResignation, cmd.DeclineResignation)):
         if state.phase == DOUBLED:
             return state.answerer
         if state.phase == RESIGNED:
@@ -407,36 +367,31 @@ def _expected_actor(kind: str, state: MatchState) -> int:
     return state.turn
 
 
-def _decide(kind: str, command: dict, state: MatchState, player: int | None, stream_id: str) -> list:
-    if kind == "roll":
-        return _roll(command, state, player, stream_id)
-    if kind == "move":
-        move = command.get("move")
+def _decide(command, record: MatchRecord, player: int | None, stream_id: str) -> list:
+    if isinstance(command, RollDice):
+        _check_dice_source(command, record)
+        return _roll(command, record.state, player, stream_id)
+    if isinstance(command, cmd.Move):
+        move = command.move
         if isinstance(move, str) and len(move) > limits.MAX_MOVE_TEXT:
             raise BadCommand(f"'move' is a play of at most {limits.MAX_MOVE_TEXT} characters, e.g. \"24/18 13/11*\"")
         if not isinstance(move, str):
             raise BadCommand("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
-        return decide(state, cmd.Move(player, move))
-    if kind == "resign":
-        resign_kind = command.get("kind", "single")
-        if not isinstance(resign_kind, str) or resign_kind not in KIND_VALUE:
-            raise BadCommand("'kind' is single, gammon or backgammon")
-        return decide(state, cmd.Resign(player, resign_kind))
-    return decide(state, _SIMPLE[kind](player))
+    return decide(record.state, dataclasses.replace(command, player=player))
 
 
-def _roll(command: dict, state: MatchState, player: int | None, stream_id: str) -> list:
-    dice = command.get("dice")
+def _roll(command: RollDice, state: MatchState, player: int | None, stream_id: str) -> list:
+    dice = command.dice
     if dice is not None:
-        if not (isinstance(dice, list) and len(dice) == 2
+        if not (isinstance(dice, (list, tuple)) and len(dice) == 2
                 and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
             raise BadCommand("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
-        return decide(state, cmd.Roll(player, tuple(dice), "physical"))
+        return decide(state, cmd.Roll(player, tuple(dice), RollSource.PHYSICAL))
     # server dice: drawn from the game's secret seed, whose hash is published before its first roll
     game = state.game + 1 if state.phase == OPENING else state.game
     seed, out = _game_seed(stream_id, game)
     while True:
-        new = decide(state, cmd.Roll(player, dice_rolls.roll(seed.seed, seed.used), "server"))
+        new = decide(state, cmd.Roll(player, dice_rolls.roll(seed.seed, seed.used), RollSource.SERVER))
         seed.used += 1
         out.extend(new)
         if not (new and isinstance(new[0], OpeningRollTied)):  # an opening tie is rolled again
@@ -468,18 +423,18 @@ def _reveal_open_seed(stream_id: str) -> list[NewEvent]:
     return out
 
 
-def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEvent]:
-    reason = command.get("reason", "")
+def _director_event(command: CorrectResult | VoidMatch, record: MatchRecord) -> list[NewEvent]:
+    reason = command.reason
     if not isinstance(reason, str) or not reason.strip():
         raise BadCommand("a director's correction or void needs a 'reason'")
     if len(reason) > limits.MAX_REASON:
         raise BadCommand(f"'reason' is at most {limits.MAX_REASON} characters")
-    if kind == "void":
+    if isinstance(command, VoidMatch):
         return [NewEvent(streams.VOIDED, {"reason": reason})]
-    winner, score = command.get("winner"), command.get("score")
+    winner, score = command.winner, command.score
     if isinstance(winner, bool) or winner not in (0, 1):
         raise BadCommand("'winner' is 0 or 1")
-    if not (isinstance(score, list) and len(score) == 2
+    if not (isinstance(score, (list, tuple)) and len(score) == 2
             and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         raise BadCommand("'score' is the final score of both players, e.g. [7, 4]")
     length = record.state.length
@@ -487,7 +442,7 @@ def _director_event(kind: str, command: dict, record: MatchRecord) -> list[NewEv
         raise BadCommand(f"in a {length}-point match the winner has at least {length} points and the loser fewer")
     if max(score) > limits.max_final_score(length):
         raise BadCommand(f"a final score is at most {limits.max_final_score(length)} points here")
-    return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": score, "reason": reason})]
+    return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": list(score), "reason": reason})]
 
 
 def match_void(*, stream_id: str, reason: str, actor=None) -> None:
@@ -499,18 +454,37 @@ def match_void(*, stream_id: str, reason: str, actor=None) -> None:
             _append(stream_id, record.version, events, actor)
 
 
+def match_assign_official(*, stream_id: str, officiating_director_id: int | None, actor=None) -> bool:
+    """Name who officiates a match (a user id; None: the federation's officials only), for whoever holds it.
+
+    For a match whose registration did not name its official (one registered before registrations did), or
+    whose event changed hands. True if it changed."""
+    if officiating_director_id is not None and (
+        not isinstance(officiating_director_id, int) or isinstance(officiating_director_id, bool)
+    ):
+        raise BadCommand("'officiating_director_id' is a user id or None")
+    record = match_load(stream_id)
+    if record.officiating_director_id == officiating_director_id:
+        return False
+    _append(stream_id, record.version,
+            [NewEvent(streams.OFFICIAL_ASSIGNED, {"officiating_director_id": officiating_director_id})], actor)
+    return True
+
+
 def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | None, how: str, actor=None) -> bool:
     """End a match whose event took its result from elsewhere (a paper result, a forfeit), for the process that did.
 
     ``winner_player`` is the winner's player id; ``score`` the winner's and loser's points (None for a forfeit).
     Nothing more is played in it: one slot, one result. A match already over (finished at the board, voided,
     corrected, closed) is left as it is; returns whether it was closed."""
+    if how not in streams.CLOSINGS:
+        raise BadCommand(f"'how' is one of {', '.join(streams.CLOSINGS)}")
     record = match_load(stream_id)
     if record.finished or winner_player not in record.player_ids:
         return False
     seat, by_seat = _seated(record, winner_player, score)
     with transaction.atomic():
-        events = [NewEvent(streams.CLOSED, {"winner": seat, "score": by_seat, "how": how})] + _reveal_open_seed(stream_id)
+        events = [NewEvent(streams.CLOSED, {"winner": seat, "score": by_seat, "how": Ending(how)})] + _reveal_open_seed(stream_id)
         _append(stream_id, record.version, events, actor)
     return True
 
@@ -556,12 +530,15 @@ def match_set_result(*, stream_id: str, winner_player: int, score: tuple[int, in
 _GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
 
 
-def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tournament_id=None,
-                     officiating_director_id: int | None = None, rating_ramp: str | None = None) -> MatchRecord:
+def match_import_mat(
+    *, actor, text: str, player0: Player, player1: Player, officiating_director_id: int | None = None,
+    rating_ramp: str = "fibs", tournament_id: int | None = None,
+) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
 
-    A record imported by one of its players is not rated until the other player (or an official) confirms it
-    (``confirm_import``); one imported by the event's director or an official is. The same record of moves is
+    ``officiating_director_id``, ``rating_ramp`` and ``tournament_id`` are recorded as :func:`match_create`
+    records them. A record imported by one of its players is not rated until the other player (or an official)
+    confirms it (``confirm_import``); one imported by the official it names, or a federation official, is. The same record of moves is
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
     second import of it is refused."""
     games = len(_GAME_HEADER.findall(text))  # counted before reading: a 10,000-game file is refused at once
@@ -575,8 +552,8 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
     warnings = [w.to_dict() for w in read.warnings]
     fingerprint = record_fingerprint(engine_events)
     seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)
-    director = officiating_director_id if officiating_director_id is not None else _tournament_director_id(tournament_id)
-    vouched = actor is not None and authority.runs_event(actor, director)
+    registration = _registration(True, officiating_director_id, rating_ramp, tournament_id)
+    vouched = actor is not None and authority.officiates_match(actor, officiating_director_id)
     with transaction.atomic():
         store.lock_log()  # no second import of the same record can slip in between the check and the append
         earlier = (Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
@@ -584,9 +561,9 @@ def match_import_mat(*, actor, text: str, player0: Player, player1: Player, tour
                   .values_list("stream_id", flat=True).first())
         if earlier is not None:
             raise BadCommand(f"this record has already been imported (match {earlier})")
-        record = _open_stream(actor, player0, player1, tournament_id, True, engine_events, import_warnings=warnings,
-                              dice="board", import_fingerprint=fingerprint, imported_by_seat=seat,
-                              awaiting_confirmation=not vouched, ramp=rating_ramp, director_id=officiating_director_id)
+        record = _open_stream(actor, player0, player1, registration, engine_events, import_warnings=warnings,
+                              dice=DiceSource.BOARD, import_fingerprint=fingerprint, imported_by_seat=seat,
+                              awaiting_confirmation=not vouched)
 
         def prime_export():  # the file its export will be: written now from what was read, not by a visitor
             from django.core.cache import cache
@@ -656,19 +633,10 @@ def _append(stream_id: str, expected: int, events: list[NewEvent], actor, comman
 MAX_MAT_BYTES = 2_000_000
 
 
-def check_may_create(user, players: tuple[Player, Player], tournament_id: int | None, importing: bool = False) -> None:
-    """The event's director or an official; outside an event, one of the two players or an official."""
+def check_may_create(user, players: tuple[Player, Player]) -> None:
+    """A casual match (outside any event: an event creates its own): one of the two players or an official."""
     if not user or not user.is_authenticated:
         raise PermissionDenied("log in to create a match")
-    if tournament_id is not None:
-        from tournaments.models import Tournament
-
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
-        if tournament is None:
-            raise BadCommand(f"no tournament {tournament_id}")
-        if not authority.runs_event(user, tournament.director_id):
-            raise PermissionDenied("only the event's director or an official may add matches to it")
-        return
     if authority.officiates_everything(user) or any(p.user_id == user.pk for p in players):
         return
     raise PermissionDenied("you may create matches only between yourself and another player")

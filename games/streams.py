@@ -1,22 +1,25 @@
 """A match stream: the platform's events around the engine's, and their fold.
 
 A match stream starts with ``MatchRegistered`` (who the players are in the
-platform, which tournament), then holds the engine's events (``MatchStarted``,
+platform, who officiates it, its rating ramp, and an opaque label of the event
+holding it, never looked up), then holds the engine's events (``MatchStarted``,
 ``DiceRolled``, ``CheckersMoved``…), and may end with a director's
 ``ResultCorrected`` or ``MatchVoided``, or with ``MatchClosed`` when its event
 took the result from elsewhere (a paper result, a forfeit): one slot, one result;
-``MatchVisibilityChanged`` follows its event being published or hidden. The engine judges its own events; the
-platform events are judged by the services.
+``MatchVisibilityChanged`` follows its event being published or hidden; ``MatchOfficialAssigned`` names who
+officiates it, when that was not known at registration (a match registered before registrations named him).
+The engine judges its own events; the platform events are judged by the services.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import NamedTuple
 
 from games.engine import events as engine_events
-from games.engine.match import MatchState, evolve
+from games.engine.match import OVER, MatchState, Phase, evolve
 
 STREAM_TYPE = "match"
 REGISTERED = "MatchRegistered"
@@ -29,11 +32,48 @@ SEED_REVEALED = "DiceSeedRevealed"
 VISIBILITY_CHANGED = "MatchVisibilityChanged"
 # an imported record counts for the ratings only once the other player (or an official) says it is true
 IMPORT_CONFIRMED = "ImportConfirmed"
+# who officiates the match (a user id), for a match whose registration did not say
+OFFICIAL_ASSIGNED = "MatchOfficialAssigned"
 PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
-                   IMPORT_CONFIRMED)
-# where a match's dice come from, fixed at registration: "server" (drawn from the committed seed) or "board"
-# (read off the players' own dice); None for a stream registered before the rule (either was taken)
-DICE_SOURCES = ("server", "board")
+                   IMPORT_CONFIRMED, OFFICIAL_ASSIGNED)
+
+# MatchRegistered's schema: 2 names the officiating director and always the rating ramp. A version-1
+# registration is read as one with no officiating director (the data migration of the events that held such
+# matches appends a MatchOfficialAssigned naming theirs) and the FIBS ramp, as it was rated.
+REGISTERED_SCHEMA = 2
+
+
+def upcast_registered(payload: dict, schema_version: int = 1) -> dict:
+    """A MatchRegistered payload of any schema, as the current one reads it; the stored row is not touched.
+
+    >>> upcast_registered({"player_ids": [1, 2], "tournament_id": 3})["officiating_director_id"] is None
+    True
+    """
+    if schema_version < 2:
+        payload = {"officiating_director_id": None, "rating_ramp": "fibs", **payload}
+    return payload
+
+
+class DiceSource(StrEnum):
+    """Where a match's dice come from, fixed at registration (None for a stream registered before the rule)."""
+
+    SERVER = "server"  # drawn from the game's committed seed
+    BOARD = "board"  # read off the players' own dice
+
+
+DICE_SOURCES = tuple(DiceSource)
+
+
+class Ending(StrEnum):
+    """How a match ended off the board; the read models show it as the match's phase instead of the board's."""
+
+    VOIDED = "voided"
+    CORRECTED = "corrected"  # a director set the result
+    PAPER = "paper"  # its event recorded a result reported on paper
+    FORFEIT = "forfeit"  # its event recorded a forfeit
+
+
+CLOSINGS = (Ending.PAPER, Ending.FORFEIT)  # the ways a MatchClosed ends a match
 
 
 @dataclass(frozen=True)
@@ -49,10 +89,10 @@ class Closure:
 
     winner: int
     score: tuple[int, int] | None
-    how: str  # "paper" or "forfeit"
+    how: Ending  # one of CLOSINGS
 
     def describe(self, names=("player 1", "player 2")) -> str:
-        if self.how == "forfeit":
+        if self.how == Ending.FORFEIT:
             return f"{names[1 - self.winner]} forfeited: {names[self.winner]} wins"
         score = f" {self.score[self.winner]}-{self.score[1 - self.winner]}" if self.score else ""
         return f"result reported on paper: {names[self.winner]} wins{score}"
@@ -65,7 +105,9 @@ class MatchRecord:
     stream_id: str
     version: int = 0
     player_ids: tuple[int | None, int | None] = (None, None)
-    tournament_id: int | None = None
+    tournament_id: int | None = None  # a label for the event's lists; the match never looks it up
+    officiating_director_id: int | None = None  # the user who officiates it (its event's director), if any
+    rating_ramp: str = "fibs"  # the new-player ramp it is rated with, fixed by whoever created it
     published: bool = True
     state: MatchState = field(default_factory=MatchState)
     correction: Correction | None = None
@@ -80,7 +122,7 @@ class MatchRecord:
     @property
     def finished(self) -> bool:
         return (self.voided is not None or self.correction is not None or self.closed is not None
-                or self.state.phase == "over")
+                or self.state.phase == OVER)
 
     @property
     def winner(self) -> int | None:
@@ -99,6 +141,17 @@ class MatchRecord:
         if self.closed:
             return self.closed.score or (0, 0)
         return tuple(self.state.score)
+
+    @property
+    def phase(self) -> Phase | Ending:
+        """Where the match stands: how it ended off the board, or else the board's phase."""
+        if self.voided is not None:
+            return Ending.VOIDED
+        if self.correction is not None:
+            return Ending.CORRECTED
+        if self.closed is not None:
+            return self.closed.how
+        return self.state.phase
 
     def over_because(self) -> str | None:
         """Why no command of the game is taken any more, in words a player understands; None while it is open."""
@@ -143,9 +196,12 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
     for row in rows:
         kind, payload = row.event_type, row.payload
         if kind == REGISTERED:
+            payload = upcast_registered(payload, getattr(row, "schema_version", 1))
             changes.update(
                 player_ids=tuple(payload["player_ids"]),
                 tournament_id=payload.get("tournament_id"),
+                officiating_director_id=payload["officiating_director_id"],
+                rating_ramp=payload["rating_ramp"],
                 published=payload.get("published", True),
                 created_at=getattr(row, "recorded_at", None),
                 import_warnings=tuple(payload.get("import_warnings", ())),
@@ -153,6 +209,8 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                 imported_by=payload.get("imported_by_seat"),
                 awaiting_confirmation=bool(payload.get("awaiting_confirmation", False)),
             )
+        elif kind == OFFICIAL_ASSIGNED:
+            changes["officiating_director_id"] = payload["officiating_director_id"]
         elif kind == IMPORT_CONFIRMED:
             changes["awaiting_confirmation"] = False
         elif kind == RESULT_CORRECTED:
@@ -162,7 +220,8 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
             changes["voided"] = payload.get("reason", "")
         elif kind == CLOSED:
             score = payload.get("score")
-            changes["closed"] = Closure(payload["winner"], tuple(score) if score else None, payload.get("how", "paper"))
+            changes["closed"] = Closure(payload["winner"], tuple(score) if score else None,
+                                        Ending(payload.get("how", Ending.PAPER)))
         elif kind == VISIBILITY_CHANGED:
             changes["published"] = bool(payload["published"])
         elif kind in (SEED_COMMITTED, SEED_REVEALED):

@@ -15,7 +15,7 @@ from . import streams
 # A game at a time: the viewer of a 10,000-game session must not fold and draw all of it for every visitor.
 # Where each game begins (the version of the previous game's GameWon and the match's state there) is kept in
 # the cache and extended as games end, so a page reads and draws one game's events only.
-_BOUNDS = "viewer-bounds:v1:"
+_BOUNDS = "viewer-bounds:v2:"  # v2: a MatchState knows its games
 
 
 def game_frames(stream_id: str, game: int) -> list[dict]:

@@ -6,6 +6,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from . import selectors, services, viewer
+from .engine.match import Phase
 
 
 def _record_or_404(request, stream_id: str):
@@ -47,4 +48,5 @@ def match_record(request, stream_id: str):
     if not _may_record(request.user, record):
         raise PermissionDenied("only the players, the event's director and officials record this match")
     return render(request, "games/record.html", {"m": selectors.match_state_data(record),
-                                                 "seat": services.seat_of(request.user, record)})
+                                                 "seat": services.seat_of(request.user, record),
+                                                 "phases": {phase.name: phase.value for phase in Phase}})

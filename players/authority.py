@@ -7,6 +7,8 @@ from one of:
 - directing the event: its director runs it and officiates its matches;
 - the ``players.officiate`` permission (the "Officials" group; superusers hold every permission):
   the federation's officials, who run every event and officiate every match;
+- being named, by whoever created the match, as its officiating director (recorded in the match's stream:
+  this module answers from that record, never by looking up the event the match belongs to);
 - for creating events under a club's name (and so with its rating rule): being one of its directors;
   without a club's name, a member creates a (limited) casual event only where the site allows it.
 """
@@ -32,6 +34,24 @@ def runs_event(user, director_id: int | None) -> bool:
     """The event's director or an official."""
     directs = director_id is not None and director_id == user.pk
     return _signed_in(user) and (directs or officiates_everything(user))
+
+
+def officiates_match(user, officiating_director_id: int | None) -> bool:
+    """May ``user`` record for either player of a match and correct or void it? The director its stream names
+    (``officiating_director_id``, a user id) and the officials; a match that names none, the officials only."""
+    return runs_event(user, officiating_director_id)
+
+
+def seat_in_match(user, player_ids) -> int | None:
+    """0 or 1 if ``user`` plays in the match whose stream names these players (player ids, by seat); else None."""
+    if not _signed_in(user):
+        return None
+    from players.models import Player  # the models load after this module: looked up when asked
+
+    player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
+    if player is None:
+        return None
+    return next((seat for seat, pid in enumerate(player_ids) if pid == player), None)
 
 
 def may_create_event(user, club=None) -> bool:

@@ -1,8 +1,74 @@
+"""The games API's bodies: what a request may hold (checked here, at the door) and what every answer holds.
+
+A match command is one serializer per command type; each builds the typed command value the service takes
+(:mod:`games.commands`, :mod:`games.engine.commands`). The answers' serializers describe the dictionaries the
+selectors shape, so the OpenAPI document declares every field a client reads.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from games import limits
+from games.commands import COMMAND_TYPES, ConfirmImport, CorrectResult, RollDice, VoidMatch
+from games.engine import commands as engine
+from games.engine.errors import ErrorCode
+from games.engine.events import KIND_VALUE
+from games.engine.match import Phase
+from games.errors import BadCommand, PlatformErrorCode
 from games.models import MatchSummary
-from games.services import COMMAND_TYPES
+from games.streams import CLOSINGS, DICE_SOURCES
+
+
+class Text(serializers.CharField):
+    """A string, and only a string: DRF's CharField would read 5 as "5"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def _said(message: str, *keys: str) -> dict:
+    """The same reason for each of these refusals of a field (its reasons name the field, as the service's do)."""
+    return dict.fromkeys(keys, message)
+
+
+class _Pair(serializers.Field):
+    """Two whole numbers from ``low`` to ``high`` (a JSON list): refused with one reason that names the field."""
+
+    def __init__(self, *, low: int, high: int, reason: str, **kwargs):
+        self.low, self.high = low, high
+        super().__init__(error_messages={"invalid": reason}, **kwargs)
+
+    def to_internal_value(self, data):
+        if not (isinstance(data, list) and len(data) == 2
+                and all(isinstance(d, int) and not isinstance(d, bool) and self.low <= d <= self.high for d in data)):
+            self.fail("invalid")
+        return tuple(data)
+
+    def to_representation(self, value):
+        return list(value)
+
+
+def _pair_schema(low: int, high: int) -> dict:
+    return {"type": "array", "items": {"type": "integer", "minimum": low, "maximum": high}, "minItems": 2,
+            "maxItems": 2}
+
+
+@extend_schema_field(_pair_schema(1, 6))
+class Dice(_Pair):
+    def __init__(self, **kwargs):
+        super().__init__(low=1, high=6, reason="'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for "
+                                               "server dice", **kwargs)
+
+
+@extend_schema_field(_pair_schema(0, limits.MAX_SCORE))
+class FinalScore(_Pair):
+    def __init__(self, **kwargs):
+        super().__init__(low=0, high=limits.MAX_SCORE, reason="'score' is the final score of both players, e.g. [7, 4]",
+                         **kwargs)
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -12,7 +78,6 @@ class MatchCreateSerializer(serializers.Serializer):
         min_value=0, max_value=limits.MAX_MATCH_LENGTH,
         help_text=f"Match length (odd, at most {limits.MAX_MATCH_LENGTH}: gnubg's Match ID holds 15 bits), "
                   "or 0 for an unlimited money session")
-    tournament = serializers.IntegerField(required=False, allow_null=True)
     published = serializers.BooleanField(default=True)
     crawford = serializers.BooleanField(default=True)
     jacoby = serializers.BooleanField(default=False)
@@ -22,27 +87,185 @@ class MatchCreateSerializer(serializers.Serializer):
     cube_limit = serializers.IntegerField(
         default=0, min_value=0, max_value=limits.MAX_CUBE,
         help_text=f"A power of two; 0 = the platform's highest cube, {limits.MAX_CUBE} (gnubg's Match ID holds no more)")
-    dice = serializers.ChoiceField(choices=["server", "board"], default="server",
+    dice = serializers.ChoiceField(choices=list(DICE_SOURCES), default="server",
                                    help_text="where every roll comes from, fixed for the match: the server's "
                                              "verifiable dice, or the players' own dice entered from the board")
 
+    def validate(self, attrs):
+        return _casual(self, attrs)
 
-class CommandSerializer(serializers.Serializer):
-    """Documentation of a command's shape; the service validates it."""
 
-    type = serializers.ChoiceField(choices=COMMAND_TYPES)
-    expected_version = serializers.IntegerField(min_value=1)
-    player = serializers.IntegerField(required=False, min_value=0, max_value=1)
-    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6), min_length=2,
-                                 max_length=2, required=False)
-    move = serializers.CharField(required=False, allow_blank=True, max_length=limits.MAX_MOVE_TEXT)
-    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], required=False)
-    winner = serializers.IntegerField(required=False, min_value=0, max_value=1)
-    score = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=limits.MAX_SCORE),
-                                  min_length=2, max_length=2, required=False,
-                                  help_text="correct_result: the final score; in a match to L points the winner "
-                                            f"has at most L - 1 + {limits.MAX_GAME_POINTS}")
-    reason = serializers.CharField(required=False, max_length=limits.MAX_REASON)
+def _casual(form: serializers.Serializer, attrs: dict) -> dict:
+    """The games API creates casual matches: a body naming an event is refused, not quietly made casual."""
+    if isinstance(form.initial_data, dict) and "tournament" in form.initial_data:
+        raise BadCommand("the matches of an event are created by the event (its director's commands), not here; "
+                         "leave out 'tournament' for a casual match")
+    return attrs
+
+
+# -- commands: one serializer per type --------------------------------------------------------------
+
+
+class _Command(serializers.Serializer):
+    command_type: str = ""
+    expected_version = serializers.IntegerField(
+        min_value=1, help_text="the version of the match you are looking at",
+        error_messages=_said("'expected_version' (the version of the match you are looking at) is required",
+                             "required", "null", "invalid", "min_value", "max_string_length"))
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # "type" names the command: one choice per serializer (the OpenAPI document's discriminator)
+        fields = {name: field for name, field in cls._declared_fields.items() if name != "type"}
+        cls._declared_fields = {"type": serializers.ChoiceField(choices=[cls.command_type]), **fields}
+
+    def command(self):
+        """The typed command value of the validated body."""
+        raise NotImplementedError
+
+
+class _Seated(_Command):
+    player = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=1,
+        help_text="the seat acting, for an official recording at the table; a player acts in their own seat",
+        error_messages=_said("'player' is 0 or 1", "invalid", "min_value", "max_value", "max_string_length"))
+    action: type = object
+
+    def command(self):
+        return self.action(self.validated_data.get("player"))
+
+
+class RollCommandSerializer(_Seated):
+    command_type = "roll"
+    dice = Dice(required=False, allow_null=True,
+                help_text="the numbers rolled, read off the board in a board-dice match; absent for the server's dice")
+
+    def command(self):
+        dice = self.validated_data.get("dice")
+        return RollDice(self.validated_data.get("player"), dice)
+
+
+class MoveCommandSerializer(_Seated):
+    command_type = "move"
+    move = Text(allow_blank=True, trim_whitespace=False, max_length=limits.MAX_MOVE_TEXT,
+                help_text='the play in gnubg notation, e.g. "24/18 13/11*" ("" when there is no play)',
+                error_messages={**_said('\'move\' is the play in gnubg notation, e.g. "24/18 13/11*" ("" when no play)',
+                                        "required", "null", "invalid"),
+                                "max_length": f"'move' is a play of at most {limits.MAX_MOVE_TEXT} characters, "
+                                              'e.g. "24/18 13/11*"'})
+
+    def command(self):
+        return engine.Move(self.validated_data.get("player"), self.validated_data["move"])
+
+
+class ResignCommandSerializer(_Seated):
+    command_type = "resign"
+    kind = serializers.ChoiceField(choices=list(KIND_VALUE), default="single", help_text="what is resigned",
+                                   error_messages=_said("'kind' is single, gammon or backgammon", "invalid_choice",
+                                                        "null"))
+
+    def command(self):
+        return engine.Resign(self.validated_data.get("player"), self.validated_data.get("kind", "single"))
+
+
+def _seated(name: str, action: type, doc: str) -> type[_Seated]:
+    return type(f"{name.title().replace('_', '')}CommandSerializer", (_Seated,),
+                {"command_type": name, "action": action, "__doc__": doc})
+
+
+DoubleCommandSerializer = _seated("double", engine.Double, "Offer the cube.")
+TakeCommandSerializer = _seated("take", engine.Take, "Take the double.")
+DropCommandSerializer = _seated("drop", engine.Drop, "Drop the double: the game is lost at the cube's value.")
+BeaverCommandSerializer = _seated("beaver", engine.Beaver, "Redouble at once the double offered (money sessions).")
+RaccoonCommandSerializer = _seated("raccoon", engine.Raccoon, "Redouble at once the beaver (money sessions).")
+AcceptResignationCommandSerializer = _seated("accept_resignation", engine.AcceptResignation,
+                                             "Accept the resignation offered: the game ends.")
+DeclineResignationCommandSerializer = _seated("decline_resignation", engine.DeclineResignation,
+                                              "Decline the resignation offered: play goes on.")
+
+
+_REASON = {**_said("a director's correction or void needs a 'reason'", "required", "null", "invalid", "blank"),
+           "max_length": f"'reason' is at most {limits.MAX_REASON} characters"}
+
+
+class CorrectResultCommandSerializer(_Command):
+    """A director sets the match's result."""
+
+    command_type = "correct_result"
+    winner = serializers.IntegerField(min_value=0, max_value=1, help_text="the winner's seat",
+                                      error_messages=_said("'winner' is 0 or 1", "required", "null", "invalid",
+                                                           "min_value", "max_value", "max_string_length"))
+    score = FinalScore(help_text="the final score by seat; in a match to L points the winner has at most "
+                                 f"L - 1 + {limits.MAX_GAME_POINTS}")
+    reason = Text(max_length=limits.MAX_REASON, error_messages=_REASON)
+
+    def command(self):
+        data = self.validated_data
+        return CorrectResult(data["winner"], data["score"], data["reason"])
+
+
+class VoidCommandSerializer(_Command):
+    """A director voids the match: it counts for nothing."""
+
+    command_type = "void"
+    reason = Text(max_length=limits.MAX_REASON, error_messages=_REASON)
+
+    def command(self):
+        return VoidMatch(self.validated_data["reason"])
+
+
+class ConfirmImportCommandSerializer(_Command):
+    """The other player (or an official) vouches for an imported record."""
+
+    command_type = "confirm_import"
+
+    def command(self):
+        return ConfirmImport()
+
+
+COMMAND_SERIALIZERS: dict[str, type[_Command]] = {
+    s.command_type: s for s in (
+        RollCommandSerializer, MoveCommandSerializer, DoubleCommandSerializer, TakeCommandSerializer,
+        DropCommandSerializer, BeaverCommandSerializer, RaccoonCommandSerializer, ResignCommandSerializer,
+        AcceptResignationCommandSerializer, DeclineResignationCommandSerializer, CorrectResultCommandSerializer,
+        VoidCommandSerializer, ConfirmImportCommandSerializer,
+    )
+}
+assert tuple(COMMAND_SERIALIZERS) == COMMAND_TYPES, "one serializer per command type, in the same order"
+
+def typed_command(body) -> tuple:
+    """The typed command of a command's JSON body (built by its type's serializer) and the version it was sent for.
+
+    Refused with :class:`~games.errors.BadCommand` (HTTP 400, ``bad_command``), as the service refuses what it
+    cannot take, with reasons that name the fields."""
+    if not isinstance(body, dict):
+        raise BadCommand("a command is a JSON object with a 'type'")
+    kind = body.get("type")
+    form_class = COMMAND_SERIALIZERS.get(kind) if isinstance(kind, str) else None
+    if form_class is None:
+        raise BadCommand(f"unknown command type {kind!r}; expected one of {', '.join(COMMAND_SERIALIZERS)}")
+    form = form_class(data=body)
+    if not form.is_valid():  # refused as the service refuses a command: one reason, the code clients know
+        raise BadCommand("; ".join(_reason(field, problems) for field, problems in _flat(form.errors)))
+    return form.command(), form.validated_data["expected_version"]
+
+
+def _reason(field: str, problems: list) -> str:
+    said = " ".join(map(str, problems))
+    return said if f"'{field}'" in said else f"'{field}': {said}"  # DRF's own reasons do not name the field
+
+
+def _flat(errors, prefix=""):
+    for field, problems in errors.items():
+        if isinstance(problems, dict):
+            yield from _flat(problems, f"{prefix}{field}.")
+        else:
+            yield prefix + field, [p for p in problems if not isinstance(p, (dict, list))] or ["is not valid"]
+
+
+CommandSerializer = PolymorphicProxySerializer(
+    component_name="MatchCommand", serializers=COMMAND_SERIALIZERS, resource_type_field_name="type",
+)
 
 
 class MatchImportSerializer(serializers.Serializer):
@@ -50,11 +273,17 @@ class MatchImportSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, trim_whitespace=False)
     player0 = serializers.IntegerField(required=False)
     player1 = serializers.IntegerField(required=False)
-    tournament = serializers.IntegerField(required=False, allow_null=True)
+
+    def validate(self, attrs):
+        return _casual(self, attrs)
+
+
+# -- answers ----------------------------------------------------------------------------------------
 
 
 class MatchSummarySerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="stream_id")
+    match_id = serializers.CharField(allow_null=True, help_text="gnubg's Match ID; null where gnubg cannot write one")
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
@@ -73,3 +302,163 @@ class EventSerializer(serializers.Serializer):
     schema_version = serializers.IntegerField()
     payload = serializers.JSONField()
     recorded_at = serializers.DateTimeField()
+
+
+class _Seat(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
+class _Options(serializers.Serializer):
+    """Empty before the match has started."""
+
+    crawford = serializers.BooleanField(required=False)
+    jacoby = serializers.BooleanField(required=False)
+    beavers = serializers.BooleanField(required=False)
+    raccoons = serializers.BooleanField(required=False)
+    automatic_doubles = serializers.IntegerField(required=False)
+    cube_limit = serializers.IntegerField(required=False)
+
+
+class _Cube(serializers.Serializer):
+    value = serializers.IntegerField()
+    owner = serializers.IntegerField(allow_null=True, help_text="the owner's seat; null while centred")
+
+
+class _Resignation(serializers.Serializer):
+    player = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=list(KIND_VALUE))
+
+
+class _Board(serializers.Serializer):
+    points = serializers.ListField(child=serializers.IntegerField(),
+                                   help_text="points 1-24 in player 0's numbering: positive = player 0's checkers, "
+                                             "negative = player 1's")
+    bar = serializers.ListField(child=serializers.IntegerField(), help_text="checkers on the bar, by seat")
+    off = serializers.ListField(child=serializers.IntegerField(), help_text="checkers borne off, by seat")
+
+
+class _ImportWarning(serializers.Serializer):
+    line = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class _Closed(serializers.Serializer):
+    how = serializers.ChoiceField(choices=list(CLOSINGS))
+    winner = serializers.IntegerField()
+    score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    summary = serializers.CharField()
+
+
+class _Correction(serializers.Serializer):
+    winner = serializers.IntegerField(allow_null=True)
+    score = serializers.ListField(child=serializers.IntegerField())
+    reason = serializers.CharField()
+
+
+class MatchStateSerializer(serializers.Serializer):
+    """The live state of a match, folded from its stream (:func:`games.selectors.match_state_data`)."""
+
+    id = serializers.CharField()
+    version = serializers.IntegerField()
+    players = _Seat(many=True)
+    tournament_id = serializers.IntegerField(allow_null=True)
+    length = serializers.IntegerField(help_text="0 for a money session")
+    options = _Options()
+    score = serializers.ListField(child=serializers.IntegerField())
+    game = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=list(Phase))
+    turn = serializers.IntegerField()
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    cube = _Cube()
+    crawford = serializers.BooleanField(help_text="the current (or next) game is the Crawford game")
+    crawford_games = serializers.ListField(child=serializers.IntegerField())
+    resignation = _Resignation(allow_null=True)
+    position_id = serializers.CharField()
+    match_id = serializers.CharField(allow_null=True)
+    xgid = serializers.CharField(allow_null=True)
+    pips = serializers.ListField(child=serializers.IntegerField())
+    board = _Board()
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    may_double = serializers.BooleanField()
+    answerer = serializers.IntegerField(allow_null=True)
+    import_warnings = _ImportWarning(many=True)
+    dice_source = serializers.CharField(allow_null=True, help_text="where the match's rolls come from, as created "
+                                        "(the same choices as the creation's 'dice'); null for a match older than "
+                                        "the rule")
+    awaiting_confirmation = serializers.BooleanField()
+    finished = serializers.BooleanField()
+    winner = serializers.IntegerField(allow_null=True)
+    voided = serializers.CharField(allow_null=True, help_text="the void's reason; null unless voided")
+    over_because = serializers.CharField(allow_null=True)
+    closed = _Closed(allow_null=True)
+    correction = _Correction(allow_null=True)
+
+
+class _Appended(serializers.Serializer):
+    type = serializers.CharField()
+    payload = serializers.JSONField()
+
+
+class CommandAnswerSerializer(serializers.Serializer):
+    appended = _Appended(many=True, help_text="the events the command appended")
+    state = MatchStateSerializer(help_text="the match as the command left it")
+
+
+ERROR_CODES = [*ErrorCode, *PlatformErrorCode, "permission_denied", "stale_version", "bad_idempotency_key",
+               "idempotency_key_reused"]
+
+
+class ErrorSerializer(serializers.Serializer):
+    """A refusal: the reason in words, and a stable code a program can act on."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="e.g. " + ", ".join(ERROR_CODES))
+
+
+class StaleAnswerSerializer(ErrorSerializer):
+    """The command was sent for a version the match has left: what happened since, and the state now."""
+
+    current_version = serializers.IntegerField()
+    sent_version = serializers.IntegerField(required=False)
+    state = MatchStateSerializer(required=False)
+
+
+class GameRowSerializer(serializers.Serializer):
+    """One game of a match: the score it started at, its Crawford flags, its result (read model)."""
+
+    game = serializers.IntegerField()
+    score0_before = serializers.IntegerField()
+    score1_before = serializers.IntegerField()
+    crawford = serializers.BooleanField(help_text="the Crawford game: played without the cube")
+    post_crawford = serializers.BooleanField()
+    finished = serializers.BooleanField()
+    winner = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+    kind = serializers.CharField(help_text="single, gammon or backgammon; blank until the game is won")
+    reason = serializers.CharField(help_text="how it was won (bearoff, drop, resignation); blank until then")
+
+
+class _ServerRoll(serializers.Serializer):
+    version = serializers.IntegerField(allow_null=True)
+    dice = serializers.ListField(child=serializers.IntegerField())
+
+
+class _BoardRoll(_ServerRoll):
+    source = serializers.CharField(allow_null=True)
+
+
+class DiceProofSerializer(serializers.Serializer):
+    """One game's dice proof: the seed's commitment, the seed once revealed, whether every server roll checks out."""
+
+    game = serializers.IntegerField()
+    commitment = serializers.CharField(allow_null=True)
+    seed = serializers.CharField(allow_null=True, help_text="revealed once the game has ended")
+    rolls = serializers.IntegerField(help_text="server rolls in the game")
+    server_rolls = _ServerRoll(many=True)
+    board_rolls = _BoardRoll(many=True)
+    verified = serializers.BooleanField(allow_null=True, help_text="null while the game goes on or without "
+                                                                   "server rolls")
+    problem = serializers.CharField()
+

@@ -6,8 +6,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,12 +18,25 @@ from games import selectors, services, viewer
 from players.models import Player
 
 from .serializers import (
+    CommandAnswerSerializer,
     CommandSerializer,
+    DiceProofSerializer,
+    ErrorSerializer,
     EventSerializer,
+    GameRowSerializer,
     MatchCreateSerializer,
     MatchImportSerializer,
+    MatchStateSerializer,
     MatchSummarySerializer,
+    StaleAnswerSerializer,
+    typed_command,
 )
+
+REFUSED = {
+    400: OpenApiResponse(ErrorSerializer, description="refused: a body or a command that breaks a rule"),
+    403: OpenApiResponse(ErrorSerializer, description="not yours to do"),
+}
+NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such match (or none you may see)")}
 
 
 def _is_number(text: str | None) -> bool:
@@ -52,19 +64,17 @@ class MatchListCreate(APIView):
         rows, headers = paging.page(request, rows)
         return Response(MatchSummarySerializer(rows, many=True).data, headers=headers)
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchStateSerializer, **REFUSED},
+                   description="A casual match between two players (an event creates its own matches).")
     def post(self, request):
         form = MatchCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = dict(form.validated_data)
         player0 = get_object_or_404(Player, pk=data.pop("player0"))
         player1 = get_object_or_404(Player, pk=data.pop("player1"))
-        tournament_id = data.pop("tournament", None)
-        services.check_may_create(request.user, (player0, player1), tournament_id)
+        services.check_may_create(request.user, (player0, player1))
         with transaction.atomic():  # the answer is rendered before the commit: no error answered after it
-            record = services.match_create(
-                actor=request.user, player0=player0, player1=player1, tournament_id=tournament_id, **data
-            )
+            record = services.match_create(actor=request.user, player0=player0, player1=player1, **data)
             body = selectors.match_state_data(record)
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -72,7 +82,8 @@ class MatchListCreate(APIView):
 class MatchDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, description="The live state of the match, folded from its stream.")
+    @extend_schema(responses={200: MatchStateSerializer, **NOT_FOUND},
+                   description="The live state of the match, folded from its stream.")
     def get(self, request, stream_id: str):
         return Response(selectors.match_state_data(_readable(request, stream_id)))
 
@@ -83,7 +94,9 @@ class MatchCommands(APIView):
     @extend_schema(
         request=CommandSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, description="retry-safe key")],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: CommandAnswerSerializer, **REFUSED, **NOT_FOUND,
+                   409: OpenApiResponse(StaleAnswerSerializer, description="sent for a version the match has left")},
+        description="One command of the match; its body's ``type`` says which.",
     )
     def post(self, request, stream_id: str):
         command = request.data if isinstance(request.data, dict) else None
@@ -92,9 +105,11 @@ class MatchCommands(APIView):
         folded = {}  # this request's own fold, so the first answer folds nothing again
 
         def send() -> tuple[int, dict]:
-            correlation = request.headers.get("X-Correlation-ID")
-            body = dict(command, command_id=key, correlation_id=correlation) if command is not None else command
-            record, new = services.match_command(actor=request.user, stream_id=stream_id, command=body)
+            typed, expected = typed_command(command)
+            record, new = services.match_command(
+                actor=request.user, stream_id=stream_id, command=typed, expected_version=expected, command_id=key,
+                correlation_id=request.headers.get("X-Correlation-ID"),
+            )
             folded[record.version] = record
             return 200, {"appended": [{"type": e.event_type, "payload": e.payload} for e in new],
                          "version": record.version}
@@ -137,7 +152,8 @@ class MatchEvents(APIView):
         parameters=[OpenApiParameter("after", int, description="only events after this version"),
                     OpenApiParameter("limit", int, description="events per page (at most API_PAGE_MAX); the next "
                                                                "page is in the Link header")],
-        responses=EventSerializer(many=True),
+        responses={200: EventSerializer(many=True), **NOT_FOUND,
+                   400: OpenApiResponse(ErrorSerializer, description="'after' is not a version number")},
     )
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
@@ -153,7 +169,7 @@ class MatchEvents(APIView):
 class MatchGames(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=paging.PAGE_PARAMETERS,
+    @extend_schema(responses={200: GameRowSerializer(many=True), **NOT_FOUND}, parameters=paging.PAGE_PARAMETERS,
                    description="Each game's result and Crawford flags (read model).")
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
@@ -167,7 +183,7 @@ DICE_GAMES_PER_PAGE = 10  # each game's line lists its rolls
 class MatchDice(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=paging.PAGE_PARAMETERS,
+    @extend_schema(responses={200: DiceProofSerializer(many=True), **NOT_FOUND}, parameters=paging.PAGE_PARAMETERS,
                    description="Each game's dice commitment, its seed once revealed, and whether every server roll checks out.")
     def get(self, request, stream_id: str):
         _readable(request, stream_id)
@@ -182,7 +198,8 @@ class MatchDice(APIView):
 class MatchExport(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={(200, "text/plain"): str})
+    @extend_schema(responses={(200, "text/plain"): OpenApiResponse(str, description="the match as a .mat file"),
+                              **NOT_FOUND})
     def get(self, request, stream_id: str):
         record = _readable(request, stream_id)
         # a version's file never changes: written once, then served from the cache (a long session's file
@@ -201,7 +218,8 @@ class MatchImport(APIView):
     permission_classes = [permissions.IsAuthenticated]
     # the project's parsers (settings: JSON with a bound on nesting, forms, multipart for the file)
 
-    @extend_schema(request=MatchImportSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=MatchImportSerializer, responses={201: MatchStateSerializer, **REFUSED},
+                   description="A casual match from a .mat file (an event imports into its own matches).")
     def post(self, request):
         form = MatchImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -214,11 +232,8 @@ class MatchImport(APIView):
             raise services.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
         with transaction.atomic():  # players named in a refused file are not kept
             player0, player1 = services.players_for_import(text, data.get("player0"), data.get("player1"))
-            tournament_id = data.get("tournament")
-            services.check_may_create(request.user, (player0, player1), tournament_id, importing=True)
-            record = services.match_import_mat(
-                actor=request.user, text=text, player0=player0, player1=player1, tournament_id=tournament_id
-            )
+            services.check_may_create(request.user, (player0, player1))
+            record = services.match_import_mat(actor=request.user, text=text, player0=player0, player1=player1)
             body = selectors.match_state_data(record)  # before the commit: no error answered after it
         viewer.game_bounds(record.stream_id)  # where each game begins, cached now: no visitor pays for it
         return Response(body, status=status.HTTP_201_CREATED)

@@ -14,6 +14,7 @@ from .board import Position, may_bear_off, pip_count
 from .errors import (
     CubeNotAvailable,
     EngineError,
+    ErrorCode,
     IllegalMove,
     InvalidAction,
     InvalidPosition,
@@ -29,6 +30,7 @@ from .notation import format_move, parse_move
 __all__ = [
     "CubeNotAvailable",
     "EngineError",
+    "ErrorCode",
     "IllegalMove",
     "InvalidAction",
     "InvalidPosition",

@@ -2,11 +2,18 @@
 
 Commands are requests; :func:`games.engine.match.decide` judges them and
 returns the events that record what happened.
+
+``player`` is the seat acting, 0 or 1. A platform around the engine may build
+a command before it knows the seat (``player=None``: "whoever sends it") and
+fill it in before :func:`~games.engine.match.decide`, which refuses any other
+value with :class:`~games.engine.errors.NotYourTurn`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .events import RollSource
 
 
 @dataclass(frozen=True)
@@ -37,14 +44,14 @@ class Roll:
 
     player: int | None
     dice: tuple[int, int]
-    source: str = "server"
+    source: str = RollSource.SERVER
 
 
 @dataclass(frozen=True)
 class Move:
     """Play the rolled dice: gnubg text (``"24/18 13/11*"``) or ``(from, to)`` steps."""
 
-    player: int
+    player: int | None
     move: object
 
 
@@ -53,47 +60,47 @@ class Double:
     """Offer the cube. ``imported``: a double read from a file of a match played
     elsewhere, accepted even when the cube is dead (gnubg reads such files too)."""
 
-    player: int
+    player: int | None
     imported: bool = False
 
 
 @dataclass(frozen=True)
 class Take:
-    player: int
+    player: int | None
 
 
 @dataclass(frozen=True)
 class Drop:
-    player: int
+    player: int | None
 
 
 @dataclass(frozen=True)
 class Beaver:
     """Redouble at once the double offered to you (and every odd redouble after it)."""
 
-    player: int
+    player: int | None
 
 
 @dataclass(frozen=True)
 class Raccoon:
     """Redouble at once the beaver answering your double (and every even redouble after it)."""
 
-    player: int
+    player: int | None
 
 
 @dataclass(frozen=True)
 class Resign:
     """Offer to resign a ``single``, ``gammon`` or ``backgammon``."""
 
-    player: int
+    player: int | None
     kind: str = "single"
 
 
 @dataclass(frozen=True)
 class AcceptResignation:
-    player: int
+    player: int | None
 
 
 @dataclass(frozen=True)
 class DeclineResignation:
-    player: int
+    player: int | None

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple, Union
+
+
+class RollSource(StrEnum):
+    """Where a roll's numbers came from (an event's ``source``)."""
+
+    SERVER = "server"  # drawn by the platform
+    PHYSICAL = "physical"  # read off dice rolled at the board
 
 SINGLE, GAMMON, BACKGAMMON = "single", "gammon", "backgammon"
 KIND_VALUE = {SINGLE: 1, GAMMON: 2, BACKGAMMON: 3}
@@ -65,7 +73,7 @@ class OpeningRollTied:
     """Both players rolled ``die`` for the opening: they roll again."""
 
     die: int
-    source: str = "server"
+    source: str = RollSource.SERVER
 
 
 @dataclass(frozen=True)
@@ -81,14 +89,14 @@ class GameStarted:
 
     game: int
     dice: tuple[int, int]
-    source: str = "server"
+    source: str = RollSource.SERVER
 
 
 @dataclass(frozen=True)
 class DiceRolled:
     player: int
     dice: tuple[int, int]
-    source: str = "server"
+    source: str = RollSource.SERVER
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import reduce
 
 from . import commands as cmd
@@ -55,14 +56,39 @@ from .errors import CubeNotAvailable, EngineError, InvalidAction, MatchOver, Not
 from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE, Outcome
 from .moves import Play, _effect, legal_moves, play
 
-# phases of a match
-NOT_STARTED = "not_started"
-OPENING = "opening"  # waiting for the opening roll of the next game
-ROLL = "roll"  # `turn` may double or roll
-MOVE = "move"  # `turn` has rolled and must play
-DOUBLED = "doubled"  # `answerer` must take, drop (or beaver/raccoon); `turn` doubled
-RESIGNED = "resigned"  # the resigner's opponent must accept or decline
-OVER = "over"  # the match is won
+class Phase(StrEnum):
+    """Where a match stands, as :attr:`MatchState.phase` (a ``str``: ``Phase.MOVE == "move"``)."""
+
+    NOT_STARTED = "not_started"
+    OPENING = "opening"  # waiting for the opening roll of the next game
+    ROLL = "roll"  # `turn` may double or roll
+    MOVE = "move"  # `turn` has rolled and must play
+    DOUBLED = "doubled"  # `answerer` must take, drop (or beaver/raccoon); `turn` doubled
+    RESIGNED = "resigned"  # the resigner's opponent must accept or decline
+    OVER = "over"  # the match is won
+
+
+# the short names the rules below are written with: the same members, not a second definition
+NOT_STARTED, OPENING, ROLL, MOVE, DOUBLED, RESIGNED, OVER = Phase
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a match as the fold knows it: the score it started at, its Crawford flags, its result.
+
+    ``crawford``: the Crawford game, played without the cube; ``post_crawford``: a game after it (or of a
+    match resumed after it). The result fields stay empty until the game is won.
+    """
+
+    game: int
+    score_before: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    finished: bool = False
+    winner: int | None = None
+    points: int = 0
+    kind: str = ""
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -92,6 +118,11 @@ class MatchState:
     resumed_phase: str | None = None
     winner: int | None = None
     last_game: ev.GameWon | None = None
+    games: tuple[GameRecord, ...] = ()  # every game begun or won, in order: games[n - 1] is game n
+
+    def game_record(self, number: int) -> GameRecord | None:
+        """Game ``number``'s record (1, 2…), or None if it has not begun."""
+        return self.games[number - 1] if 0 < number <= len(self.games) else None
 
     @property
     def players(self) -> tuple[str, str]:
@@ -505,6 +536,7 @@ def _on_game_started(state: MatchState, e: ev.GameStarted) -> MatchState:
     crawford_games = state.crawford_games + ((e.game,) if state.crawford else ())
     return _r(
         state,
+        games=_begin(state, e.game),
         phase=MOVE,
         game=e.game,
         turn=first,
@@ -573,8 +605,12 @@ def _on_game_won(state: MatchState, e: ev.GameWon) -> MatchState:
     crawford_games = state.crawford_games
     if state.crawford and e.game not in crawford_games:
         crawford_games += (e.game,)
+    games = _begin(state, e.game)  # a game conceded before its opening roll was never begun
+    won = dataclasses.replace(games[e.game - 1], finished=True, winner=e.winner, points=e.points, kind=e.kind,
+                              reason=e.reason)
     after = _r(
         state,
+        games=games[: e.game - 1] + (won,) + games[e.game:],
         phase=OPENING,
         game=e.game,
         crawford_games=crawford_games,
@@ -594,6 +630,13 @@ def _on_game_won(state: MatchState, e: ev.GameWon) -> MatchState:
 
 def _on_match_won(state: MatchState, e: ev.MatchWon) -> MatchState:
     return _r(state, phase=OVER, winner=e.winner, crawford=False)
+
+
+def _begin(state: MatchState, number: int) -> tuple[GameRecord, ...]:
+    """The games with game ``number`` begun at the state's score and Crawford flags (as it is, if it has begun)."""
+    if state.game_record(number) is not None:
+        return state.games
+    return state.games + (GameRecord(number, tuple(state.score), state.crawford, state.crawford_done),)
 
 
 def _is_crawford_game(state: MatchState) -> bool:

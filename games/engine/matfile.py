@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 from . import commands as cmd
 from . import events as ev
-from .errors import EngineError, NotationError
+from .errors import EngineError, ErrorCode, NotationError
 from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE
 from .match import DOUBLED, MOVE, OPENING, OVER, ROLL, MatchState, decide, evolve
 from .notation import format_mat_move
@@ -67,6 +67,8 @@ class MatWarning:
 
 class MatFileError(NotationError):
     """A ``.mat`` file that cannot be read or whose play breaks the rules."""
+
+    code = ErrorCode.INVALID_MAT_FILE
 
     def __init__(self, reason: str, game: int | None = None, move: int | None = None):
         self.reason, self.game, self.move = reason, game, move

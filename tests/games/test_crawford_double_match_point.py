@@ -1,9 +1,5 @@
 """Issue 11, rule 7: a match resumed at length-1 to length-1 has no Crawford game, in the engine and the projection."""
 
-from types import SimpleNamespace
-
-from games import streams
-from games.crawford import game_flags
 from games.engine.matfile import read_mat
 
 DOUBLE_MATCH_POINT = """ 5 point match
@@ -16,11 +12,10 @@ DOUBLE_MATCH_POINT = """ 5 point match
 
 
 def test_a_match_resumed_at_double_match_point_has_no_crawford_game_in_engine_or_projection():
+    # the projection's game rows are the engine's own record of the games (MatchState.games)
     record = read_mat(DOUBLE_MATCH_POINT)
     assert record.state.crawford_games == () and record.state.score == (5, 4)
-    rows = [SimpleNamespace(event_type=t, payload=p) for t, p in map(streams.engine_payload, record.events)]
-    assert [(g.game, g.crawford) for g in game_flags(rows)] == [(1, False)]
+    assert [(g.game, g.crawford) for g in record.state.games] == [(1, False)]
     at_4_2 = read_mat(DOUBLE_MATCH_POINT.replace("Bob : 4", "Bob : 2"))
     assert at_4_2.state.crawford_games == (1,)
-    rows = [SimpleNamespace(event_type=t, payload=p) for t, p in map(streams.engine_payload, at_4_2.events)]
-    assert [(g.game, g.crawford) for g in game_flags(rows)] == [(1, True)]
+    assert [(g.game, g.crawford, g.score_before) for g in at_4_2.state.games] == [(1, True, (4, 2))]

@@ -1,13 +1,12 @@
-"""Crawford flags per game: the projection's reading of the scores agrees with the engine and with gnubg."""
+"""Crawford flags per game: the engine's record of each game (MatchState.games) agrees with gnubg and with the
+rule, and the projection stores it."""
 
 import random
-from types import SimpleNamespace
 
 import pytest
 
 from eventlog import projections
-from games import services, streams
-from games.crawford import game_flags
+from games import services
 from games.engine.matfile import read_mat
 from games.models import GameSummary
 from players.models import Player
@@ -15,25 +14,34 @@ from tests.games.engine.test_matfile import INDEX, MATCHES
 from tests.games.engine.test_properties import play_random_match
 
 
-def rows(events):
-    return [SimpleNamespace(event_type=t, payload=p) for t, p in map(streams.engine_payload, events)]
+def crawford_by_the_rule(games, length: int) -> list[int]:
+    """The Crawford game read off the scores alone: the first game begun with exactly one side at length - 1."""
+    for g in games:
+        if (g.score_before[0] == length - 1) != (g.score_before[1] == length - 1):
+            return [g.game]
+    return []
 
 
 @pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
-def test_flags_agree_with_the_engine_and_gnubg_on_every_gnubg_match(path):
+def test_the_engines_flags_agree_with_gnubg_on_every_gnubg_match(path):
     record = read_mat(path.read_text())
-    flags = game_flags(rows(record.events))
+    flags = record.state.games
     assert [g.game for g in flags if g.crawford] == list(record.state.crawford_games) == INDEX[path.name]["crawford_game"]
     crawford = record.state.crawford_games
     assert all(g.post_crawford == bool(crawford and g.game > crawford[0]) for g in flags)
+    assert [g.game for g in flags] == list(range(1, len(flags) + 1)) and all(g.finished for g in flags)
+    assert [g.points for g in flags] == [abs(a - b) for a, b in zip(
+        [sum(g.score_before) for g in flags[1:]] + [sum(record.state.score)], [sum(g.score_before) for g in flags])]
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_flags_agree_with_the_engine_on_random_matches(seed):
+def test_the_engines_flags_follow_the_rule_on_random_matches(seed):
     length = random.Random(seed).choice([3, 5, 7, 9])
     state, events = play_random_match(random.Random(seed), length, {})
-    flags = game_flags(rows(events))
-    assert [g.game for g in flags if g.crawford] == list(state.crawford_games)
+    assert [g.game for g in state.games if g.crawford] == list(state.crawford_games)
+    assert list(state.crawford_games) == crawford_by_the_rule(state.games, length)
+    assert all(g.post_crawford == bool(state.crawford_games and g.game > state.crawford_games[0])
+               for g in state.games)
 
 
 @pytest.mark.django_db

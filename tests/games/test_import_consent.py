@@ -8,9 +8,8 @@ import pytest
 from eventlog import projections
 from eventlog.models import Event
 from ratings.models import RatingChange
-from tournaments.models import Tournament
 
-from .recorder import Recorder
+from .recorder import Recorder, event_match
 
 pytestmark = pytest.mark.django_db
 
@@ -123,8 +122,7 @@ def test_a_board_dice_match_refuses_server_rolls(api, seats):
 
 def test_an_events_matches_take_the_dice_source_the_director_set(api, seats, make_user):
     director = make_user("dora", player=False)
-    event = Tournament.objects.create(name="Club night", director=director)
-    m = _new(api(director), seats, tournament=event.pk, dice="board")
+    m = event_match(api(director), director, seats, length=3, dice="board")  # as the event creates it
     assert m.match["dice_source"] == "board"
     # a player of the event's match cannot choose another source when recording
     m.client = api(seats[0])

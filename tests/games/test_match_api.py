@@ -5,9 +5,7 @@ import random
 import pytest
 
 from eventlog.models import Event
-from tournaments.models import Tournament
-
-from .recorder import Recorder
+from .recorder import Recorder, event_match
 
 pytestmark = pytest.mark.django_db
 
@@ -56,8 +54,7 @@ def test_server_dice_and_physical_dice_are_each_recorded_with_their_source(api, 
 
 def test_a_whole_match_played_through_the_api_by_a_director(api, seats, make_user):
     director = make_user("dora", player=False)
-    tournament = Tournament.objects.create(name="Club night", director=director)
-    m = new_match(api, director, seats, length=3, tournament=tournament.pk, dice="server")
+    m = event_match(api(director), director, seats, length=3, dice="server")
     m.play_random(random.Random(3))
     assert m.match["finished"] and m.match["winner"] in (0, 1)
     assert max(m.match["score"]) >= 3
@@ -185,8 +182,7 @@ def test_malformed_commands_get_400_with_a_reason(api, seats, command, reason):
 
 def test_director_corrects_and_voids_only_by_new_events(api, seats, make_user):
     director = make_user("dora", player=False)
-    tournament = Tournament.objects.create(name="Club night", director=director)
-    m = new_match(api, director, seats, length=5, tournament=tournament.pk)
+    m = event_match(api(director), director, seats, length=5)
     m.client = api(seats[0])
     assert m.send(expect=403, type="void", reason="wrong table").json()["code"] == "permission_denied"
     m.client = api(director)

@@ -19,9 +19,10 @@ from eventlog import projections, store
 from eventlog.models import Event
 from eventlog.store import NewEvent
 from games import streams
-from games.crawford import game_flags, read_flags
+from games.engine.match import MatchState, replay
 from games.engine.matfile import read_mat
-from games.models import GameFlagsCarry, GameSummary, MatchSummary
+from games.models import GameSummary, MatchSummary
+from games.projections import _game_rows
 from tests.games.engine.test_matfile import FIXTURES
 from tests.games.engine.test_properties import play_random_match
 
@@ -95,7 +96,6 @@ def tables() -> dict:
         "games": list(GameSummary.objects.order_by("stream_id", "game").values(
             "stream_id", "game", "score0_before", "score1_before", "crawford", "post_crawford", "finished", "winner",
             "points", "kind", "reason")),
-        "carries": list(GameFlagsCarry.objects.order_by("stream_id").values()),
     }
 
 
@@ -105,10 +105,16 @@ def stored_flags(stream_id: str) -> list[tuple]:
         "reason"))
 
 
+def game_flags(rows) -> list:
+    """The engine's record of each game, folded from a stream's rows (the one home of the Crawford rule)."""
+    return list(streams.fold("any", rows).state.games)
+
+
 def read_independently(stream_id: str, up_to: int | None = None) -> list[tuple]:
+    """The stream folded by the engine up to ``up_to`` in one go, not batch by batch as the projection does."""
     rows = store.read_stream(stream_id)
     return [(g.game, *g.score_before, g.crawford, g.post_crawford, g.finished, g.winner, g.points, g.kind, g.reason)
-            for g in game_flags(r for r in rows if up_to is None or r.global_position <= up_to)]
+            for g in game_flags([r for r in rows if up_to is None or r.global_position <= up_to])]
 
 
 def rebuilt() -> dict:
@@ -168,16 +174,21 @@ def test_after_every_batch_the_game_rows_are_the_reading_of_the_log_up_to_it(mon
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["match_003_5pt.mat", "match_023_5pt.mat", "match_027_3pt.mat", "match_035_11pt.mat"]),
-       st.integers(1, 6), st.lists(st.integers(0, 1000), max_size=12))
-def test_the_reading_resumed_at_any_cuts_equals_one_reading(name, from_game, cuts):
-    """What the projection does, without a database: carry and the rows of the games named are all it keeps."""
+       st.integers(1, 6), st.lists(st.integers(0, 1000), max_size=12), st.booleans())
+def test_the_game_rows_of_any_cuts_are_the_engines_games_at_each_cut(name, from_game, cuts, ahead):
+    """What the projection does, without a database: each batch writes the rows of the games it names, from the
+    state after it or (a rebuild meeting a later snapshot) from the match's last state; either way what is stored
+    after each batch is the engine's record of the games up to there."""
     events = mat(name, min(from_game, (FIXTURES / "matches" / name).read_text().count(" Game ")))
     rows = [SimpleNamespace(event_type=t, payload=p) for t, p in map(streams.engine_payload, events)]
     bounds = sorted({min(c, len(rows)) for c in cuts} | {0, len(rows)})
-    carry, stored = read_flags([])[0], {}
+    final, stored = replay(events), {}
     for a, b in zip(bounds, bounds[1:]):
-        chunk = rows[a:b]
-        named = {r.payload["game"] for r in chunk if "game" in r.payload}
-        carry, touched = read_flags(chunk, carry, {g: stored[g] for g in named if g in stored})
-        stored.update(touched)
-    assert [stored[g] for g in sorted(stored)] == game_flags(rows)
+        exact = replay(events[:b])
+        for row in _game_rows("s", rows[a:b], final if ahead else exact):
+            stored[row.game] = (row.score0_before, row.score1_before, row.crawford, row.post_crawford, row.finished,
+                                row.winner, row.points, row.kind, row.reason)
+        assert [stored[g] for g in sorted(stored)] == [
+            (*g.score_before, g.crawford, g.post_crawford, g.finished, g.winner, g.points, g.kind, g.reason)
+            for g in exact.games]
+    assert len(stored) == len(final.games) and final != MatchState()

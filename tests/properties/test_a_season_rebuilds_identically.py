@@ -9,6 +9,7 @@ state, slots and standings, the players' merged view, and the log itself, which 
 import pytest
 
 from games import services as matches
+from games.commands import CorrectResult, RollDice
 from players.models import Player
 from players.services import player_merge
 from ratings.models import PlayerRating
@@ -26,9 +27,8 @@ def correct(official, match_id: str, winner_seat: int, reason: str) -> None:
     record = matches.match_load(match_id)
     score = [0, 0]
     score[winner_seat] = record.state.length
-    matches.match_command(actor=official, stream_id=match_id, command={
-        "type": "correct_result", "winner": winner_seat, "score": score, "reason": reason,
-        "expected_version": record.version})
+    matches.match_command(actor=official, stream_id=match_id, command=CorrectResult(winner_seat, tuple(score), reason),
+                          expected_version=record.version)
 
 
 def test_rebuild_projections_after_a_season_with_a_merge_a_correction_a_void_and_a_late_swiss_entry(
@@ -68,7 +68,7 @@ def test_rebuild_projections_after_a_season_with_a_merge_a_correction_a_void_and
     assert corrected_winner in final["players"]
     voided = final["match_id"]
     record = matches.match_load(voided)
-    matches.match_command(actor=director, stream_id=voided, command={"type": "roll", "expected_version": record.version})
+    matches.match_command(actor=director, stream_id=voided, command=RollDice(), expected_version=record.version)
     cmd(knockout, director, type="void_match", slot=final["key"], reason="played with the wrong dice")
     step("the final's match voided")
     replay = slot(tournament_data(knockout), "main:r2:m1")["match_id"]

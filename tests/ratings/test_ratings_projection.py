@@ -9,6 +9,7 @@ from eventlog import projections
 from eventlog.models import ProjectionCheckpoint
 from eventlog.tasks import project_all
 from games import services
+from games.commands import CorrectResult, VoidMatch
 from players.models import Player
 from ratings.models import PlayerRating, RatingChange
 from tests.waiting import wait_for
@@ -57,9 +58,8 @@ def test_a_correction_early_in_the_season_changes_later_ratings_as_a_full_recomp
     loser_seat = record.player_ids.index(loser)
     score = [0, 0]
     score[loser_seat] = length
-    services.match_command(actor=staff, stream_id=stream, command={
-        "type": "correct_result", "winner": loser_seat, "score": score, "reason": "scoresheet", "expected_version": record.version,
-    })
+    services.match_command(actor=staff, stream_id=stream, command=CorrectResult(loser_seat, tuple(score), "scoresheet"),
+                           expected_version=record.version)
     projections.run("ratings")
     corrected = [(w, l, n) for _, w, l, n in played]
     corrected[2] = (loser, winner, length)
@@ -74,9 +74,8 @@ def test_a_voided_match_no_longer_counts(players, make_user):
     played = season(players, 20)
     staff = make_user("root", official=True, player=False)
     stream = played[5][0]
-    services.match_command(actor=staff, stream_id=stream, command={
-        "type": "void", "reason": "wrong players", "expected_version": services.match_load(stream).version,
-    })
+    services.match_command(actor=staff, stream_id=stream, command=VoidMatch("wrong players"),
+                           expected_version=services.match_load(stream).version)
     projections.run("ratings")
     assert stored() == expected([(w, l, n) for i, (_, w, l, n) in enumerate(played) if i != 5])
 

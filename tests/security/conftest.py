@@ -51,7 +51,8 @@ class World:
                   **options) -> str:
         """A match between "player" (seat 0) and "opponent" (seat 1), in this event unless ``tournament=False``.
 
-        Its dice come from the board (the scenes name each roll)."""
+        Its dice come from the board (the scenes name each roll). An event's match is created as the event
+        creates them: naming the event's director as its official."""
         from games import services as matches
 
         record = matches.match_create(
@@ -64,10 +65,10 @@ class World:
     def send(self, match_id: str, **command) -> None:
         """Drive a match as an official through the service (setting the scene, not under test)."""
         from games import services as matches
+        from games.api.serializers import typed_command
 
-        version = matches.match_load(match_id).version
-        matches.match_command(actor=self.users["official"], stream_id=match_id,
-                              command={**command, "expected_version": version})
+        typed, version = typed_command({**command, "expected_version": matches.match_load(match_id).version})
+        matches.match_command(actor=self.users["official"], stream_id=match_id, command=typed, expected_version=version)
 
     def version(self, match_id: str) -> int:
         from games import services as matches

@@ -175,7 +175,7 @@ def _bodies(label: str, real: dict):
         return st.fixed_dictionaries({"type": kind}, optional=fields)
     if label == "POST /api/matches/":
         fields = {
-            "tournament": events | anything, "published": st.booleans() | anything,
+            "published": st.booleans() | anything,
             "crawford": st.booleans() | anything, "jacoby": st.booleans() | anything,
             "beavers": st.booleans() | anything, "raccoons": st.booleans() | anything,
             "automatic_doubles": st.integers(-1, 2**40) | anything, "cube_limit": st.integers(-1, 2**40) | anything,
@@ -192,7 +192,7 @@ def _bodies(label: str, real: dict):
             st.text(max_size=60),
         )
         return st.fixed_dictionaries({"text": mangled}, optional={
-            "player0": player, "player1": player, "tournament": events | anything})
+            "player0": player, "player1": player})
     return None
 
 
@@ -224,7 +224,7 @@ def _well_formed(label: str, real: dict) -> list[tuple[dict, dict]]:
             (drawn, {"type": "correct_result", "slot": final, "winner": a, "score": [3, 1], "reason": "scoresheet"}),
         ]
     if label == "POST /api/matches/":
-        return [({}, {"player0": a, "player1": b, "length": 5, "tournament": events["drawn"], "cube_limit": 0})]
+        return [({}, {"player0": a, "player1": b, "length": 5, "cube_limit": 0})]
     if label == "POST /api/matches/import/":
         return [({}, {"text": mat_text(), "player0": a, "player1": b})]
     if label == "POST /api/tournaments/":

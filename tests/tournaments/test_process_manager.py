@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from eventlog import projections, store
 from eventlog.models import Event
+from games.commands import VoidMatch
 from players.models import Player
 from ratings.models import PlayerRating
 from tournaments import services
@@ -101,8 +102,8 @@ def test_a_void_on_the_match_itself_reaches_the_event_and_the_slot_gets_a_new_ma
 
     t, match_id, a, b = _event_with_a_match(director)
     record = matches.match_load(match_id)
-    matches.match_command(actor=director, stream_id=match_id, command={
-        "type": "void", "reason": "wrong players", "expected_version": record.version})
+    matches.match_command(actor=director, stream_id=match_id, command=VoidMatch("wrong players"),
+                          expected_version=record.version)
     projections.run_all()
     assert [kind for kind, _ in _facts(t)] == ["SlotMatchVoided"]
     [new] = services.tournament_advance(t)

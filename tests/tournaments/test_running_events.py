@@ -6,6 +6,8 @@ from django.forms.models import model_to_dict
 
 from eventlog import projections
 from games import services as matches
+from games.commands import RollDice
+from games.engine import commands as match_commands
 from players.models import Player
 from tournaments import services
 from tournaments.models import Tournament, TournamentSlot, TournamentStanding, TournamentState
@@ -65,15 +67,14 @@ def play_to_end(director, match_id: str, winner_seat: int) -> None:
         state = record.state
         for command in (
             # the match's own dice source: the server's, or (an event set to "board") numbers from the board
-            ({"type": "roll", **({"dice": [3, 1]} if record.dice_source == "board" else {})}
-             if state.phase == "opening" else None),
-            {"type": "resign", "kind": "backgammon", "player": 1 - winner_seat},
-            {"type": "accept_resignation", "player": winner_seat},
+            (RollDice(dice=(3, 1) if record.dice_source == "board" else None) if state.phase == "opening" else None),
+            match_commands.Resign(1 - winner_seat, "backgammon"),
+            match_commands.AcceptResignation(winner_seat),
         ):
             if command:
                 record = matches.match_load(match_id)
-                matches.match_command(actor=director, stream_id=match_id,
-                                      command={**command, "expected_version": record.version})
+                matches.match_command(actor=director, stream_id=match_id, command=command,
+                                      expected_version=record.version)
     raise AssertionError("the match did not end")
 
 
@@ -117,7 +118,7 @@ def test_correcting_a_round_one_result_after_round_two_was_paired(director, fiel
     assert set(r2m1["players"]) == {seed1, seed4}
     # round 2, match 1 has begun at the board (the opening roll); match 2 has not
     started = r2m1["match_id"]
-    matches.match_command(actor=director, stream_id=started, command={"type": "roll", "expected_version": 2})
+    matches.match_command(actor=director, stream_id=started, command=RollDice(), expected_version=2)
     # the director corrects round 1: seed 8 beat seed 1 after all
     cmd(t, director, type="correct_result", slot="main:r1:m1", winner=seed8, score=[7, 5], reason="scoresheet")
     data = settle(t)
@@ -162,7 +163,7 @@ def test_keeping_a_flagged_match_lets_it_stand(director, field8):
         report(t, director, data, s["key"], s["players"][0])
     data = settle(t)
     started = slot(data, "main:r2:m1")["match_id"]
-    matches.match_command(actor=director, stream_id=started, command={"type": "roll", "expected_version": 2})
+    matches.match_command(actor=director, stream_id=started, command=RollDice(), expected_version=2)
     cmd(t, director, type="correct_result", slot="main:r1:m1", winner=field8[7], score=[7, 5], reason="late")
     data = settle(t)
     assert data["flagged"]

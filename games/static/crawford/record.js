@@ -3,6 +3,8 @@
 "use strict";
 (function () {
   let state = JSON.parse(document.getElementById("state").textContent);
+  // the match's phases as the engine names them (games.engine.match.Phase), given by the page: one definition
+  const P = JSON.parse(document.getElementById("phases").textContent);
   const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
   const svg = document.getElementById("board");
   const $ = (id) => document.getElementById(id);
@@ -32,7 +34,7 @@
 
   function render(message, isError) {
     Crawford.drawBoard(svg, preview(), {
-      clickable: state.phase === "move", selected: from === null ? null : (from === 25 ? 25 : boardPoint(from)),
+      clickable: state.phase === P.MOVE, selected: from === null ? null : (from === 25 ? 25 : boardPoint(from)),
       onPoint: tap, numbering: (p) => moverPoint(p),
     });
     $("score").textContent = `${state.score[0]}–${state.score[1]}`;
@@ -42,28 +44,28 @@
     const phase = state.phase, finished = state.finished;
     const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on; };
     // the match's dice come from one source, fixed when it was created: only that source's control is offered
-    const rolling = !finished && (phase === "opening" || phase === "roll");
+    const rolling = !finished && (phase === P.OPENING || phase === P.ROLL);
     show("roll", rolling && state.dice_source !== "board");
     show("enter-dice", rolling && state.dice_source !== "server");
     $("die1").disabled = $("die2").disabled = !rolling || state.dice_source === "server";
-    show("play", !finished && phase === "move");
-    show("undo", phase === "move" && steps.length > 0);
-    show("double", !finished && phase === "roll" && state.may_double);
-    show("take", !finished && phase === "doubled"); show("drop", !finished && phase === "doubled");
+    show("play", !finished && phase === P.MOVE);
+    show("undo", phase === P.MOVE && steps.length > 0);
+    show("double", !finished && phase === P.ROLL && state.may_double);
+    show("take", !finished && phase === P.DOUBLED); show("drop", !finished && phase === P.DOUBLED);
     // the player doubled may resign instead of answering (gnubg too): worth the cube before the double
-    show("resign", !finished && (phase === "roll" || phase === "move" || phase === "doubled"));
-    show("accept", !finished && phase === "resigned"); show("decline", !finished && phase === "resigned");
-    $("move-text").value = phase === "move" ? text() : "";
+    show("resign", !finished && (phase === P.ROLL || phase === P.MOVE || phase === P.DOUBLED));
+    show("accept", !finished && phase === P.RESIGNED); show("decline", !finished && phase === P.RESIGNED);
+    $("move-text").value = phase === P.MOVE ? text() : "";
     let line = message;
     if (!line) {
       if (finished && state.over_because && state.winner === null) line = `${state.over_because[0].toUpperCase()}${state.over_because.slice(1)}.`;
       else if (finished) line = state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.` +
         (state.closed ? ` (${state.closed.summary})` : "");
-      else if (phase === "opening") line = `Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
-      else if (phase === "roll") line = `${name(state.turn)} to roll or double.`;
-      else if (phase === "move") line = `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker's point, then where it goes.`;
-      else if (phase === "doubled") line = `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
-      else if (phase === "resigned") line = `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
+      else if (phase === P.OPENING) line = `Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
+      else if (phase === P.ROLL) line = `${name(state.turn)} to roll or double.`;
+      else if (phase === P.MOVE) line = `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker's point, then where it goes.`;
+      else if (phase === P.DOUBLED) line = `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
+      else if (phase === P.RESIGNED) line = `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
     }
     $("status").textContent = line;
     $("status").classList.toggle("error", !!isError);

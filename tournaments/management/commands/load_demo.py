@@ -19,6 +19,9 @@ from django.db import transaction
 from eventlog import projections
 from eventlog.tasks import one_wake_up
 from games import services as matches
+from games.commands import RollDice
+from games.engine import commands as match_commands
+from games.engine.match import MOVE, OPENING, ROLL
 from players.models import Club, Player
 from tournaments.formats.core import READY
 from tournaments import services
@@ -91,14 +94,14 @@ class Command(BaseCommand):
             s = record.state
             if record.finished:
                 return
-            if s.phase in ("opening", "roll"):
-                if s.phase == "roll" and s.may_double(s.turn) and rnd.random() < 0.03:
-                    command = {"type": "double"}
+            if s.phase in (OPENING, ROLL):
+                if s.phase == ROLL and s.may_double(s.turn) and rnd.random() < 0.03:
+                    command = match_commands.Double(None)
                 else:
-                    command = {"type": "roll"}
-            elif s.phase == "move":
-                command = {"type": "move", "move": str(rnd.choice(s.legal_plays()))}
+                    command = RollDice()
+            elif s.phase == MOVE:
+                command = match_commands.Move(None, str(rnd.choice(s.legal_plays())))
             else:
-                command = {"type": "take" if rnd.random() < 0.7 else "drop"}
-            command["expected_version"] = record.version
-            record, _ = matches.match_command(actor=director, stream_id=match_id, command=command)
+                command = match_commands.Take(None) if rnd.random() < 0.7 else match_commands.Drop(None)
+            record, _ = matches.match_command(actor=director, stream_id=match_id, command=command,
+                                              expected_version=record.version)

@@ -1,0 +1,70 @@
+"""Match commands as typed values: what a service is asked to do, read and checked at the door (the API).
+
+The rules' own commands are the engine's (:mod:`games.engine.commands`): a move, a double, a take… built with
+``player=None`` when the sender does not say whose they are (the service settles the seat). The platform's
+commands, which no rule of backgammon judges, are here: a roll (the server's dice or the board's), a director's
+correction or void, and the confirmation of an imported record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from games.engine import commands as engine
+
+
+@dataclass(frozen=True)
+class RollDice:
+    """Roll: ``dice`` read off the board (two numbers 1-6) in a board-dice match, None for the server's dice."""
+
+    player: int | None = None
+    dice: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class CorrectResult:
+    """A director sets the match's result: ``score`` is the final score by seat."""
+
+    winner: int
+    score: tuple[int, int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class VoidMatch:
+    """A director voids the match: it counts for nothing."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ConfirmImport:
+    """The other player (or an official) vouches for an imported record, which then counts for the ratings."""
+
+
+MatchCommand: TypeAlias = (
+    RollDice | engine.Move | engine.Double | engine.Take | engine.Drop | engine.Beaver | engine.Raccoon
+    | engine.Resign | engine.AcceptResignation | engine.DeclineResignation | CorrectResult | VoidMatch | ConfirmImport
+)
+
+# the API's name of each command type (the "type" of a command's JSON body)
+COMMAND_CLASSES: dict[str, type] = {
+    "roll": RollDice,
+    "move": engine.Move,
+    "double": engine.Double,
+    "take": engine.Take,
+    "drop": engine.Drop,
+    "beaver": engine.Beaver,
+    "raccoon": engine.Raccoon,
+    "resign": engine.Resign,
+    "accept_resignation": engine.AcceptResignation,
+    "decline_resignation": engine.DeclineResignation,
+    "correct_result": CorrectResult,
+    "void": VoidMatch,
+    "confirm_import": ConfirmImport,
+}
+COMMAND_TYPES = tuple(COMMAND_CLASSES)
+TYPE_OF = {cls: name for name, cls in COMMAND_CLASSES.items()}
+# the commands only an event's director or an official may send
+DIRECTOR_COMMANDS = (CorrectResult, VoidMatch)

@@ -1,0 +1,174 @@
+"""Issue 12, item 6 (games' half): every answer of the match API is declared in the OpenAPI document, the
+command's body is one schema per command type, and what the API really answers conforms to what it declares."""
+
+import random
+import re
+
+import jsonschema
+import pytest
+import yaml
+
+from games.api.serializers import COMMAND_SERIALIZERS, typed_command
+from games.commands import COMMAND_CLASSES, COMMAND_TYPES
+from games.engine import errors as engine_errors
+from games.errors import BadCommand, MatchNotFound
+from games.limits import NotRepresentable
+
+from .recorder import Recorder
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def schema(api):
+    return yaml.safe_load(api().get("/api/schema/").content)
+
+
+def games_operations(schema):
+    for path, item in schema["paths"].items():
+        if path.startswith("/api/matches") and "/analysis/" not in path:
+            for method, operation in item.items():
+                yield f"{method.upper()} {path}", operation
+
+
+def declared(node: dict, schema: dict) -> bool:
+    """A named component, a list of them, or text: anything but a bare, undescribed object."""
+    if "$ref" in node:
+        return node["$ref"].rsplit("/", 1)[-1] in schema["components"]["schemas"]
+    if node.get("type") == "array":
+        return declared(node["items"], schema)
+    return node.get("type") == "string"
+
+
+def test_every_answer_of_the_match_api_is_declared(schema):
+    seen = 0
+    for label, operation in games_operations(schema):
+        for status, response in operation["responses"].items():
+            content = response.get("content")
+            assert content, f"{label} {status}: no declared body"
+            for media, body in content.items():
+                assert declared(body["schema"], schema), f"{label} {status} {media}: {body['schema']}"
+                seen += 1
+        if label.startswith("POST"):
+            assert {"400", "403"} <= set(operation["responses"]), f"{label}: its refusals are not declared"
+    assert seen >= 20
+
+
+def test_a_commands_body_is_one_schema_per_command_type(schema):
+    body = schema["paths"]["/api/matches/{stream_id}/commands/"]["post"]["requestBody"]["content"]["application/json"]
+    command = schema["components"]["schemas"][body["schema"]["$ref"].rsplit("/", 1)[-1]]
+    assert command["discriminator"]["propertyName"] == "type"
+    assert list(command["discriminator"]["mapping"]) == list(COMMAND_TYPES)
+    for kind, ref in command["discriminator"]["mapping"].items():
+        one = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+        assert "expected_version" in one["required"] and "type" in one["required"]
+    resign = schema["components"]["schemas"]["ResignCommand"]["properties"]
+    assert set(resign) == {"type", "expected_version", "player", "kind"}
+    correct = schema["components"]["schemas"]["CorrectResultCommand"]
+    assert set(correct["required"]) == {"type", "expected_version", "winner", "score", "reason"}
+
+
+@pytest.mark.parametrize("body, command", [
+    ({"type": "roll", "expected_version": 2}, "RollDice(player=None, dice=None)"),
+    ({"type": "roll", "expected_version": 2, "dice": [3, 1], "player": 1}, "RollDice(player=1, dice=(3, 1))"),
+    ({"type": "move", "expected_version": 3, "move": "8/5 6/5"}, "Move(player=None, move='8/5 6/5')"),
+    ({"type": "resign", "expected_version": 3}, "Resign(player=None, kind='single')"),
+    ({"type": "correct_result", "expected_version": 3, "winner": 1, "score": [2, 5], "reason": "sheet"},
+     "CorrectResult(winner=1, score=(2, 5), reason='sheet')"),
+    ({"type": "void", "expected_version": 3, "reason": "no show"}, "VoidMatch(reason='no show')"),
+    ({"type": "confirm_import", "expected_version": 3}, "ConfirmImport()"),
+])
+def test_each_body_is_built_into_its_typed_command(body, command):
+    typed, version = typed_command(body)
+    assert (repr(typed), version) == (command, body["expected_version"])
+    assert type(typed) is COMMAND_CLASSES[body["type"]]
+
+
+@pytest.mark.parametrize("body, reason", [
+    ([], "a JSON object"), ({"type": "fly", "expected_version": 1}, "unknown command type"),
+    ({"type": "move", "expected_version": 1, "move": 5}, "'move' is the play"),
+    ({"type": "roll", "expected_version": True}, "'expected_version'"),
+    ({"type": "correct_result", "expected_version": 1, "winner": 0, "score": [5, True], "reason": "x"}, "'score'"),
+    ({"type": "void", "expected_version": 1, "reason": "   "}, "needs a 'reason'"),
+])
+def test_a_body_that_is_no_command_is_refused_with_a_reason(body, reason):
+    with pytest.raises(BadCommand, match=re.escape(reason)):
+        typed_command(body)
+
+
+def test_every_command_type_has_its_serializer_and_its_typed_value():
+    assert tuple(COMMAND_SERIALIZERS) == tuple(COMMAND_CLASSES) == COMMAND_TYPES
+
+
+def snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+def test_every_refusal_carries_the_code_clients_have_always_received():
+    """``code`` is the class name in snake_case, as deploy/api_errors.py derived it: no client breaks."""
+    from games.engine.matfile import MatFileError
+
+    refusals = [c for c in vars(engine_errors).values() if isinstance(c, type) and issubclass(c, Exception)]
+    refusals += [BadCommand, NotRepresentable]
+    assert len(refusals) >= 10
+    for refusal in refusals:
+        assert refusal.code == snake(refusal.__name__), refusal
+    assert BadCommand.code == "bad_command" and MatchNotFound.code == "not_found"  # as the handler named these
+    assert MatFileError.code == "invalid_mat_file" and isinstance(MatFileError.code, engine_errors.ErrorCode)
+
+
+def validator(schema: dict, component: str):
+    """A JSON Schema validator of one component (OpenAPI 3.0's ``nullable`` read as "or null")."""
+
+    def plain(node):
+        if isinstance(node, list):
+            return [plain(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        node = {k: plain(v) for k, v in node.items()}
+        if node.pop("nullable", False):
+            return {"anyOf": [node, {"type": "null"}]}
+        return node
+
+    document = {"components": plain(schema["components"]), "$ref": f"#/components/schemas/{component}"}
+    return jsonschema.Draft7Validator(document)
+
+
+def conforms(schema: dict, component: str, data) -> None:
+    errors = sorted(validator(schema, component).iter_errors(data), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
+
+
+def test_what_the_api_answers_is_what_it_declares(schema, api, make_user):
+    """A whole match, a refusal, a stale tablet: each answer validated against its declared component."""
+    official = api(make_user("olga", official=True, player=False))
+    seats = make_user("alice"), make_user("bob")
+    created = official.post("/api/matches/", {"player0": seats[0].player.pk, "player1": seats[1].player.pk,
+                                              "length": 3, "dice": "server"}, format="json")
+    assert created.status_code == 201
+    conforms(schema, "MatchState", created.json())
+    wrong = {**created.json(), "phase": "dancing", "cube": {"value": "2"}}
+    del wrong["board"]
+    assert len(list(validator(schema, "MatchState").iter_errors(wrong))) == 4  # the check can fail (owner too)
+    match = Recorder(official, created.json())
+    answer = match.send(type="roll")
+    conforms(schema, "CommandAnswer", answer.json())
+    refused = match.send(expect=400, type="double")
+    conforms(schema, "Error", refused.json())
+    stale = official.post(f"/api/matches/{match.id}/commands/", {"type": "roll", "expected_version": 2},
+                          format="json")
+    assert stale.status_code == 409
+    conforms(schema, "StaleAnswer", stale.json())
+    match.play_random(random.Random(5))
+    conforms(schema, "MatchState", official.get(f"/api/matches/{match.id}/").json())
+    from eventlog import projections
+
+    projections.run_all()
+    for path, component in (("games/", "GameRow"), ("dice/", "DiceProof"), ("events/", "Event")):
+        rows = official.get(f"/api/matches/{match.id}/{path}").json()
+        assert rows
+        for row in rows:
+            conforms(schema, component, row)
+    for row in official.get("/api/matches/").json():
+        conforms(schema, "MatchSummary", row)
+    assert conforms(schema, "Error", official.get("/api/matches/nothing-here/").json()) is None
