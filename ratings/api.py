@@ -7,7 +7,7 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from deploy import paging
+from apikit import paging
 from players.models import Player
 
 from . import selectors
