@@ -37,15 +37,6 @@ def officials_group():
     return group
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _fast_password_hashing():
-    """PBKDF2's million rounds are for attackers, not for the hundreds of test users: MD5 in this process only."""
-    from django.test.utils import override_settings
-
-    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
-        yield
-
-
 @pytest.fixture
 def make_user(django_user_model):
     def make(username: str, *, official: bool = False, player: bool = True, club=None):
@@ -165,7 +156,10 @@ def live_worker(worker_env, transactional_db):
 
 
 @pytest.fixture(autouse=True)
-def _event_log_triggers_on(request, django_db_blocker):
+def _event_log_triggers_on(request):
+    if "django_db_blocker" not in request.fixturenames and not request.config.pluginmanager.has_plugin("django"):
+        yield  # the pure tests' run (tests/pure.py): no database, no Django
+        return
     marker = request.node.get_closest_marker("django_db")
     transactional = marker is not None and marker.kwargs.get("transaction", False)
     if transactional or "transactional_db" in request.fixturenames or "live_worker" in request.fixturenames:
@@ -174,7 +168,7 @@ def _event_log_triggers_on(request, django_db_blocker):
         _set_replication_role("replica")
         return
     if marker is not None or "db" in request.fixturenames or "postgres" in request.fixturenames:
-        with django_db_blocker.unblock():
+        with request.getfixturevalue("django_db_blocker").unblock():
             _set_replication_role("origin")
     yield
 
