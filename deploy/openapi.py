@@ -2,7 +2,8 @@
 
 A drf-spectacular post-processing hook: every operation answers its refusals (``4XX``) with either an
 ``Error`` — ``{"detail", "code", …}``, the code one of ``ErrorCode`` — or, when a form's fields were refused,
-``FieldErrors`` (each field's messages, as Django REST framework's validation answers them).
+``FieldErrors`` (each field's messages, as Django REST framework's validation answers them): the ``Refusal``
+component. An operation that declares a status of its own (a 404, a 409 with more in it) keeps it.
 """
 
 from __future__ import annotations
@@ -42,11 +43,12 @@ def declare_refusals(result, generator, request, public):
                             "description": "What was refused, for a program: stable across wording changes."}
     schemas["Error"] = ERROR
     schemas["FieldErrors"] = FIELD_ERRORS
+    schemas["Refusal"] = {"oneOf": [{"$ref": REF + "Error"}, {"$ref": REF + "FieldErrors"}],
+                          "description": "Either body of a 4xx answer."}
     refused = {
         "description": "Refused: an `Error` (its `code` says why), or `FieldErrors` when fields of the request "
                        "were refused. Nothing was changed.",
-        "content": {"application/json": {"schema": {"oneOf": [{"$ref": REF + "Error"},
-                                                              {"$ref": REF + "FieldErrors"}]}}},
+        "content": {"application/json": {"schema": {"$ref": REF + "Refusal"}}},
     }
     for operations in result.get("paths", {}).values():
         for operation in operations.values():

@@ -81,8 +81,9 @@ def test_every_operation_declares_its_refusals_as_the_error_body(schema):
         for method, operation in operations.items():
             refused = operation["responses"].get("4XX")
             assert refused, f"{method.upper()} {path} declares no refusal"
-            choices = refused["content"]["application/json"]["schema"]["oneOf"]
-            assert {c["$ref"] for c in choices} == {REF + "Error", REF + "FieldErrors"}
+            assert refused["content"]["application/json"]["schema"] == {"$ref": REF + "Refusal"}
+    choices = schema["components"]["schemas"]["Refusal"]["oneOf"]
+    assert {c["$ref"] for c in choices} == {REF + "Error", REF + "FieldErrors"}
     error = schema["components"]["schemas"]["Error"]
     assert set(error["required"]) == {"detail", "code"} and error["properties"]["code"] == {"$ref": REF + "ErrorCode"}
 
