@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
@@ -85,13 +88,18 @@ class PlayerAnalysisView(APIView):
 
 
 class EventAnalysisView(APIView):
+    """Routed by deploy/urls.py, which passes the event's own visibility rule: analysis reads games, players and
+    the event log, never tournaments (the import contracts), so the composition root hands it the one question
+    it needs answered about an event."""
+
     permission_classes = [permissions.AllowAny]
+    # (user, event id) -> None, raising Http404 for an event this user may not see (a hidden one)
+    event_or_404: Callable[[object, int], object] | None = None
 
     @extend_schema(responses=EventAverageSerializer(many=True),
                    description="Each player's average figures over the event's analysed matches.")
     def get(self, request, pk: int):
-        from tournaments.services import visible_or_404  # the event's own rule: a hidden one is 404
-
-        visible_or_404(request.user, pk)
+        if self.event_or_404 is None:
+            raise ImproperlyConfigured("EventAnalysisView.as_view(event_or_404=...) names the event's visibility rule")
+        self.event_or_404(request.user, pk)
         return Response(EventAverageSerializer(selectors.event_averages(pk), many=True).data)
-

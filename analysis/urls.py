@@ -2,9 +2,10 @@ from django.urls import path
 
 from . import api
 
+# the event's averages (tournaments/<pk>/analysis/) are routed by deploy/urls.py, which knows events
+
 urlpatterns = [
     path("matches/<str:stream_id>/analysis/", api.MatchAnalysisView.as_view(), name="match-analysis"),
     path("matches/<str:stream_id>/analysis/request/", api.MatchAnalysisRequest.as_view(), name="match-analysis-request"),
     path("players/<int:pk>/analysis/", api.PlayerAnalysisView.as_view(), name="player-analysis"),
-    path("tournaments/<int:pk>/analysis/", api.EventAnalysisView.as_view(), name="event-analysis"),
 ]

@@ -1,10 +1,21 @@
 """The API's front door: what a client finds at ``/api/`` (JSON, like every answer under ``/api/``)."""
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions
+from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
+
+
+class ApiRootSerializer(serializers.Serializer):
+    matches = serializers.URLField()
+    match_import = serializers.URLField()
+    tournaments = serializers.URLField()
+    ratings = serializers.URLField()
+    player_ratings = serializers.CharField(help_text="a URL template: {id} is the player's id")
+    schema = serializers.URLField(help_text="this OpenAPI document")
+    docs = serializers.URLField(help_text="the OpenAPI document in Swagger UI")
+    health = serializers.URLField()
 
 
 class ApiRoot(APIView):
@@ -12,7 +23,7 @@ class ApiRoot(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(exclude=True)
+    @extend_schema(responses=ApiRootSerializer, description="Where each collection is, and the schema's address.")
     def get(self, request):
         def url(name: str) -> str:
             return reverse(name, request=request)

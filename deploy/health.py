@@ -9,9 +9,8 @@ sending traffic.
 from __future__ import annotations
 
 from django.db.models import Max
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions
+from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,10 +21,33 @@ from players import authority
 MAX_LISTED = 50
 
 
+class ProjectionHealthSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="the last event applied (its global position)")
+    behind = serializers.IntegerField(help_text="events in the log after it")
+    streams_set_aside = serializers.IntegerField(help_text="streams this projection skipped after failing on them")
+
+
+class ProjectionFailureSerializer(serializers.Serializer):
+    projection = serializers.CharField()
+    stream_id = serializers.CharField()
+    global_position = serializers.IntegerField()
+    event_type = serializers.CharField()
+    error = serializers.CharField()
+    skipped = serializers.BooleanField()
+    failed_at = serializers.DateTimeField()
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
+    log_position = serializers.IntegerField(help_text="the newest event's global position (0: an empty log)")
+    projections = serializers.DictField(child=ProjectionHealthSerializer(), help_text="by projection name")
+    failures = ProjectionFailureSerializer(many=True, required=False, help_text="officials only: newest first")
+
+
 class Health(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT},
+    @extend_schema(responses={200: HealthSerializer},
                    description="Projections' positions and set-aside streams; the failures' details for officials.")
     def get(self, request):
         top = Event.objects.aggregate(top=Max("global_position"))["top"] or 0

@@ -1,78 +1,9 @@
-"""Bounded answers for every list and stream endpoint, and the API's throttles.
+"""Moved to apikit.paging: the apps import it from there (deploy is the composition root, imported by no app).
 
-A page stays what the endpoint always answered (a JSON list, or the list inside the object), at most
-``API_PAGE_MAX`` items (``?limit=``, default ``API_PAGE_SIZE``), and the next page's address is in the
-``Link`` header (``rel="next"``), as GitHub's API does: clients that read one page keep working, and no
-request makes the server build a 9 MB answer. A stream is paged by version (``?after=N``): each page ends
-where the next begins, however many events arrive meanwhile.
+Kept while games/api/views.py and tournaments/api.py still say ``from deploy import paging``; the "layers"
+import contract fails until they import ``apikit.paging``, and then this module goes.
 """
 
-from __future__ import annotations
-
-import logging
-
-from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter
-from rest_framework.exceptions import ValidationError
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
-
-
-def number_of(request, name: str, default: int) -> int:
-    text = request.query_params.get(name)
-    if text is None or text == "":
-        return default
-    if not (text.isascii() and text.isdigit()) or len(text) > 12:
-        raise ValidationError({name: f"'{name}' is a whole number"})
-    return int(text)
-
-
-def limit_of(request, default: int | None = None) -> int:
-    limit = number_of(request, "limit", default or settings.API_PAGE_SIZE)
-    return max(1, min(limit, settings.API_PAGE_MAX))
-
-
-def next_link(request, **params) -> dict:
-    query = request.query_params.copy()
-    for name, value in params.items():
-        query[name] = str(value)
-    return {"Link": f'<{request.build_absolute_uri(request.path)}?{query.urlencode()}>; rel="next"'}
-
-
-def page(request, rows) -> tuple[list, dict]:
-    """One page of ``rows`` (a queryset or a list) by ``?offset=&limit=``; the headers name the next page."""
-    limit, offset = limit_of(request), number_of(request, "offset", 0)
-    taken = list(rows[offset: offset + limit + 1])
-    if len(taken) > limit:
-        return taken[:limit], next_link(request, offset=offset + limit, limit=limit)
-    return taken, {}
-
-
-log = logging.getLogger(__name__)
-
-PAGE_PARAMETERS = [
-    OpenApiParameter("limit", int, description="items per page (default and maximum in the settings: "
-                                               "API_PAGE_SIZE, API_PAGE_MAX); the next page is in the Link header"),
-    OpenApiParameter("offset", int, description="items to skip"),
-]
-
-
-class _SettingsRate:
-    """Rates read from ``settings.API_THROTTLE_RATES`` when a request comes, so a change of settings applies."""
-
-    def get_rate(self):
-        return settings.API_THROTTLE_RATES.get(self.scope)
-
-    def allow_request(self, request, view):
-        try:
-            return super().allow_request(request, view)
-        except Exception as cache_down:  # noqa: BLE001 - a throttle must never take the API down with Redis
-            log.warning("throttle skipped: %s", cache_down)
-            return True
-
-
-class AnonymousThrottle(_SettingsRate, AnonRateThrottle):
-    """Anonymous requests, counted per client address (the real one: deploy/proxy.py)."""
-
-
-class UserThrottle(_SettingsRate, UserRateThrottle):
-    """Signed-in requests, counted per user."""
+from apikit.paging import (  # noqa: F401
+    PAGE_PARAMETERS, AnonymousThrottle, UserThrottle, limit_of, next_link, number_of, page,
+)

@@ -163,8 +163,8 @@ REST_FRAMEWORK = {
                                "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
-    # anonymous clients per address, signed-in ones per user (deploy/paging.py reads API_THROTTLE_RATES)
-    "DEFAULT_THROTTLE_CLASSES": ["deploy.paging.AnonymousThrottle", "deploy.paging.UserThrottle"],
+    # anonymous clients per address, signed-in ones per user (apikit/paging.py reads API_THROTTLE_RATES)
+    "DEFAULT_THROTTLE_CLASSES": ["apikit.paging.AnonymousThrottle", "apikit.paging.UserThrottle"],
 }
 # every list and stream endpoint answers at most API_PAGE_MAX items a page (?limit=, default API_PAGE_SIZE)
 API_PAGE_SIZE = int(os.environ.get("API_PAGE_SIZE", "100"))
@@ -186,6 +186,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # drf-spectacular's own hook first (enum names), then every operation's refusals: the Error body
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "deploy.openapi.declare_refusals"],
 }
 
 # -- Celery ---------------------------------------------------------------------

@@ -11,8 +11,10 @@ from django.views.generic import RedirectView
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from analysis.api import EventAnalysisView
 from deploy.api_root import ApiRoot
 from ratings import views as ratings_views
+from tournaments.services import visible_or_404
 
 from .health import Health
 
@@ -29,6 +31,9 @@ urlpatterns = [
     path("api/", include("ratings.urls")),
     path("api/", include("tournaments.urls")),
     path("api/", include("analysis.urls")),
+    # analysis knows no events: the composition root hands it the event's visibility rule (a hidden one is 404)
+    path("api/tournaments/<int:pk>/analysis/", EventAnalysisView.as_view(event_or_404=visible_or_404),
+         name="event-analysis"),
     path("ratings/formula/", ratings_views.formula_page, name="rating-formula"),
     path("ratings/", ratings_views.rating_list_page, name="rating-list-page"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -1,16 +1,16 @@
 """Ratings API: a club's rating list and a player's history."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from deploy import paging
+from apikit import paging
 from players.models import Player
 
 from . import selectors
+from .serializers import PlayerRatingsSerializer, RatingRowSerializer
 
 
 class RatingList(APIView):
@@ -22,7 +22,7 @@ class RatingList(APIView):
             OpenApiParameter("sort", str, enum=list(selectors.SORTS), description="default: rating"),
             *paging.PAGE_PARAMETERS,
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: RatingRowSerializer(many=True)},
     )
     def get(self, request):
         club = request.query_params.get("club")
@@ -36,7 +36,7 @@ class RatingList(APIView):
 class PlayerRatingHistory(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, parameters=paging.PAGE_PARAMETERS)
+    @extend_schema(responses={200: PlayerRatingsSerializer}, parameters=paging.PAGE_PARAMETERS)
     def get(self, request, player_id: int):
         player = get_object_or_404(Player, pk=player_id)
         history, headers = paging.page(request, selectors.rating_history(player.pk, viewer=request.user))

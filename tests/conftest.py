@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -35,15 +36,6 @@ def officials_group():
     group, _ = Group.objects.get_or_create(name=authority.OFFICIALS_GROUP)
     group.permissions.add(officiate)
     return group
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _fast_password_hashing():
-    """PBKDF2's million rounds are for attackers, not for the hundreds of test users: MD5 in this process only."""
-    from django.test.utils import override_settings
-
-    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
-        yield
 
 
 @pytest.fixture
@@ -87,40 +79,110 @@ def postgres(db):
         pytest.skip("needs PostgreSQL: run `make test`, or set DATABASE_URL")
 
 
+QUEUES = ("default", "projections", "analysis")
+
+
 class Worker:
     """A real `celery worker` (with embedded beat) process against the test database and broker."""
 
-    def __init__(self, env: dict, log: Path):
+    def __init__(self, env: dict, log: Path, *, beat: bool = True, name: str | None = None):
         self.env, self.log, self.proc = env, log, None
+        self.beat, self.name = beat, name or f"tests-{os.getpid()}-{log.stem}@%h"
 
     def start(self) -> None:
         self.log.write_text("")
         out = open(self.log, "a")
+        beat = ["-B", "-s", str(self.log.with_suffix(".beat"))] if self.beat else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "deploy", "worker", "-B", "-Q", "default,projections,analysis",
-             "--pool", "solo", "--without-gossip", "--without-mingle", "-l", "info",
-             "-s", str(self.log.with_suffix(".beat"))],
+            [sys.executable, "-m", "celery", "-A", "deploy", "worker", "-Q", ",".join(QUEUES), "-n", self.name,
+             "--pool", "solo", "--without-gossip", "--without-mingle", "-l", "info", *beat],
             cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
         deadline = time.time() + 60
         while "ready." not in self.log.read_text():
             if self.proc.poll() is not None or time.time() > deadline:
                 raise RuntimeError("the Celery worker did not start:\n" + self.log.read_text()[-3000:])
-            time.sleep(0.2)
+            time.sleep(0.1)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
     def kill(self) -> None:
         """SIGKILL: no goodbye, unacknowledged tasks stay with the broker."""
-        if self.proc and self.proc.poll() is None:
+        if self.alive():
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
+        if self.alive():
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+class SessionWorker(Worker):
+    """The session's one worker: started by the first test that asks for it, and again only after a test killed it.
+
+    Between its tests it takes no task (its consumers are cancelled once the task in hand is done, and its beat,
+    a process of its own, is stopped): a test without it sees no worker, as before, and a test that starts a
+    worker of its own is that worker's only competitor-free consumer. Each test reads only its own lines of the
+    log (truncated at its start; the worker appends).
+    """
+
+    def __init__(self, env: dict, log: Path):
+        super().__init__(env, log, beat=False, name=f"tests-{os.getpid()}@%h")
+        self.beat_proc = None
+
+    @property
+    def hostname(self) -> str:
+        return self.name.replace("%h", socket.gethostname())
+
+    def resume(self) -> None:
+        if not self.alive():
+            self.start()  # consumes its queues from the start
+        else:
+            self.log.write_text("")
+            self._control("add_consumer")
+        if self.beat_proc is None or self.beat_proc.poll() is not None:
+            self.beat_proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "deploy", "beat", "-l", "warning",
+                 "-s", str(self.log.with_suffix(".beat"))],
+                cwd=ROOT, env=self.env, stdout=open(self.log.with_suffix(".beat.log"), "a"),
+                stderr=subprocess.STDOUT, start_new_session=True)
+        else:
+            os.killpg(self.beat_proc.pid, signal.SIGCONT)
+
+    def pause(self) -> None:
+        """No new task from here on, and none in hand: then the database may be flushed under it."""
+        if self.beat_proc is not None and self.beat_proc.poll() is None:
+            os.killpg(self.beat_proc.pid, signal.SIGSTOP)
+        if self.alive():
+            self._control("cancel_consumer")
+            from deploy.celery import app
+
+            deadline = time.time() + 120
+            while True:  # a solo worker answers between tasks: an empty answer is a worker with nothing in hand
+                answer = app.control.inspect(destination=[self.hostname], timeout=5).reserved() or {}
+                if answer.get(self.hostname) == []:
+                    return
+                if time.time() > deadline or not self.alive():
+                    raise RuntimeError(f"the worker did not go idle: {answer}")
+
+    def _control(self, command: str) -> None:
+        from deploy.celery import app
+
+        for queue in QUEUES:
+            replies = getattr(app.control, command)(queue, destination=[self.hostname], reply=True, timeout=120)
+            if not replies:
+                raise RuntimeError(f"the worker did not answer {command}({queue})")
+
+    def stop(self) -> None:
+        if self.beat_proc is not None and self.beat_proc.poll() is None:
+            os.killpg(self.beat_proc.pid, signal.SIGKILL)
+            self.beat_proc.wait()
+        super().stop()
 
 
 @pytest.fixture(scope="session")
@@ -149,13 +211,20 @@ def worker_env(django_db_setup, django_db_blocker, broker_url, tmp_path_factory)
     return env, tmp_path_factory.mktemp("worker")
 
 
-@pytest.fixture
-def live_worker(worker_env, transactional_db):
+@pytest.fixture(scope="session")
+def _session_worker(worker_env):
     env, where = worker_env
-    worker = Worker(env, where / "worker.log")
-    worker.start()
+    worker = SessionWorker(env, where / "worker.log")
     yield worker
     worker.stop()
+
+
+@pytest.fixture
+def live_worker(_session_worker, transactional_db):
+    """The session's worker, taking tasks for this test only (its teardown waits until the worker is idle)."""
+    _session_worker.resume()
+    yield _session_worker
+    _session_worker.pause()
 
 
 
@@ -165,7 +234,10 @@ def live_worker(worker_env, transactional_db):
 
 
 @pytest.fixture(autouse=True)
-def _event_log_triggers_on(request, django_db_blocker):
+def _event_log_triggers_on(request):
+    if "django_db_blocker" not in request.fixturenames and not request.config.pluginmanager.has_plugin("django"):
+        yield  # the pure tests' run (tests/pure.py): no database, no Django
+        return
     marker = request.node.get_closest_marker("django_db")
     transactional = marker is not None and marker.kwargs.get("transaction", False)
     if transactional or "transactional_db" in request.fixturenames or "live_worker" in request.fixturenames:
@@ -174,7 +246,7 @@ def _event_log_triggers_on(request, django_db_blocker):
         _set_replication_role("replica")
         return
     if marker is not None or "db" in request.fixturenames or "postgres" in request.fixturenames:
-        with django_db_blocker.unblock():
+        with request.getfixturevalue("django_db_blocker").unblock():
             _set_replication_role("origin")
     yield
 

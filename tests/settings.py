@@ -9,6 +9,17 @@ import os
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret-" + "k" * 40)
 
+# pytest-xdist: each test process (gw0, gw1…) has a database of its own (pytest-django names it) and a Redis
+# database of its own, the broker its worker listens on: gwN takes REDIS_URL's number minus N. Done once, in the
+# test process; the worker and the servers it starts inherit the result (and the flag).
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("REDIS_URL") and not os.environ.get("CRAWFORD_REDIS_SPLIT"):
+    from urllib.parse import urlparse
+
+    _url = urlparse(os.environ["REDIS_URL"])
+    _db = (int(_url.path.strip("/") or 0) - int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw"))) % 16
+    os.environ["REDIS_URL"] = _url._replace(path=f"/{_db}").geturl()
+    os.environ["CRAWFORD_REDIS_SPLIT"] = "1"
+
 from deploy.settings import *  # noqa: E402,F403
 
 # the tests' directors create events of their own without a club: the site allows members' casual events
@@ -19,3 +30,7 @@ CASUAL_EVENTS = True
 # (tests/deploy/test_bounded_answers.py) with the production rates set there; the counts stay in this process
 API_THROTTLE_RATES = {"anon": "1000000/minute", "user": "1000000/minute"}
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# PBKDF2's million rounds are for attackers, not for the hundreds of test users; set here, not in a fixture,
+# so the processes the tests start (the Celery worker, gunicorn) hash as fast as the test process
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

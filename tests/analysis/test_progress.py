@@ -33,7 +33,9 @@ def imported(api, make_user, name: str) -> str:
 def recorded(api, make_user) -> str:
     alice, bob = make_user("alice"), make_user("bob")
     client = api(alice)
-    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5}
+    # dice from the board, drawn from the seed: the same match every run (the server's dice made it a different
+    # one each time, now and then over in a single game, which this test needs more than)
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5, "dice": "board"}
     m = Recorder(client, client.post("/api/matches/", body, format="json").json())
     m.client = api(make_user("root", official=True, player=False))
     m.play_random(random.Random(7))  # random plays: doubles, takes and drops, dances

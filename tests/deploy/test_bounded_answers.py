@@ -37,28 +37,34 @@ def _all_pages(client, url: str, key=None) -> tuple[list, int]:
 
 @pytest.fixture
 def played(make_user, api):
-    """Two finished one-game matches and one unfinished, between rated players, in a published event."""
+    """Two finished one-game matches and one unfinished, between rated players; three events.
+
+    The first is played through the API (its stream, games and dice are what the paging tests read); the
+    second, needed only for a second rated result, is appended whole as the engine judged it (as
+    tests/ratings/season.py makes a season), which takes milliseconds instead of a match's worth of requests.
+    """
     import random
 
     from tests.games.recorder import Recorder
+    from tests.ratings.season import quick_match
 
     official = make_user("olga", official=True, player=False)
     alice, bob = make_user("alice"), make_user("bob")
     client = api(official)
-    ids = []
-    for seed in range(3):
-        created = client.post("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1},
-                              format="json").json()
-        m = Recorder(client, created)
-        if seed < 2:
-            m.play_random(random.Random(seed))
-        else:
-            m.send(type="roll")
-        ids.append(m.id)
+
+    def created() -> Recorder:
+        body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1}
+        return Recorder(client, client.post("/api/matches/", body, format="json").json())
+
+    first = created()
+    first.play_random(random.Random(0))
+    second = quick_match(alice.player.pk, bob.player.pk, 1, 1, random.Random(1))
+    unfinished = created()
+    unfinished.send(type="roll")
     for name in ("One", "Two", "Three"):
         events.tournament_create(actor=official, name=name, format="round_robin")
     projections.run_all()
-    return ids, alice
+    return [first.id, second, unfinished.id], alice
 
 
 def test_every_list_answers_a_bounded_page_and_links_the_next(settings, played, api):
@@ -96,7 +102,7 @@ def test_games_and_dice_are_paged_too(settings, played, api):
         assert response.status_code == 200 and len(response.json()) <= 1, read
 
 
-def test_anonymous_clients_are_throttled_per_address(settings, played, api):
+def test_anonymous_clients_are_throttled_per_address(settings, api):
     from django.test import Client
 
     settings.API_THROTTLE_RATES = {"anon": "5/minute", "user": "8/minute"}
@@ -108,11 +114,10 @@ def test_anonymous_clients_are_throttled_per_address(settings, played, api):
     cache.clear()
 
 
-def test_signed_in_users_are_throttled_per_user(settings, played, api):
+def test_signed_in_users_are_throttled_per_user(settings, make_user, api):
     settings.API_THROTTLE_RATES = {"anon": "5/minute", "user": "8/minute"}
     cache.clear()
-    _, alice = played
-    client = api(alice)
+    client = api(make_user("alice"))
     statuses = [client.get("/api/ratings/").status_code for _ in range(9)]
     assert statuses == [200] * 8 + [429]
     cache.clear()

@@ -76,12 +76,6 @@ class World:
         return matches.match_load(match_id).version
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """PBKDF2 takes about a second per user on this machine; these tests make many users."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world(db, django_user_model) -> World:
     from rest_framework.authtoken.models import Token
