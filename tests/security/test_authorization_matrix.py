@@ -211,10 +211,10 @@ def test_commands_to_a_match_that_does_not_exist_are_404(world, role):
 
 CREATE_CASUAL = {"anonymous": ANON, "player": 201, "opponent": 201, "unrelated": 403, "other_director": 403,
                  "director": 403, "official": 201}
-# issue 12: a match knows nothing of its event, so the games API cannot check an event's director; an event's
-# matches are created by the event itself, and a body naming one is refused with a reason (nothing appended)
-CREATE_IN_EVENT = {"anonymous": ANON, "player": 400, "opponent": 400, "unrelated": 400, "other_director": 400,
-                   "director": 400, "official": 400}
+# issue 12: a match knows nothing of its event, so an event's matches are added through the event (which knows
+# its director); the match API refuses a body naming an event (test_no_match_is_added_to_an_unpublished_event…)
+CREATE_IN_EVENT = {"anonymous": ANON, "player": 403, "opponent": 403, "unrelated": 403, "other_director": 403,
+                   "director": 201, "official": 201}
 
 
 @pytest.mark.parametrize("in_event", [False, True], ids=["casual", "in-event"])
