@@ -92,6 +92,8 @@ EVENT_MATCHES_PER_TRANSACTION = int(os.environ.get("EVENT_MATCHES_PER_TRANSACTIO
 # what a tournament asks of the ratings (a club's rating ramp, seeding by rating): named here, the composition
 # root, so that tournaments imports nothing of ratings (an object with club_ramp(club_id) and ratings(player_ids))
 TOURNAMENT_RATINGS_PROVIDER = "ratings.selectors.TournamentRatings"
+# and what the ratings ask of the events (which are public, to hide hidden events' results): a function of ids
+PUBLISHED_EVENTS_PROVIDER = "tournaments.selectors.published_event_ids"
 
 ROOT_URLCONF = "deploy.urls"
 WSGI_APPLICATION = "deploy.wsgi.application"

@@ -16,6 +16,7 @@ from deploy.api_root import ApiRoot
 from ratings import views as ratings_views
 from tournaments.services import visible_or_404
 
+from . import player_page
 from .health import Health
 
 urlpatterns = [
@@ -42,6 +43,7 @@ urlpatterns = [
          name="api-docs"),
     path("api-auth/", include("rest_framework.urls")),
     path("", include("tournaments.urls_pages")),
+    path("players/<int:pk>/", player_page.player_page, name="player-page"),
     path("", include("games.urls")),
 ]
 

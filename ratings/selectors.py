@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.utils.module_loading import import_string
+
 from players import authority
 from players.models import Player
 
@@ -92,8 +95,6 @@ def hidden_results(keys: set[str]) -> set[str]:
 
     A match stream says its own visibility (``MatchRegistered`` and any later ``MatchVisibilityChanged``, the
     last one standing); a paper result has the visibility of its event."""
-    from django.apps import apps
-
     from eventlog.models import Event
     from games import streams
 
@@ -106,9 +107,9 @@ def hidden_results(keys: set[str]) -> set[str]:
     hidden = {k for k, visible in shown.items() if not visible}
     events = {k: int(k.split(":", 1)[0].rsplit("-", 1)[1]) for k in slots if k.split(":", 1)[0].rsplit("-", 1)[1].isdigit()}
     if events:
-        # looked up, not imported: ratings read games and players, and only the event's visibility here
-        public = set(apps.get_model("tournaments", "Tournament").objects.filter(pk__in=set(events.values()), published=True)
-                     .values_list("pk", flat=True))
+        # ratings read games and players only: which events are public is answered by the provider the composition
+        # root names (settings.PUBLISHED_EVENTS_PROVIDER, the tournaments' selector)
+        public = set(import_string(settings.PUBLISHED_EVENTS_PROVIDER)(set(events.values())))
         hidden |= {k for k, pk in events.items() if pk not in public}
     return hidden
 

@@ -11,7 +11,7 @@ from eventlog import store
 from eventlog.idempotency import run_once
 from games import services as matches
 from games.limits import MAX_MATCH_LENGTH
-from deploy import paging
+from apikit import paging
 from players.models import Club, Player
 from tournaments.formats.standings import TIEBREAKS
 

@@ -131,3 +131,9 @@ def tournament_history(tournament: Tournament) -> list[dict]:
             continue
         out.append({"at": r.recorded_at, "reason": "", **line})
     return out
+
+
+def published_event_ids(ids: set[int]) -> set[int]:
+    """Which of these events are public: what the ratings ask (``settings.PUBLISHED_EVENTS_PROVIDER``) to hide the
+    results of hidden events, without importing tournaments."""
+    return set(Tournament.objects.filter(pk__in=ids, published=True).values_list("pk", flat=True))

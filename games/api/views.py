@@ -11,7 +11,7 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from deploy import paging
+from apikit import paging
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
 from games import selectors, services, viewer
