@@ -29,7 +29,8 @@ run: $(STAMP)
 # The pure tests (the engine, the formats, the tournament's decider) first, in processes where importing Django
 # fails (tests/pure.py); then the rest of the suite against real PostgreSQL and Redis with a live Celery worker
 # (started when none answers). Both go through scripts/test-services.sh, which also installs gnubg, the pure run's
-# oracle. Both in TEST_PROCESSES processes (pytest-xdist; a test file stays in one of them, each with its own test database and Redis database: tests/settings.py). PYTEST_ARGS go to the second run.
+# oracle. Both in TEST_PROCESSES processes (pytest-xdist; a test file stays in one of them, each with its own
+# test database and Redis database: tests/settings.py). PYTEST_ARGS go to the second run.
 PURE_TESTS := $(wildcard tests/games/engine tests/tournaments/formats tests/tournaments/decider tests/tournaments/test_decider*.py)
 TEST_PROCESSES ?= 2
 PARALLEL = -n $(TEST_PROCESSES) --dist loadfile
