@@ -190,6 +190,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # drf-spectacular's own hook first (enum names), then every operation's refusals: the Error body
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "deploy.openapi.declare_refusals"],
+    # a match's and an event's correct_result bodies share their one-value "type": one enum, named
+    "ENUM_NAME_OVERRIDES": {"CorrectResultTypeEnum": [("correct_result", "correct_result")]},
 }
 
 # -- Celery ---------------------------------------------------------------------

@@ -109,7 +109,7 @@ class TournamentCommands(APIView):
 
     @extend_schema(
         request=bodies.COMMAND_REQUEST, parameters=[IDEMPOTENCY_KEY],
-        responses={200: bodies.CommandAnswerSerializer, 409: bodies.ErrorSerializer, **REFUSALS},
+        responses={200: bodies.TournamentCommandAnswerSerializer, 409: bodies.ErrorSerializer, **REFUSALS},
         description="One command to the event, by its ``type``; a refusal's ``code`` says why (e.g. not_entered).",
     )
     def post(self, request, pk: int):

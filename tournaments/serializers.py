@@ -9,6 +9,8 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from apikit.serializers import ErrorSerializer  # noqa: F401 - the API declares its refusals with it
+
 from games.limits import MAX_MATCH_LENGTH, MAX_REASON, max_final_score
 
 from tournaments.formats.core import SlotStatus
@@ -204,18 +206,12 @@ COMMAND_REQUEST = PolymorphicProxySerializer(
 # -- answers -----------------------------------------------------------------------------------
 
 
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField(help_text="stable: e.g. not_entered, check_in_closed, stale_version")
-    current_version = serializers.IntegerField(required=False)
-
-
 class AppendedEventSerializer(serializers.Serializer):
     type = serializers.CharField()
     payload = serializers.DictField()
 
 
-class CommandAnswerSerializer(serializers.Serializer):
+class TournamentCommandAnswerSerializer(serializers.Serializer):
     appended = AppendedEventSerializer(many=True)
     version = serializers.IntegerField(help_text="the event's version after the command")
 

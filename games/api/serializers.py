@@ -10,13 +10,14 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from apikit.serializers import ErrorSerializer
+
 from games import limits
 from games.commands import COMMAND_TYPES, ConfirmImport, CorrectResult, RollDice, VoidMatch
 from games.engine import commands as engine
-from games.engine.errors import ErrorCode
 from games.engine.events import KIND_VALUE
 from games.engine.match import Phase
-from games.errors import BadCommand, PlatformErrorCode
+from games.errors import BadCommand
 from games.models import MatchSummary
 from games.streams import CLOSINGS, DICE_SOURCES
 
@@ -401,20 +402,9 @@ class _Appended(serializers.Serializer):
     payload = serializers.JSONField()
 
 
-class CommandAnswerSerializer(serializers.Serializer):
+class MatchCommandAnswerSerializer(serializers.Serializer):
     appended = _Appended(many=True, help_text="the events the command appended")
     state = MatchStateSerializer(help_text="the match as the command left it")
-
-
-ERROR_CODES = [*ErrorCode, *PlatformErrorCode, "permission_denied", "stale_version", "bad_idempotency_key",
-               "idempotency_key_reused"]
-
-
-class ErrorSerializer(serializers.Serializer):
-    """A refusal: the reason in words, and a stable code a program can act on."""
-
-    detail = serializers.CharField()
-    code = serializers.CharField(help_text="e.g. " + ", ".join(ERROR_CODES))
 
 
 class StaleAnswerSerializer(ErrorSerializer):

@@ -18,7 +18,7 @@ from games import selectors, services, viewer
 from players.models import Player
 
 from .serializers import (
-    CommandAnswerSerializer,
+    MatchCommandAnswerSerializer,
     CommandSerializer,
     DiceProofSerializer,
     ErrorSerializer,
@@ -94,7 +94,7 @@ class MatchCommands(APIView):
     @extend_schema(
         request=CommandSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, description="retry-safe key")],
-        responses={200: CommandAnswerSerializer, **REFUSED, **NOT_FOUND,
+        responses={200: MatchCommandAnswerSerializer, **REFUSED, **NOT_FOUND,
                    409: OpenApiResponse(StaleAnswerSerializer, description="sent for a version the match has left")},
         description="One command of the match; its body's ``type`` says which.",
     )

@@ -152,7 +152,7 @@ def test_what_the_api_answers_is_what_it_declares(schema, api, make_user):
     assert len(list(validator(schema, "MatchState").iter_errors(wrong))) == 4  # the check can fail (owner too)
     match = Recorder(official, created.json())
     answer = match.send(type="roll")
-    conforms(schema, "CommandAnswer", answer.json())
+    conforms(schema, "MatchCommandAnswer", answer.json())
     refused = match.send(expect=400, type="double")
     conforms(schema, "Error", refused.json())
     stale = official.post(f"/api/matches/{match.id}/commands/", {"type": "roll", "expected_version": 2},
