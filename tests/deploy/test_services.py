@@ -88,3 +88,13 @@ def test_production_settings_pass_the_deploy_check():
     run = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                          cwd=ROOT, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_node_and_worker_units_are_templates_and_beat_is_one():
+    """Two web nodes and two workers on one machine: each instance its own port, each worker its own name."""
+    web = [exec_start("crawford-web@.service", port) for port in ("8000", "8001")]
+    assert [command[command.index("--bind") + 1] for command in web] == ["127.0.0.1:8000", "127.0.0.1:8001"]
+    workers = [exec_start("crawford-worker@.service", n) for n in ("1", "2")]
+    assert [command[command.index("-n") + 1] for command in workers] == ["worker1@%h", "worker2@%h"]
+    # one beat for the whole site: no template to start a second by mistake
+    assert not (SERVICES / "crawford-beat@.service").exists() and (SERVICES / "crawford-beat.service").exists()
