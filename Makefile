@@ -49,7 +49,7 @@ bench-load: $(STAMP)
 # Scale-out (README "Scaling out"): two gunicorn nodes and two Celery workers, worker 1 SIGKILLed 20 s into the
 # recording and started again 3 s later, 24 matches played to their end; then the same checks as bench-load.
 # PostgreSQL and Redis as for the tests (scripts/test-services.sh: the local servers, or throwaway ones).
-SCALE_ARGS ?= --nodes 2 --gunicorn-workers 2 --workers 2 --kill-worker 20 --matches 24 --readers 24 --seconds 900
+SCALE_ARGS ?= --nodes 2 --gunicorn-workers 2 --workers 2 --beat 30 --kill-worker 20 --matches 24 --readers 24 --seconds 900
 bench-scale: $(STAMP)
 	scripts/test-services.sh $(BIN)/python bench/load.py $(SCALE_ARGS) $(BENCH_ARGS)
 

@@ -13,7 +13,10 @@ balancer would: every node judges each match from a snapshot one or more command
 from a stale snapshot would be caught by the re-judging below. Readers are dealt to the nodes in turn. Twenty seconds into the recording worker 1 is SIGKILLed (its whole process
 group: the tasks in hand die mid-transaction and stay unacknowledged in the broker), and started again
 ``--restart-after`` seconds later (a negative value: never, worker 2 carries on alone), as systemd's
-``Restart=on-failure`` would. The checks below then run as for one node.
+``Restart=on-failure`` would. ``--beat 30`` runs one celery beat, as the recipe does: a wake-up the killed worker
+had taken but not started keeps the merged wake-ups' flag (eventlog/wake_ups.py) set for its 60 s, and after the
+last command only the sweep catches the projections up (without a beat they stay behind: the run fails).
+The checks below then run as for one node.
 
 Everything runs on this machine, over loopback, against a fresh PostgreSQL
 database ``crawford_bench_load`` (server of DATABASE_URL, default
@@ -100,6 +103,8 @@ def main() -> int:
                         help="SIGKILL worker 1 (its process group) this many seconds into the recording")
     parser.add_argument("--restart-after", type=float, default=3.0, metavar="SECONDS",
                         help="start the killed worker again this many seconds after (default 3; negative: never)")
+    parser.add_argument("--beat", type=float, metavar="SECONDS",
+                        help="run one celery beat, its sweeps every SECONDS (production: 30); default: no beat")
     parser.add_argument("--database-url",
                         default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     parser.add_argument("--redis-url", default=_redis_db_13(os.environ.get("REDIS_URL")),
@@ -155,6 +160,8 @@ def main() -> int:
               f"CONN_MAX_AGE={settings.DATABASES['default']['CONN_MAX_AGE']}; "
               f"Idempotency-Key {'on' if args.idempotency else 'off'}; CPython {sys.version.split()[0]}; "
               f"{code_version()}")
+        if args.beat is not None:
+            print(f"one celery beat: projection sweep every {args.beat:g} s")
         if args.kill_worker is not None:
             print(f"worker 1 SIGKILLed {args.kill_worker:g} s into the recording, "
                   + (f"started again {args.restart_after:g} s later" if args.restart_after >= 0 else "not restarted"))
@@ -235,14 +242,22 @@ class _Services:
         self.worker_logs: list[Path] = []
         self.web_logs: list[Path] = []
         self.killed: list[subprocess.Popen] = []
+        self.beats: list[subprocess.Popen] = []
 
     @property
     def procs(self) -> list[subprocess.Popen]:
-        return self.workers + self.nodes
+        return self.workers + self.nodes + self.beats
 
     def start(self) -> None:
         for index in range(self.args.workers):
             self.workers.append(self._worker(index, self.logs / f"worker{index + 1}.log"))
+        if self.args.beat is not None:
+            # exactly one, as crawford-beat.service: the sweeps that catch up what a lost wake-up missed
+            self.beat_log = self.logs / "beat.log"
+            self.beats = [self._spawn(
+                [str(BIN / "celery"), "-A", "deploy", "beat", "-l", "info", "-s", str(self.logs / "beat-schedule"),
+                 "--scheduler", "celery.beat:PersistentScheduler"],
+                {"SWEEP_SECONDS": f"{self.args.beat:g}"}, self.beat_log)]
         for index, port in enumerate(self.ports):
             log = self.logs / f"gunicorn{index + 1}.log"
             self.web_logs.append(log)
@@ -310,6 +325,8 @@ class _Services:
                 for i, log in enumerate(self.web_logs)]
         logs += [(log.stem.replace("worker", "worker ") if len(self.worker_logs) > 1 else "worker", log)
                  for log in self.worker_logs]
+        if self.beats:
+            logs.append(("beat", self.beat_log))
         for name, log in logs:
             text = log.read_text()
             failures = text.count("Traceback (most recent call last)")
