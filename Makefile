@@ -46,8 +46,8 @@ bench: $(STAMP)
 bench-load: $(STAMP)
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
-# Scale-out (README "Scaling out"): two gunicorn nodes and two Celery workers, worker 1 SIGKILLed 20 s into the
-# recording and started again 3 s later, 24 matches played to their end; then the same checks as bench-load.
+# Scale-out (README "Scaling out"): two gunicorn nodes, two Celery workers and one beat; worker 1 SIGKILLed
+# 20 s into the recording and started again 3 s later, 24 matches played to their end; then bench-load's checks.
 # PostgreSQL and Redis as for the tests (scripts/test-services.sh: the local servers, or throwaway ones).
 SCALE_ARGS ?= --nodes 2 --gunicorn-workers 2 --workers 2 --beat 30 --kill-worker 20 --matches 24 --readers 24 --seconds 900
 bench-scale: $(STAMP)
