@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test install bench bench-load bench-events bench-hammer clean
+.PHONY: run test install bench bench-load bench-scale bench-events bench-hammer clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,13 @@ bench: $(STAMP)
 # then every stream re-judged and every projection compared with a rebuild. BENCH_ARGS="--seconds 900" to finish them all.
 bench-load: $(STAMP)
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
+
+# Scale-out (README "Scaling out"): two gunicorn nodes, two Celery workers and one beat; worker 1 SIGKILLed
+# 20 s into the recording and started again 3 s later, 24 matches played to their end; then bench-load's checks.
+# PostgreSQL and Redis as for the tests (scripts/test-services.sh: the local servers, or throwaway ones).
+SCALE_ARGS ?= --nodes 2 --gunicorn-workers 2 --workers 2 --beat 30 --kill-worker 20 --matches 24 --readers 24 --seconds 900
+bench-scale: $(STAMP)
+	scripts/test-services.sh $(BIN)/python bench/load.py $(SCALE_ARGS) $(BENCH_ARGS)
 
 # Append throughput and a full rebuild of every projection over a log of 1,000,000 events (~15 min).
 bench-events: $(STAMP)

@@ -2,7 +2,21 @@
 
     .venv/bin/python bench/load.py [--seconds 120] [--matches 64] [--readers 50] [--length 1]
                                    [--poll 1.0] [--gunicorn-workers 4] [--pool prefork --concurrency 2]
+                                   [--nodes 1] [--workers 1] [--kill-worker SECONDS [--restart-after 3]]
                                    [--database-url URL] [--redis-url redis://127.0.0.1:6379/13]
+
+Scaled out (issue 13, goal 6): ``--nodes 2 --workers 2 --kill-worker 20`` runs two gunicorn nodes (each on its
+own port, each its own processes and snapshot caches, as ``crawford-web@.service`` twice) and two Celery workers
+(``crawford-worker@.service`` twice). Each writer holds a keep-alive connection to every node and sends its
+match's commands to them in turn (command k through node k mod N), as two tablets on one board behind a load
+balancer would: every node judges each match from a snapshot one or more commands old, so a node that answered
+from a stale snapshot would be caught by the re-judging below. Readers are dealt to the nodes in turn. Twenty seconds into the recording worker 1 is SIGKILLed (its whole process
+group: the tasks in hand die mid-transaction and stay unacknowledged in the broker), and started again
+``--restart-after`` seconds later (a negative value: never, worker 2 carries on alone), as systemd's
+``Restart=on-failure`` would. ``--beat 30`` runs one celery beat, as the recipe does: a wake-up the killed worker
+had taken but not started keeps the merged wake-ups' flag (eventlog/wake_ups.py) set for its 60 s, and after the
+last command only the sweep catches the projections up (without a beat they stay behind: the run fails).
+The checks below then run as for one node.
 
 Everything runs on this machine, over loopback, against a fresh PostgreSQL
 database ``crawford_bench_load`` (server of DATABASE_URL, default
@@ -83,9 +97,18 @@ def main() -> int:
     parser.add_argument("--gunicorn-workers", type=int, default=4)
     parser.add_argument("--pool", choices=["prefork", "solo"], default="prefork")
     parser.add_argument("--concurrency", type=int, default=2, help="worker processes with --pool prefork")
+    parser.add_argument("--nodes", type=int, default=1, help="gunicorn nodes, each on its own port (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="Celery workers on the same queues (default 1)")
+    parser.add_argument("--kill-worker", type=float, metavar="SECONDS",
+                        help="SIGKILL worker 1 (its process group) this many seconds into the recording")
+    parser.add_argument("--restart-after", type=float, default=3.0, metavar="SECONDS",
+                        help="start the killed worker again this many seconds after (default 3; negative: never)")
+    parser.add_argument("--beat", type=float, metavar="SECONDS",
+                        help="run one celery beat, its sweeps every SECONDS (production: 30); default: no beat")
     parser.add_argument("--database-url",
                         default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--redis-url", default=_redis_db_13(os.environ.get("REDIS_URL")),
+                        help="the broker (flushed): default db 13 of REDIS_URL's server, else of 127.0.0.1:6379")
     parser.add_argument("--no-idempotency-key", dest="idempotency", action="store_false",
                         help="send commands without an Idempotency-Key")
     parser.add_argument("--conn-max-age", type=int, help="CONN_MAX_AGE for gunicorn and the worker (default: the "
@@ -93,6 +116,8 @@ def main() -> int:
     parser.add_argument("--keep-logs", action="store_true",
                         help="keep the gunicorn and worker logs (kept anyway on errors)")
     args = parser.parse_args()
+    if args.kill_worker is not None and args.workers < 2 and args.restart_after < 0:
+        parser.error("--kill-worker with one worker that is never restarted leaves nothing to run the projections")
 
     url = urlparse(args.database_url)
     recreate_database(url, DB_NAME)
@@ -100,6 +125,10 @@ def main() -> int:
         os.environ, DATABASE_URL=urlunparse(url._replace(path="/" + DB_NAME)), REDIS_URL=args.redis_url,
         DEBUG="0", SECRET_KEY="bench-" + uuid.uuid4().hex, SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1",
         DJANGO_SETTINGS_MODULE="deploy.settings", PYTHONUNBUFFERED="1",
+        # every writer and reader is one address here (loopback) and the writers one user: production's throttles
+        # (120 anonymous requests a minute per address) would answer 429 within seconds. They have their own
+        # bench (bench/hammer.py); this one measures the platform behind them
+        API_THROTTLE_ANON="100000000/minute", API_THROTTLE_USER="100000000/minute",
     )
     if args.conn_max_age is not None:
         env["CONN_MAX_AGE"] = str(args.conn_max_age)
@@ -119,25 +148,40 @@ def main() -> int:
     token = _setup_users()
 
     logs = Path(tempfile.mkdtemp(prefix="crawford-bench-load-"))
-    port = _free_port()
-    services = _Services(env, logs, port, args)
+    ports = [_free_port() for _ in range(args.nodes)]
+    services = _Services(env, logs, ports, args)
     try:
         services.start()
         pool = f"--pool {args.pool}" + (f" --concurrency {args.concurrency}" if args.pool == "prefork" else "")
+        nodes = ", ".join(f"127.0.0.1:{p}" for p in ports)
         print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; Redis {args.redis_url} (flushed); "
-              f"gunicorn {args.gunicorn_workers} workers x 2 threads on 127.0.0.1:{port}, DEBUG=0; "
-              f"celery worker {pool}; CONN_MAX_AGE={settings.DATABASES['default']['CONN_MAX_AGE']}; "
+              f"{args.nodes} gunicorn node{'s' if args.nodes > 1 else ''} of {args.gunicorn_workers} workers x 2 "
+              f"threads on {nodes}, DEBUG=0; {args.workers} celery worker{'s' if args.workers > 1 else ''} {pool}; "
+              f"CONN_MAX_AGE={settings.DATABASES['default']['CONN_MAX_AGE']}; "
               f"Idempotency-Key {'on' if args.idempotency else 'off'}; CPython {sys.version.split()[0]}; "
               f"{code_version()}")
-        api = Client(port, token)
+        if args.beat is not None:
+            print(f"one celery beat: projection sweep every {args.beat:g} s")
+        if args.kill_worker is not None:
+            print(f"worker 1 SIGKILLed {args.kill_worker:g} s into the recording, "
+                  + (f"started again {args.restart_after:g} s later" if args.restart_after >= 0 else "not restarted"))
+        api = Client(ports[0], token)
         tournament, match_ids = _make_tournament(api, args.matches, args.length)
         print(f"tournament {tournament}: swiss, 1 round, {2 * args.matches} players; {len(match_ids)} matches of "
               f"{args.length} point{'s' if args.length > 1 else ''} created by the process manager")
-        run = _Run(port, token, tournament, match_ids, args)
-        meter = CpuMeter({"gunicorn": services.procs[1].pid, "celery worker": services.procs[0].pid})
+        run = _Run(ports, token, tournament, match_ids, args)
+        # the CPU of the worker that is killed and started again is in "other processes" (it changes process group)
+        groups = {f"gunicorn node {i + 1}" if args.nodes > 1 else "gunicorn": proc.pid
+                  for i, proc in enumerate(services.nodes)}
+        groups.update({f"celery worker {i + 1}" if args.workers > 1 else "celery worker": proc.pid
+                       for i, proc in enumerate(services.workers) if not (i == 0 and args.kill_worker is not None)})
+        meter = CpuMeter(groups)
         before = meter.snapshot()
+        killer = _Killer(services, run, args) if args.kill_worker is not None else None
         run.go()
         after = meter.snapshot()
+        if killer is not None:
+            killer.join()
         run.report()
         print(meter.report(before, after, run.elapsed))
         caught_up = _wait_for_projections(broker, run.finished_at)
@@ -165,8 +209,21 @@ def _setup_users() -> str:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
+    from django.contrib.auth.models import Group
+
+    from players import authority
+
+    # an official (staff in the migrations' "Officials" group): who may create an event without a club's name
     user = get_user_model().objects.create_user("bench-director", is_staff=True)
+    user.groups.add(Group.objects.get(name=authority.OFFICIALS_GROUP))
     return Token.objects.create(user=user).key
+
+
+def _redis_db_13(redis_url: str | None) -> str:
+    """Db 13 of the Redis server of ``redis_url`` (scripts/test-services.sh exports the one it found or started)."""
+    if not redis_url:
+        return "redis://127.0.0.1:6379/13"
+    return urlunparse(urlparse(redis_url)._replace(path="/13"))
 
 
 def _free_port() -> int:
@@ -176,40 +233,79 @@ def _free_port() -> int:
 
 
 class _Services:
-    """gunicorn and the Celery worker as subprocesses, each in its own process group."""
+    """The gunicorn nodes and the Celery workers as subprocesses, each in its own process group."""
 
-    def __init__(self, env: dict, logs: Path, port: int, args):
-        self.env, self.logs, self.port, self.args = env, logs, port, args
-        self.procs: list[subprocess.Popen] = []
+    def __init__(self, env: dict, logs: Path, ports: list[int], args):
+        self.env, self.logs, self.ports, self.args = env, logs, ports, args
+        self.workers: list[subprocess.Popen] = []
+        self.nodes: list[subprocess.Popen] = []
+        self.worker_logs: list[Path] = []
+        self.web_logs: list[Path] = []
+        self.killed: list[subprocess.Popen] = []
+        self.beats: list[subprocess.Popen] = []
+
+    @property
+    def procs(self) -> list[subprocess.Popen]:
+        return self.workers + self.nodes + self.beats
 
     def start(self) -> None:
+        for index in range(self.args.workers):
+            self.workers.append(self._worker(index, self.logs / f"worker{index + 1}.log"))
+        if self.args.beat is not None:
+            # exactly one, as crawford-beat.service: the sweeps that catch up what a lost wake-up missed
+            self.beat_log = self.logs / "beat.log"
+            self.beats = [self._spawn(
+                [str(BIN / "celery"), "-A", "deploy", "beat", "-l", "info", "-s", str(self.logs / "beat-schedule"),
+                 "--scheduler", "celery.beat:PersistentScheduler"],
+                {"SWEEP_SECONDS": f"{self.args.beat:g}"}, self.beat_log)]
+        for index, port in enumerate(self.ports):
+            log = self.logs / f"gunicorn{index + 1}.log"
+            self.web_logs.append(log)
+            self.nodes.append(self._spawn(
+                [str(BIN / "gunicorn"), "-c", "deploy/services/gunicorn.conf.py", "deploy.wsgi:application",
+                 "--access-logfile", "/dev/null"],
+                {"GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(self.args.gunicorn_workers)}, log))
+        deadline = time.time() + 90
+        for log in self.worker_logs:
+            self._ready(log, deadline)
+        for port in self.ports:
+            while True:
+                self._alive_or_die(deadline, "gunicorn")
+                try:
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                    conn.request("GET", "/api/tournaments/")
+                    if conn.getresponse().status == 200:
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.3)
+
+    def _worker(self, index: int, log: Path) -> subprocess.Popen:
         pool = ["--pool", "solo"] if self.args.pool == "solo" else ["--pool", "prefork", "--concurrency",
                                                                      str(self.args.concurrency)]
-        self.worker_log = self.logs / "worker.log"
-        self.procs.append(self._spawn(
+        self.worker_logs.append(log)
+        # a name of its own per worker, as crawford-worker@N.service gives (-n workerN@%h)
+        return self._spawn(
             [str(BIN / "celery"), "-A", "deploy", "worker", "-Q", "default,projections", *pool,
-             "--prefetch-multiplier", "1", "--without-gossip", "--without-mingle", "-l", "info"],
-            {}, self.worker_log))
-        self.web_log = self.logs / "gunicorn.log"
-        self.procs.append(self._spawn(
-            [str(BIN / "gunicorn"), "-c", "deploy/services/gunicorn.conf.py", "deploy.wsgi:application",
-             "--access-logfile", "/dev/null"],
-            {"GUNICORN_BIND": f"127.0.0.1:{self.port}", "GUNICORN_WORKERS": str(self.args.gunicorn_workers)},
-            self.web_log))
-        deadline = time.time() + 90
-        while "ready." not in self.worker_log.read_text():
-            self._alive_or_die(deadline, "the Celery worker")
+             "-n", f"bench-worker{index + 1}@%h", "--prefetch-multiplier", "1", "--without-gossip",
+             "--without-mingle", "-l", "info"],
+            {}, log)
+
+    def _ready(self, log: Path, deadline: float) -> None:
+        while "ready." not in log.read_text():
+            self._alive_or_die(deadline, "a Celery worker")
             time.sleep(0.2)
-        while True:
-            self._alive_or_die(deadline, "gunicorn")
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", "/api/tournaments/")
-                if conn.getresponse().status == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.3)
+
+    def kill_worker(self, index: int) -> None:
+        """SIGKILL to the worker's process group: its pool's processes die mid-task, nothing is acknowledged."""
+        proc = self.workers[index]
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        self.killed.append(proc)
+
+    def restart_worker(self, index: int) -> None:
+        self.workers[index] = self._worker(index, self.logs / f"worker{index + 1}-restarted.log")
+        self._ready(self.worker_logs[-1], time.time() + 90)
 
     def _spawn(self, argv: list[str], extra: dict, log: Path) -> subprocess.Popen:
         out = open(log, "w")
@@ -219,13 +315,19 @@ class _Services:
     def _alive_or_die(self, deadline: float, what: str) -> None:
         for proc in self.procs:
             if proc.poll() is not None or time.time() > deadline:
-                tail = "\n".join(p.read_text()[-3000:] for p in (self.worker_log, self.web_log) if p.exists())
+                tail = "\n".join(p.read_text()[-3000:] for p in self.worker_logs + self.web_logs if p.exists())
                 raise SystemExit(f"{what} did not start:\n{tail}")
 
     def check_logs(self) -> bool:
         """Print the tracebacks and errors the services logged; True when there were none."""
         clean = True
-        for name, log in (("gunicorn", self.web_log), ("worker", self.worker_log)):
+        logs = [(f"gunicorn node {i + 1}" if len(self.web_logs) > 1 else "gunicorn", log)
+                for i, log in enumerate(self.web_logs)]
+        logs += [(log.stem.replace("worker", "worker ") if len(self.worker_logs) > 1 else "worker", log)
+                 for log in self.worker_logs]
+        if self.beats:
+            logs.append(("beat", self.beat_log))
+        for name, log in logs:
             text = log.read_text()
             failures = text.count("Traceback (most recent call last)")
             raised = sum(1 for line in text.splitlines() if " raised " in line or "ERROR" in line)
@@ -245,6 +347,41 @@ class _Services:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+
+
+class _Killer(threading.Thread):
+    """Worker 1 SIGKILLed ``--kill-worker`` seconds into the recording, started again ``--restart-after`` later.
+
+    The wake-ups it held (delivered, never acknowledged) stay in the broker's ``unacked`` set until Redis's
+    visibility timeout (an hour) gives them back: they are noted, and left out of "the queue is drained"."""
+
+    def __init__(self, services: _Services, run, args):
+        super().__init__(daemon=True)
+        self.services, self.run_, self.args = services, run, args
+        self.start()
+
+    def run(self) -> None:
+        if not self.run_.started_event.wait(600):
+            return
+        if self.run_.writers_done.wait(self.args.kill_worker):
+            print(f"note: the recording ended before {self.args.kill_worker:g} s: no worker was killed")
+            return
+        import redis
+
+        broker = redis.Redis.from_url(self.args.redis_url)
+        self.services.kill_worker(0)
+        killed_at = time.perf_counter() - self.run_.started
+        _LOST.update(broker.hkeys("unacked"))  # the survivor's are acknowledged within moments: only these stay
+        self.run_.events.append(f"worker 1 SIGKILLed at {killed_at:.1f} s")
+        if self.args.restart_after >= 0:
+            time.sleep(self.args.restart_after)
+            self.services.restart_worker(0)
+            self.run_.events.append(f"worker 1 started again at {time.perf_counter() - self.run_.started:.1f} s "
+                                    f"(ready)")
+
+
+# delivery tags of the wake-ups the killed worker held: never acknowledged (see _Killer)
+_LOST: set[bytes] = set()
 
 
 class Client:
@@ -326,8 +463,11 @@ def _pct(values: list[float], q: float) -> float:
 
 
 class _Run:
-    def __init__(self, port: int, token: str, tournament: int, match_ids: list[str], args):
-        self.port, self.token, self.tournament, self.match_ids, self.args = port, token, tournament, match_ids, args
+    def __init__(self, ports: list[int], token: str, tournament: int, match_ids: list[str], args):
+        self.ports, self.token, self.tournament, self.match_ids, self.args = ports, token, tournament, match_ids, args
+        self.started_event = threading.Event()
+        self.events: list[str] = []  # what happened to the services during the run (a worker killed...)
+        self.commands_by_node: collections.Counter = collections.Counter()
         self.lock = threading.Lock()
         self.command_latency: list[float] = []
         self.read_latency: dict[str, list[float]] = {"match": [], "tournament": []}
@@ -347,6 +487,7 @@ class _Run:
         readers = [threading.Thread(target=self._reader, args=(i,)) for i in range(self.args.readers)]
         monitor = threading.Thread(target=self._monitor)
         self.started = time.perf_counter()
+        self.started_event.set()
         for t in writers + readers + [monitor]:
             t.start()
         for t in writers:
@@ -365,17 +506,25 @@ class _Run:
 
     def _writer(self, match_id: str, index: int) -> None:
         rnd = random.Random(index)
-        api = Client(self.port, self.token)
+        # one keep-alive connection to each node; command k goes through node (index + k) mod N, so with two
+        # nodes each node judges every other command of the match from a snapshot older than the stream
+        apis = [Client(port, self.token) for port in self.ports]
+        sent = 0
+        api = apis[index % len(apis)]
         status, state, _ = api.request("GET", f"/api/matches/{match_id}/")
-        latencies, kinds = [], collections.Counter()
+        latencies, kinds, nodes = [], collections.Counter(), collections.Counter()
         failures_in_a_row = 0
         while status == 200 and not state["finished"] and time.time() < self.deadline and failures_in_a_row < 5:
             command = self._next_command(state, rnd)
             command["expected_version"] = state["version"]
             key = {"Idempotency-Key": uuid.uuid4().hex} if self.args.idempotency else None
+            node = (index + sent) % len(apis)
+            api = apis[node]
+            sent += 1
             status, body, elapsed = api.request("POST", f"/api/matches/{match_id}/commands/", command, key)
             latencies.append(elapsed)
             kinds[command["type"]] += 1
+            nodes[node] += 1
             if status == 200:
                 state, failures_in_a_row = body["state"], 0
                 continue
@@ -385,8 +534,9 @@ class _Run:
         with self.lock:
             self.command_latency.extend(latencies)
             self.commands_by_type.update(kinds)
+            self.commands_by_node.update(nodes)
             self.last_state[match_id] = state
-            self.reconnects += api.reconnects
+            self.reconnects += sum(a.reconnects for a in apis)
 
     def _next_command(self, state: dict, rnd: random.Random) -> dict:
         phase = state["phase"]
@@ -400,7 +550,7 @@ class _Run:
 
     def _reader(self, index: int) -> None:
         rnd = random.Random(1000 + index)
-        api = Client(self.port)  # spectators are anonymous
+        api = Client(self.ports[index % len(self.ports)])  # spectators are anonymous; dealt to the nodes in turn
         latencies: dict[str, list[float]] = {"match": [], "tournament": []}
         tick = index % 2
         next_at = time.time() + rnd.uniform(0, self.args.poll)
@@ -466,6 +616,10 @@ class _Run:
               f" {self.reconnects}")
         for sample in self.error_samples:
             print("  " + sample)
+        if len(self.ports) > 1:
+            print("commands by node: " + ", ".join(f"node {n + 1} {c}" for n, c in sorted(self.commands_by_node.items())))
+        for event in self.events:
+            print(event)
         if self.lag_samples:
             print(f"projection lag during the run (slowest projection, sampled each second): median "
                   f"{statistics.median(self.lag_samples):.0f} events, max {max(self.lag_samples)} events")
@@ -490,8 +644,9 @@ def _projection_lag() -> tuple[int, int, dict[str, int]]:
 
 
 def _queued(broker) -> int:
-    """Tasks waiting in the two queues or delivered and not yet acknowledged."""
-    return broker.llen("default") + broker.llen("projections") + broker.hlen("unacked")
+    """Tasks waiting in the two queues or delivered and not yet acknowledged (but for a killed worker's: _LOST)."""
+    unacked = len(set(broker.hkeys("unacked")) - _LOST) if _LOST else broker.hlen("unacked")
+    return broker.llen("default") + broker.llen("projections") + unacked
 
 
 def _wait_for_projections(broker, since: float, timeout: float = 600) -> bool:
@@ -512,6 +667,10 @@ def _wait_for_projections(broker, since: float, timeout: float = 600) -> bool:
         quiet = quiet + 1 if lag == 0 and queued == 0 else 0
         if quiet == 3:
             print(f"queue drained {time.time() - since - 1.0:.1f} s after the last command: checkpoints {positions}")
+            if _LOST:
+                held = len(_LOST & set(broker.hkeys("unacked")))
+                print(f"wake-ups held by the killed worker, still unacknowledged (given back after the broker's "
+                      f"visibility timeout, 1 h; later wake-ups did their work): {held}")
             return True
         time.sleep(0.5)
     print(f"projections NOT caught up after {timeout:.0f} s: lag {lag} events, checkpoints {positions}, top {top}, "

@@ -65,6 +65,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+if os.environ.get("DATABASE_REPLICA_URL"):
+    # after authentication: it asks whether the request is signed in (deploy/replica.py)
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+                      "deploy.replica.LagTolerantReadsMiddleware")
 
 # failed logins are counted per address and user name: after 10 in a row, that pair is
 # locked out for 15 minutes (HTTP 429); a successful login resets the pair's count. An address
@@ -129,6 +133,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A PostgreSQL streaming replica for the public pages (deploy/replica.py): only when DATABASE_REPLICA_URL is set.
+# Anonymous GET/HEAD requests read the read models there; writes, transactions and anybody signed in stay on the
+# primary. Without the variable there is no second alias, no router and no middleware: nothing changes.
+DATABASE_ROUTERS = []
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"], conn_max_age=DATABASES["default"].get("CONN_MAX_AGE", 0),
+        conn_health_checks=True,
+    )
+    # the tests' database of a replica is the primary's (the same server, its own connection): Django creates none
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["deploy.replica.ReplicaRouter"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -34,3 +34,11 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # PBKDF2's million rounds are for attackers, not for the hundreds of test users; set here, not in a fixture,
 # so the processes the tests start (the Celery worker, gunicorn) hash as fast as the test process
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# the replica's alias as production has it with DATABASE_REPLICA_URL set (deploy/replica.py), a mirror of the
+# test database: present always, routed to only where a test turns the router on (tests/deploy/test_replica_router.py)
+if "replica" not in DATABASES:  # noqa: F405
+    import copy
+
+    DATABASES["replica"] = copy.deepcopy(DATABASES["default"])  # noqa: F405
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # noqa: F405

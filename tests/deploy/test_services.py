@@ -19,8 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ROOT / "deploy" / "services"
 
 
-def exec_start(unit: str) -> list[str]:
+def exec_start(unit: str, instance: str = "") -> list[str]:
+    """The unit's command as systemd runs it: ``%i`` is the instance (crawford-web@8000: 8000), ``%%`` a ``%``."""
     line = re.search(r"^ExecStart=(.+)$", (SERVICES / unit).read_text(), re.M)[1]
+    line = line.replace("%%", "\0").replace("%i", instance).replace("\0", "%")
     return [part.replace("/srv/crawford", str(ROOT)) for part in shlex.split(line)]
 
 
@@ -58,7 +60,7 @@ def service_env(worker_env):
 
 def test_gunicorn_unit_serves_the_api(service_env):
     port = free_port()
-    env = dict(service_env, GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="1")
+    env = dict(service_env, GUNICORN_WORKERS="1")  # the port is the unit's instance: crawford-web@PORT
 
     def answers(_log):
         try:
@@ -67,11 +69,11 @@ def test_gunicorn_unit_serves_the_api(service_env):
         except OSError:
             return False
 
-    run_until(exec_start("crawford-web.service"), env, answers)
+    run_until(exec_start("crawford-web@.service", str(port)), env, answers)
 
 
 def test_worker_unit_starts_on_the_broker(service_env):
-    run_until(exec_start("crawford-worker.service") + ["-n", f"unit-test-{os.getpid()}@%h"], service_env,
+    run_until(exec_start("crawford-worker@.service", "1") + ["-n", f"unit-test-{os.getpid()}@%h"], service_env,
               lambda log: "ready." in log)
 
 
@@ -86,3 +88,13 @@ def test_production_settings_pass_the_deploy_check():
     run = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                          cwd=ROOT, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_node_and_worker_units_are_templates_and_beat_is_one():
+    """Two web nodes and two workers on one machine: each instance its own port, each worker its own name."""
+    web = [exec_start("crawford-web@.service", port) for port in ("8000", "8001")]
+    assert [command[command.index("--bind") + 1] for command in web] == ["127.0.0.1:8000", "127.0.0.1:8001"]
+    workers = [exec_start("crawford-worker@.service", n) for n in ("1", "2")]
+    assert [command[command.index("-n") + 1] for command in workers] == ["worker1@%h", "worker2@%h"]
+    # one beat for the whole site: no template to start a second by mistake
+    assert not (SERVICES / "crawford-beat@.service").exists() and (SERVICES / "crawford-beat.service").exists()
