@@ -16,10 +16,10 @@ import hashlib
 import json
 from collections.abc import Callable
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
 
 from .models import CommandResult
-from .store import ConcurrencyError
 
 
 class IdempotencyKeyReused(Exception):
@@ -58,26 +58,46 @@ def run_once(
     return status, answer(receipt)
 
 
+class _KeyTaken(Exception):
+    """The receipt could not be kept: another command holds the key. Rolls back what this one appended."""
+
+
 def _run_or_recall(actor: str, key: str, request: dict, command) -> tuple[int, dict]:
+    # The command runs first and its receipt is written in its transaction, which rolls back if the key turns out
+    # to be taken: the first run of a key costs one insert, not a read and an insert. A retry finds out by failing:
+    # sent for the version its first run left behind, it is refused as stale (or, had it appended, its receipt
+    # clashes), and only then is the receipt read, outside the rolled-back transaction, and its answer returned.
     digest = fingerprint(request)
-    with transaction.atomic():
-        done = _stored(actor, key, digest)
+    try:
+        with transaction.atomic():
+            status, body = command()
+            if not _keep(actor, key, digest, status, body):
+                raise _KeyTaken
+    except Exception as failure:
+        # a retry of a command that succeeded gets the first answer, whatever its second run ran into
+        try:
+            done = _stored(actor, key, digest)
+        except DatabaseError:
+            raise failure from None
         if done:
             return done
-        try:
-            status, body = command()
-        except ConcurrencyError:
-            # the same command, sent twice at once: the first one's answer is committed by now
-            done = _stored(actor, key, digest)
-            if done:
-                return done
-            raise
-        try:
-            with transaction.atomic():
-                CommandResult.objects.create(actor=actor, key=key, fingerprint=digest, status_code=status, body=body)
-        except IntegrityError:
+        if isinstance(failure, _KeyTaken):  # taken by a command that has not committed yet, then rolled back
             raise IdempotencyKeyReused(f"the Idempotency-Key {key!r} is in use by another command right now") from None
+        raise
     return status, body
+
+
+def _keep(actor: str, key: str, digest: str, status: int, body: dict) -> bool:
+    """Insert the receipt unless the key is taken (waiting for a holder that has not committed): True if kept."""
+    table = connection.ops.quote_name(CommandResult._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (actor, key, fingerprint, status_code, body, created_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (actor, key) DO NOTHING RETURNING id",
+            [actor, key, digest, status, json.dumps(body),
+             connection.ops.adapt_datetimefield_value(timezone.now())],
+        )
+        return cursor.fetchone() is not None
 
 
 def _stored(actor: str, key: str, digest: str) -> tuple[int, dict] | None:

@@ -10,11 +10,14 @@ writers on its own.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from .models import Event
 
@@ -68,38 +71,91 @@ def append(
     metadata: dict | None = None,
     on_commit: Callable[[], None] | None = None,
 ) -> list[Event]:
-    """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically."""
+    """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically.
+
+    Inside a caller's transaction the append joins it without a savepoint of its own (two round trips fewer on
+    every command): nothing in it fails half-way that a caller could go on from. A stale ``expected_version`` is
+    found before anything is written and raised once the block has closed, so a caller that catches
+    :class:`ConcurrencyError` (a retry loop, a test) keeps a usable transaction, as with a savepoint."""
     events = list(events)
     for event in events:
         _check_storable(event.payload)
     _check_storable(metadata or {}, "metadata")
-    with transaction.atomic():
-        _lock_log()
-        actual = stream_version(stream_id)
-        if actual != expected_version:
-            raise ConcurrencyError(stream_id, expected_version, actual)
-        position = Event.objects.aggregate(p=Max("global_position"))["p"] or 0
-        rows = [
-            Event(
-                global_position=position + i,
-                stream_id=stream_id,
-                stream_type=stream_type,
-                version=expected_version + i,
-                event_type=e.event_type,
-                schema_version=e.schema_version,
-                payload=e.payload,
-                metadata=metadata or {},
-            )
-            for i, e in enumerate(events, start=1)
-        ]
-        try:
-            with transaction.atomic():
-                Event.objects.bulk_create(rows)
-        except IntegrityError as clash:  # a writer that did not take the lock (should not happen)
-            raise ConcurrencyError(stream_id, expected_version, stream_version(stream_id)) from clash
-        if on_commit:
+    metadata = metadata or {}
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):
+        if connection.vendor != "postgresql":
+            actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata)
+        else:
+            actual, position = _append_postgresql(stream_id, stream_type, expected_version, events, metadata, now)
+            rows = None
+        if actual == expected_version and on_commit:
             transaction.on_commit(on_commit)
+    if actual != expected_version:
+        raise ConcurrencyError(stream_id, expected_version, actual)
+    if rows is not None:
+        return rows
+    rows = []
+    for i, e in enumerate(events, start=1):
+        row = Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type,
+                    version=expected_version + i, event_type=e.event_type, schema_version=e.schema_version,
+                    payload=e.payload, metadata=metadata, recorded_at=now)
+        row._state.adding, row._state.db = False, connection.alias  # stored, as a row read back would be
+        rows.append(row)
     return rows
+
+
+# One round trip: the lock, then (a statement of its own, so that its snapshot is taken once the lock is held and
+# sees every append committed before) the version check, the next global position and the insert. Nothing is
+# inserted when the stream is not at the expected version; the statement says where it is instead.
+_APPEND_SQL = """SELECT pg_advisory_xact_lock(%s);
+WITH current AS (SELECT coalesce(max(version), 0) AS v FROM {table} WHERE stream_id = %s),
+     head AS (SELECT coalesce(max(global_position), 0) AS p FROM {table}),
+     added AS (
+         INSERT INTO {table} (global_position, stream_id, stream_type, version, event_type, schema_version,
+                              payload, metadata, recorded_at)
+         SELECT head.p + t.n, %s, %s, %s + t.n, t.event_type, t.schema_version, t.payload::jsonb, %s::jsonb, %s
+         FROM current, head,
+              unnest(%s::text[], %s::int[], %s::text[]) WITH ORDINALITY AS t(event_type, schema_version, payload, n)
+         WHERE current.v = %s
+     )
+SELECT current.v, head.p FROM current, head"""
+
+
+def _append_postgresql(stream_id, stream_type, expected, events, metadata, now) -> tuple[int, int]:
+    """(the stream's version before the append, the global position before it) under the lock, in one round trip."""
+    sql = _APPEND_SQL.format(table=connection.ops.quote_name(Event._meta.db_table))
+    params = [
+        APPEND_LOCK, stream_id, stream_id, stream_type, expected, json.dumps(metadata), now,
+        [e.event_type for e in events], [e.schema_version for e in events], [json.dumps(e.payload) for e in events],
+        expected,
+    ]
+    with connection.cursor() as cursor:
+        try:
+            if isinstance(cursor.cursor, psycopg.ClientCursor):  # Django's default: several statements in one
+                cursor.execute(sql, params)
+                cursor.nextset()
+            else:  # server-side binding takes one statement at a time
+                lock, append = sql.split(";\n", 1)
+                cursor.execute(lock, params[:1])
+                cursor.execute(append, params[1:])
+        except IntegrityError as clash:  # a writer that did not take the lock (should not happen)
+            raise ConcurrencyError(stream_id, expected, -1) from clash
+        actual, position = cursor.fetchone()
+    return actual, position
+
+
+def _append_orm(stream_id, stream_type, expected, events, metadata) -> tuple[int, list[Event]]:
+    """SQLite (the embedded default) serialises writers on its own."""
+    actual = stream_version(stream_id)
+    if actual != expected:
+        return actual, []
+    position = Event.objects.aggregate(p=Max("global_position"))["p"] or 0
+    return actual, Event.objects.bulk_create([
+        Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type, version=expected + i,
+              event_type=e.event_type, schema_version=e.schema_version, payload=e.payload, metadata=metadata)
+        for i, e in enumerate(events, start=1)
+    ])
 
 
 def read_stream(stream_id: str, after: int = 0, until: int | None = None) -> list[Event]:

@@ -130,8 +130,11 @@ class MatchCommands(APIView):
             if stale is None:
                 raise
             return Response(stale, status=status.HTTP_409_CONFLICT)
-        # the match's version now: a retried command's answer is the state it left, maybe overtaken since
-        return Response(body, status=status_code, headers={"X-Match-Version": str(store.stream_version(stream_id))})
+        # the match's version now: a retried command's answer is the state it left, maybe overtaken since (asked of
+        # the log); a command run now left the version it answers with, and nothing is read again to say so
+        ran = folded.get(body["state"]["version"]) if status_code == 200 else None
+        version = ran.version if ran is not None else store.stream_version(stream_id)
+        return Response(body, status=status_code, headers={"X-Match-Version": str(version)})
 
 
 def _stale(user, stream_id: str, command) -> dict | None:
