@@ -89,11 +89,13 @@ def _run_or_recall(actor: str, key: str, request: dict, command) -> tuple[int, d
 
 def _keep(actor: str, key: str, digest: str, status: int, body: dict) -> bool:
     """Insert the receipt unless the key is taken (waiting for a holder that has not committed): True if kept."""
-    table = connection.ops.quote_name(CommandResult._meta.db_table)
+    q = connection.ops.quote_name
+    table, actor_, key_ = q(CommandResult._meta.db_table), q("actor"), q("key")
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (actor, key, fingerprint, status_code, body, created_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (actor, key) DO NOTHING RETURNING id",
+            f"INSERT INTO {table} ({actor_}, {key_}, {q('fingerprint')}, {q('status_code')}, {q('body')}, "
+            f"{q('created_at')}) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT ({actor_}, {key_}) DO NOTHING "
+            f"RETURNING {q('id')}",
             [actor, key, digest, status, json.dumps(body),
              connection.ops.adapt_datetimefield_value(timezone.now())],
         )

@@ -109,17 +109,17 @@ def append(
 # sees every append committed before) the version check, the next global position and the insert. Nothing is
 # inserted when the stream is not at the expected version; the statement says where it is instead.
 _APPEND_SQL = """SELECT pg_advisory_xact_lock(%s);
-WITH current AS (SELECT coalesce(max(version), 0) AS v FROM {table} WHERE stream_id = %s),
+WITH stream_now AS (SELECT coalesce(max(version), 0) AS v FROM {table} WHERE stream_id = %s),
      head AS (SELECT coalesce(max(global_position), 0) AS p FROM {table}),
      added AS (
          INSERT INTO {table} (global_position, stream_id, stream_type, version, event_type, schema_version,
                               payload, metadata, recorded_at)
          SELECT head.p + t.n, %s, %s, %s + t.n, t.event_type, t.schema_version, t.payload::jsonb, %s::jsonb, %s
-         FROM current, head,
+         FROM stream_now, head,
               unnest(%s::text[], %s::int[], %s::text[]) WITH ORDINALITY AS t(event_type, schema_version, payload, n)
-         WHERE current.v = %s
+         WHERE stream_now.v = %s
      )
-SELECT current.v, head.p FROM current, head"""
+SELECT stream_now.v, head.p FROM stream_now, head"""
 
 
 def _append_postgresql(stream_id, stream_type, expected, events, metadata, now) -> tuple[int, int]:

@@ -315,9 +315,9 @@ def match_command(
     else:
         judged = _decide(command, record, player, stream_id)
         ends_game = any(isinstance(event, engine_events.GameWon) for event in judged)
-        after = _fold_checked(stream_id, _new(judged), record)  # what the answer shows, checked before it is stored
-        if not ends_game:  # its only write is the append
-            new = _new(judged)
+        new = _new(judged)
+        after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
+        if not ends_game:  # its only write is the append (a game's end also reveals its dice seed, below)
             _append(stream_id, record.version, new, actor, command_id, correlation_id)
             _remember_on_commit(after)
             return after, new
