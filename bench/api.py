@@ -52,18 +52,19 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="+", default=["players", "directors", "floor"],
                         choices=["players", "directors", "floor"])
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--database-name", default="crawford_bench", help="the fresh database (dropped first)")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     args = parser.parse_args()
     if max(args.clients) > MAX_CLIENTS:
         raise SystemExit(f"at most {MAX_CLIENTS} clients")
 
     url = urlparse(args.database_url)
-    bench_url = urlunparse(url._replace(path="/crawford_bench"))
+    bench_url = urlunparse(url._replace(path="/" + args.database_name))
     env = dict(os.environ, DATABASE_URL=bench_url, DEBUG="0", GUNICORN_WORKERS=str(args.workers),
                SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1", API_THROTTLE_USER="10000000/minute",
                DJANGO_SETTINGS_MODULE="bench.floor_settings", LOG_LEVEL="WARNING",
                SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-" + secrets.token_hex(24))
-    _recreate_database(url)
+    _recreate_database(url, args.database_name)
     subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     users = _setup_users(env)
     port = _free_port()
@@ -78,7 +79,7 @@ def main() -> None:
                            text=True).stdout.strip()
     try:
         _wait_for(port)
-        print(f"PostgreSQL {url.hostname}:{url.port or 5432} db crawford_bench, gunicorn {args.workers} workers x 2 "
+        print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {args.database_name}, gunicorn {args.workers} workers x 2 "
               f"threads, DEBUG=0, cache/broker {'redis' if os.environ.get('REDIS_URL') else 'none (in-process)'}; "
               f"Idempotency-Key on every request; {args.seconds:g} s a run; code at {commit}{' (+ changes)' if dirty else ''}")
         for kind in args.kinds:  # every worker process imports and warms up its code paths before the clock
@@ -103,15 +104,17 @@ def main() -> None:
         server.wait(timeout=30)
 
 
-def _recreate_database(url) -> None:
+def _recreate_database(url, name: str) -> None:
     admin = urlunparse(url._replace(path="/postgres"))
     code = (
         "import psycopg,sys\n"
         "c=psycopg.connect(sys.argv[1], autocommit=True)\n"
-        "c.execute('DROP DATABASE IF EXISTS crawford_bench WITH (FORCE)')\n"
-        "c.execute('CREATE DATABASE crawford_bench')\n"
+        "c.execute(f'DROP DATABASE IF EXISTS {sys.argv[2]} WITH (FORCE)')\n"
+        "c.execute(f'CREATE DATABASE {sys.argv[2]}')\n"
     )
-    subprocess.run([PYTHON, "-c", code, admin], check=True)
+    if not name.replace("_", "").isalnum():
+        raise SystemExit("--database-name: letters, digits and _")
+    subprocess.run([PYTHON, "-c", code, admin, name], check=True)
 
 
 def _setup_users(env) -> dict:

@@ -16,9 +16,9 @@ import hashlib
 import json
 from collections.abc import Callable
 
-from django.db import DatabaseError, connection, transaction
-from django.utils import timezone
+from django.db import DatabaseError, transaction
 
+from . import store
 from .models import CommandResult
 
 
@@ -49,12 +49,16 @@ def run_once(
     request: dict,
     command: Callable[[], tuple[int, dict]],
     answer: Callable[[dict], dict] = lambda receipt: receipt,
+    receipt_of_append: bool = False,
 ) -> tuple[int, dict]:
     """Run ``command`` (which appends and returns ``(status, receipt)``) once per ``(actor, key)``;
-    return ``(status, answer(receipt))``."""
+    return ``(status, answer(receipt))``.
+
+    ``receipt_of_append``: the command appends to one stream and returns ``(200, store.receipt_body(events,
+    version))`` of that append; the receipt is then written by the append itself, in its round trip."""
     if key:
         _check_key(key)
-    status, receipt = _run_or_recall(actor, key, request, command) if key else command()
+    status, receipt = _run_or_recall(actor, key, request, command, receipt_of_append) if key else command()
     return status, answer(receipt)
 
 
@@ -62,17 +66,25 @@ class _KeyTaken(Exception):
     """The receipt could not be kept: another command holds the key. Rolls back what this one appended."""
 
 
-def _run_or_recall(actor: str, key: str, request: dict, command) -> tuple[int, dict]:
+def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_append: bool) -> tuple[int, dict]:
     # The command runs first and its receipt is written in its transaction, which rolls back if the key turns out
-    # to be taken: the first run of a key costs one insert, not a read and an insert. A retry finds out by failing:
-    # sent for the version its first run left behind, it is refused as stale (or, had it appended, its receipt
-    # clashes), and only then is the receipt read, outside the rolled-back transaction, and its answer returned.
+    # to be taken: the first run of a key costs no read, and its receipt no round trip of its own when the append
+    # keeps it. A retry finds out by failing: sent for the version its first run left behind, it is refused as
+    # stale (or, had it appended, its receipt clashes), and only then is the receipt read, outside the
+    # rolled-back transaction, and its answer returned.
     digest = fingerprint(request)
     try:
         with transaction.atomic():
-            status, body = command()
-            if not _keep(actor, key, digest, status, body):
-                raise _KeyTaken
+            if receipt_of_append:
+                with store.receipt_with_next_append(actor=actor, key=key, fingerprint=digest) as slot:
+                    status, body = command()
+                if slot.kept is False:
+                    raise _KeyTaken
+                if slot.kept and (status, body) != (200, slot.body):
+                    raise ValueError("receipt_of_append: the command's answer is not its append's receipt")
+            if not receipt_of_append or slot.kept is None:  # kept by the append, or nothing appended: kept here
+                if not store.keep_receipt(actor=actor, key=key, fingerprint=digest, status=status, body=body):
+                    raise _KeyTaken
     except Exception as failure:
         # a retry of a command that succeeded gets the first answer, whatever its second run ran into
         try:
@@ -85,21 +97,6 @@ def _run_or_recall(actor: str, key: str, request: dict, command) -> tuple[int, d
             raise IdempotencyKeyReused(f"the Idempotency-Key {key!r} is in use by another command right now") from None
         raise
     return status, body
-
-
-def _keep(actor: str, key: str, digest: str, status: int, body: dict) -> bool:
-    """Insert the receipt unless the key is taken (waiting for a holder that has not committed): True if kept."""
-    q = connection.ops.quote_name
-    table, actor_, key_ = q(CommandResult._meta.db_table), q("actor"), q("key")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({actor_}, {key_}, {q('fingerprint')}, {q('status_code')}, {q('body')}, "
-            f"{q('created_at')}) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT ({actor_}, {key_}) DO NOTHING "
-            f"RETURNING {q('id')}",
-            [actor, key, digest, status, json.dumps(body),
-             connection.ops.adapt_datetimefield_value(timezone.now())],
-        )
-        return cursor.fetchone() is not None
 
 
 def _stored(actor: str, key: str, digest: str) -> tuple[int, dict] | None:

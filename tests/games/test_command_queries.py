@@ -3,12 +3,13 @@
 ``POST /api/matches/{id}/commands/`` with an ``Idempotency-Key`` and a real API token (no forced
 authentication: reading the token is part of the cost), on PostgreSQL, outside any test transaction (as in
 production: the command's transaction is the outermost one, so a savepoint would be counted where one is
-taken). Counted with Django's ``CaptureQueriesContext``, which sees every statement sent through Django's
-connection; the BEGIN and COMMIT that psycopg sends around a transaction are not statements of Django's and are
-not in the count (two more round trips, for the floor's insert as for a command).
+taken). Counted with Django's ``CaptureQueriesContext``, which lists every statement sent through Django's
+connection and, since Django 4.2, the BEGIN and COMMIT around a transaction too: each is a round trip of its own.
 
-What the five were, before: 19 to 23 statements for a move (the list is in bench/RESULTS.md, 2026-11-24,
-session 4)."""
+The five: the token with its user, player and officials' permission; BEGIN; the match's events after the
+in-process snapshot; the log's lock, then the version check, the insert and the idempotency receipt (one round
+trip); COMMIT. Before: 22 for a player's move, 24 for an official's (the list is in bench/RESULTS.md,
+"2026-11-24, session 4")."""
 
 import pytest
 from django.db import connection
