@@ -82,6 +82,8 @@ def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_appe
                     raise _KeyTaken
                 if slot.kept and (status, body) != (200, slot.body):
                     raise ValueError("receipt_of_append: the command's answer is not its append's receipt")
+            else:
+                status, body = command()
             if not receipt_of_append or slot.kept is None:  # kept by the append, or nothing appended: kept here
                 if not store.keep_receipt(actor=actor, key=key, fingerprint=digest, status=status, body=body):
                     raise _KeyTaken
