@@ -1,14 +1,24 @@
-"""How many match commands per second the API appends on PostgreSQL, and their latency.
+"""How many match commands per second the API appends on PostgreSQL, and their latency, beside the floor.
 
-    .venv/bin/python bench/api.py [--seconds 20] [--clients 1 8] [--database-url URL]
+    .venv/bin/python bench/api.py [--seconds 10] [--clients 1 8] [--database-url URL]
 
-Starts gunicorn (deploy/services/gunicorn.conf.py) on a fresh database
-``crawford_bench`` of the PostgreSQL server in DATABASE_URL (default
-127.0.0.1:5432), with REDIS_URL passed through when set. Each client records its
-own match at the table through ``POST /api/matches/{id}/commands/``: server dice,
-then the first legal play, a new match when one ends. Every command is a real
-append judged by the engine. Prints commands/s, p50 and p99 latency per client
-count.
+Starts gunicorn (deploy/services/gunicorn.conf.py, DEBUG=0) on a fresh database ``crawford_bench`` of the
+PostgreSQL server in DATABASE_URL (default 127.0.0.1:5432), with REDIS_URL passed through when set (the cache
+and the throttles' counts; wake-ups go to its broker, no worker consumes them). The user throttle is raised out
+of the way (``API_THROTTLE_USER``), not switched off: its cache round trips are paid as in production.
+
+Three kinds of client, each at every ``--clients`` count, one after the other on the same server:
+
+* ``players``: each client records its own 7-point match through ``POST /api/matches/{id}/commands/``, every
+  command sent with the token of the player whose turn it is (the opening roll by seat 0): server dice, then
+  the first legal play, a new match when one ends;
+* ``directors``: the same, every command sent by a federation official (the "Officials" group) recording for
+  both players;
+* ``floor``: ``POST /bench/floor/`` (bench/floor_urls.py, mounted only in bench/floor_settings.py): a minimal
+  DRF view on the same server that does one event insert under the log's advisory lock and commits.
+
+Every request carries a fresh ``Idempotency-Key``. Every Crawford command is a real append judged by the engine.
+Prints commands/s, p50 and p99 latency, errors, the load average beside each row, and the ratio Crawford / floor.
 """
 
 from __future__ import annotations
@@ -25,28 +35,38 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
+MAX_CLIENTS = 16
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=20.0, help="duration of each run")
+    parser.add_argument("--seconds", type=float, default=10.0, help="duration of each run")
+    parser.add_argument("--warm-up", type=float, default=2.0, help="unmeasured seconds per kind before the runs")
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--kinds", nargs="+", default=["players", "directors", "floor"],
+                        choices=["players", "directors", "floor"])
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--database-name", default="crawford_bench", help="the fresh database (dropped first)")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     args = parser.parse_args()
+    if max(args.clients) > MAX_CLIENTS:
+        raise SystemExit(f"at most {MAX_CLIENTS} clients")
 
     url = urlparse(args.database_url)
-    bench_url = urlunparse(url._replace(path="/crawford_bench"))
-    env = dict(os.environ, DATABASE_URL=bench_url, DEBUG="1", GUNICORN_WORKERS=str(args.workers),
+    bench_url = urlunparse(url._replace(path="/" + args.database_name))
+    env = dict(os.environ, DATABASE_URL=bench_url, DEBUG="0", GUNICORN_WORKERS=str(args.workers),
+               SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1", API_THROTTLE_USER="10000000/minute",
+               DJANGO_SETTINGS_MODULE="bench.floor_settings", LOG_LEVEL="WARNING",
                SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-" + secrets.token_hex(24))
-    _recreate_database(url)
+    _recreate_database(url, args.database_name)
     subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    token, players = _setup_users(env)
+    users = _setup_users(env)
     port = _free_port()
     env["GUNICORN_BIND"] = f"127.0.0.1:{port}"
     server = subprocess.Popen(
@@ -54,47 +74,71 @@ def main() -> None:
          "--access-logfile", "/dev/null"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.strip()
     try:
         _wait_for(port)
-        print(f"PostgreSQL {url.hostname}:{url.port or 5432} db crawford_bench, gunicorn {args.workers} workers x 2 "
-              f"threads, broker {'redis' if os.environ.get('REDIS_URL') else 'none (in-process projections)'}")
-        print(f"{'clients':>7} {'commands':>9} {'cmd/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+        print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {args.database_name}, gunicorn {args.workers} workers x 2 "
+              f"threads, DEBUG=0, cache/broker {'redis' if os.environ.get('REDIS_URL') else 'none (in-process)'}; "
+              f"Idempotency-Key on every request; {args.seconds:g} s a run; code at {commit}{' (+ changes)' if dirty else ''}")
+        for kind in args.kinds:  # every worker process imports and warms up its code paths before the clock
+            _run(port, users, kind, max(args.clients), args.warm_up)
+        print(f"{'kind':<10} {'clients':>7} {'commands':>9} {'cmd/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}  load")
+        results = {}
         for clients in args.clients:
-            result = _run(port, token, players, clients, args.seconds)
-            print(f"{clients:>7} {result['commands']:>9} {result['per_second']:>8.1f} {result['p50_ms']:>8.1f} "
-                  f"{result['p99_ms']:>8.1f} {result['errors']:>7}")
+            for kind in args.kinds:
+                result = _run(port, users, kind, clients, args.seconds)
+                results[kind, clients] = result
+                load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+                print(f"{kind:<10} {clients:>7} {result['commands']:>9} {result['per_second']:>8.1f} "
+                      f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}  {load}", flush=True)
+        if "floor" in args.kinds:
+            for clients in args.clients:
+                floor = results["floor", clients]["per_second"]
+                ratios = [f"{kind} {results[kind, clients]['per_second'] / floor:.2f}"
+                          for kind in args.kinds if kind != "floor" and floor]
+                print(f"Crawford / floor at {clients} client{'s' if clients > 1 else ''} (cmd/s): {', '.join(ratios)}")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
 
 
-def _recreate_database(url) -> None:
+def _recreate_database(url, name: str) -> None:
     admin = urlunparse(url._replace(path="/postgres"))
     code = (
         "import psycopg,sys\n"
         "c=psycopg.connect(sys.argv[1], autocommit=True)\n"
-        "c.execute('DROP DATABASE IF EXISTS crawford_bench WITH (FORCE)')\n"
-        "c.execute('CREATE DATABASE crawford_bench')\n"
+        "c.execute(f'DROP DATABASE IF EXISTS {sys.argv[2]} WITH (FORCE)')\n"
+        "c.execute(f'CREATE DATABASE {sys.argv[2]}')\n"
     )
-    subprocess.run([PYTHON, "-c", code, admin], check=True)
+    if not name.replace("_", "").isalnum():
+        raise SystemExit("--database-name: letters, digits and _")
+    subprocess.run([PYTHON, "-c", code, admin, name], check=True)
 
 
-def _setup_users(env) -> tuple[str, list[int]]:
+def _setup_users(env) -> dict:
+    """Per client: two players with their own accounts and tokens, and an official (the "Officials" group)."""
     code = (
         "from django.contrib.auth import get_user_model\n"
+        "from django.contrib.auth.models import Group\n"
         "from rest_framework.authtoken.models import Token\n"
         "from players.models import Player\n"
         "import json\n"
-        "from django.contrib.auth.models import Group\n"
-        "u=get_user_model().objects.create_user('bench', is_staff=True)\n"
-        "u.groups.add(Group.objects.get(name='Officials'))  # records casual matches for both players\n"
-        "ps=[Player.objects.create(display_name=f'Bench {i}').pk for i in range(32)]\n"
-        "print(json.dumps({'token': Token.objects.create(user=u).key, 'players': ps}))\n"
+        "User=get_user_model(); officials=Group.objects.get(name='Officials'); out=[]\n"
+        f"for i in range({MAX_CLIENTS}):\n"
+        "    o=User.objects.create_user(f'official{i}', is_staff=True); o.groups.add(officials)\n"
+        "    seats=[]\n"
+        "    for s in (0, 1):\n"
+        "        u=User.objects.create_user(f'player{i}-{s}')\n"
+        "        p=Player.objects.create(display_name=f'Bench {i}-{s}', user=u)\n"
+        "        seats.append({'player': p.pk, 'token': Token.objects.create(user=u).key})\n"
+        "    out.append({'official': Token.objects.create(user=o).key, 'seats': seats})\n"
+        "print(json.dumps(out))\n"
     )
     out = subprocess.run([PYTHON, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True,
                          capture_output=True, text=True).stdout
-    data = json.loads(out.strip().splitlines()[-1])
-    return data["token"], data["players"]
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def _free_port() -> int:
@@ -112,44 +156,66 @@ def _wait_for(port: int) -> None:
             if conn.getresponse().status == 200:
                 return
         except OSError:
-            time.sleep(0.3)
+            pass
+        time.sleep(0.3)
     raise SystemExit("gunicorn did not start")
 
 
 class Client:
-    def __init__(self, port: int, token: str):
+    def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
 
-    def post(self, path: str, body: dict) -> tuple[int, dict]:
-        self.conn.request("POST", path, json.dumps(body), self.headers)
+    def post(self, path: str, body: dict, token: str) -> tuple[int, dict]:
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json",
+                   "Idempotency-Key": uuid.uuid4().hex}
+        self.conn.request("POST", path, json.dumps(body), headers)
         response = self.conn.getresponse()
         return response.status, json.loads(response.read() or b"{}")
 
 
-def _run(port: int, token: str, players: list[int], clients: int, seconds: float) -> dict:
+def _run(port: int, users: list[dict], kind: str, clients: int, seconds: float) -> dict:
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
     stop = time.time() + seconds
 
     def client_loop(index: int) -> None:
-        client = Client(port, token)
-        pair = {"player0": players[2 * index], "player1": players[2 * index + 1], "length": 7}
-        _, match = client.post("/api/matches/", pair)
-        mine = []
-        while time.time() < stop:
-            if match.get("finished"):
-                _, match = client.post("/api/matches/", pair)
-            command = {"type": "move", "move": match["legal_moves"][0]} if match["phase"] == "move" else {"type": "roll"}
-            command["expected_version"] = match["version"]
-            started = time.perf_counter()
-            status, body = client.post(f"/api/matches/{match['id']}/commands/", command)
-            mine.append(time.perf_counter() - started)
-            if status != 200:
-                errors[0] += 1
-                continue
-            match = body["state"]
+        client, mine = Client(port), []
+        mine_users = users[index]
+        seats = mine_users["seats"]
+        if kind == "floor":
+            while time.time() < stop:
+                started = time.perf_counter()
+                status, _ = client.post("/bench/floor/", {"type": "roll", "expected_version": 1},
+                                        mine_users["official"])
+                mine.append(time.perf_counter() - started)
+                errors[0] += status != 200
+        else:
+            def token_for(match: dict) -> str:
+                if kind == "directors":
+                    return mine_users["official"]
+                return seats[0 if match["phase"] == "opening" else match["turn"]]["token"]
+
+            pair = {"player0": seats[0]["player"], "player1": seats[1]["player"], "length": 7}
+            creator = mine_users["official"] if kind == "directors" else seats[0]["token"]
+            _, match = client.post("/api/matches/", pair, creator)
+            while time.time() < stop:
+                if match.get("finished"):
+                    _, match = client.post("/api/matches/", pair, creator)
+                if match["phase"] == "move":
+                    command = {"type": "move", "move": match["legal_moves"][0]}
+                else:
+                    command = {"type": "roll"}
+                command["expected_version"] = match["version"]
+                started = time.perf_counter()
+                status, body = client.post(f"/api/matches/{match['id']}/commands/", command, token_for(match))
+                mine.append(time.perf_counter() - started)
+                if status != 200:
+                    errors[0] += 1
+                    if errors[0] <= 3:
+                        print(f"  {kind}: HTTP {status} {json.dumps(body)[:300]}", file=sys.stderr)
+                    continue
+                match = body["state"]
         with lock:
             latencies.extend(mine)
 
@@ -160,7 +226,7 @@ def _run(port: int, token: str, players: list[int], clients: int, seconds: float
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - began
-    ordered = sorted(latencies)
+    ordered = sorted(latencies) or [0.0]
     return {
         "commands": len(latencies),
         "per_second": len(latencies) / elapsed,

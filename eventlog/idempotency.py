@@ -16,10 +16,10 @@ import hashlib
 import json
 from collections.abc import Callable
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, transaction
 
+from . import store
 from .models import CommandResult
-from .store import ConcurrencyError
 
 
 class IdempotencyKeyReused(Exception):
@@ -49,34 +49,55 @@ def run_once(
     request: dict,
     command: Callable[[], tuple[int, dict]],
     answer: Callable[[dict], dict] = lambda receipt: receipt,
+    receipt_of_append: bool = False,
 ) -> tuple[int, dict]:
     """Run ``command`` (which appends and returns ``(status, receipt)``) once per ``(actor, key)``;
-    return ``(status, answer(receipt))``."""
+    return ``(status, answer(receipt))``.
+
+    ``receipt_of_append``: the command appends to one stream and returns ``(200, store.receipt_body(events,
+    version))`` of that append; the receipt is then written by the append itself, in its round trip."""
     if key:
         _check_key(key)
-    status, receipt = _run_or_recall(actor, key, request, command) if key else command()
+    status, receipt = _run_or_recall(actor, key, request, command, receipt_of_append) if key else command()
     return status, answer(receipt)
 
 
-def _run_or_recall(actor: str, key: str, request: dict, command) -> tuple[int, dict]:
+class _KeyTaken(Exception):
+    """The receipt could not be kept: another command holds the key. Rolls back what this one appended."""
+
+
+def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_append: bool) -> tuple[int, dict]:
+    # The command runs first and its receipt is written in its transaction, which rolls back if the key turns out
+    # to be taken: the first run of a key costs no read, and its receipt no round trip of its own when the append
+    # keeps it. A retry finds out by failing: sent for the version its first run left behind, it is refused as
+    # stale (or, had it appended, its receipt clashes), and only then is the receipt read, outside the
+    # rolled-back transaction, and its answer returned.
     digest = fingerprint(request)
-    with transaction.atomic():
-        done = _stored(actor, key, digest)
+    try:
+        with transaction.atomic():
+            if receipt_of_append:
+                with store.receipt_with_next_append(actor=actor, key=key, fingerprint=digest) as slot:
+                    status, body = command()
+                if slot.kept is False:
+                    raise _KeyTaken
+                if slot.kept and (status, body) != (200, slot.body):
+                    raise ValueError("receipt_of_append: the command's answer is not its append's receipt")
+            else:
+                status, body = command()
+            if not receipt_of_append or slot.kept is None:  # kept by the append, or nothing appended: kept here
+                if not store.keep_receipt(actor=actor, key=key, fingerprint=digest, status=status, body=body):
+                    raise _KeyTaken
+    except Exception as failure:
+        # a retry of a command that succeeded gets the first answer, whatever its second run ran into
+        try:
+            done = _stored(actor, key, digest)
+        except DatabaseError:
+            raise failure from None
         if done:
             return done
-        try:
-            status, body = command()
-        except ConcurrencyError:
-            # the same command, sent twice at once: the first one's answer is committed by now
-            done = _stored(actor, key, digest)
-            if done:
-                return done
-            raise
-        try:
-            with transaction.atomic():
-                CommandResult.objects.create(actor=actor, key=key, fingerprint=digest, status_code=status, body=body)
-        except IntegrityError:
+        if isinstance(failure, _KeyTaken):  # taken by a command that has not committed yet, then rolled back
             raise IdempotencyKeyReused(f"the Idempotency-Key {key!r} is in use by another command right now") from None
+        raise
     return status, body
 
 

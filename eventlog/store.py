@@ -10,13 +10,18 @@ writers on its own.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
+import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
+from django.utils import timezone
 
-from .models import Event
+from .models import CommandResult, Event
 
 APPEND_LOCK = 0x43524157  # "CRAW": the advisory lock every append takes
 
@@ -55,6 +60,53 @@ class NewEvent:
     schema_version: int = 1
 
 
+@dataclass
+class _ReceiptSlot:
+    actor: str
+    key: str
+    fingerprint: str
+    kept: bool | None = None  # None: no append has kept it yet
+    body: dict | None = None
+
+
+# An idempotency receipt waiting for the next append of this thread's command (eventlog.idempotency arms it): that
+# append writes it in its own round trip, so a command with a key costs no statement more than one without.
+_receipt: ContextVar[_ReceiptSlot | None] = ContextVar("eventlog_receipt", default=None)
+
+
+@contextmanager
+def receipt_with_next_append(*, actor: str, key: str, fingerprint: str):
+    """Within the block, the first append also keeps the command's receipt under ``(actor, key)``: the events it
+    appended and the version it left, ``{"appended": [{"type", "payload"}...], "version": n}``, status 200.
+    Yields the slot: ``kept`` is True once kept, False if the key was taken (the caller must roll back), None if
+    nothing was appended."""
+    slot = _ReceiptSlot(actor, key, fingerprint)
+    token = _receipt.set(slot)
+    try:
+        yield slot
+    finally:
+        _receipt.reset(token)
+
+
+def receipt_body(events, version: int) -> dict:
+    return {"appended": [{"type": e.event_type, "payload": e.payload} for e in events], "version": version}
+
+
+def keep_receipt(*, actor: str, key: str, fingerprint: str, status: int, body: dict) -> bool:
+    """Insert a receipt unless the key is taken (waiting for a holder that has not committed): True if kept."""
+    q = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {q(CommandResult._meta.db_table)} {_RECEIPT_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s) "
+            f"ON CONFLICT ({q('actor')}, {q('key')}) DO NOTHING RETURNING {q('id')}",
+            [actor, key, fingerprint, status, json.dumps(body), connection.ops.adapt_datetimefield_value(timezone.now())],
+        )
+        return cursor.fetchone() is not None
+
+
+_RECEIPT_COLUMNS = '("actor", "key", "fingerprint", "status_code", "body", "created_at")'
+
+
 def stream_version(stream_id: str) -> int:
     return Event.objects.filter(stream_id=stream_id).aggregate(v=Max("version"))["v"] or 0
 
@@ -68,38 +120,116 @@ def append(
     metadata: dict | None = None,
     on_commit: Callable[[], None] | None = None,
 ) -> list[Event]:
-    """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically."""
+    """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically.
+
+    Inside a caller's transaction the append joins it without a savepoint of its own (two round trips fewer on
+    every command): nothing in it fails half-way that a caller could go on from. A stale ``expected_version`` is
+    found before anything is written and raised once the block has closed, so a caller that catches
+    :class:`ConcurrencyError` (a retry loop, a test) keeps a usable transaction, as with a savepoint."""
     events = list(events)
     for event in events:
         _check_storable(event.payload)
     _check_storable(metadata or {}, "metadata")
-    with transaction.atomic():
-        _lock_log()
-        actual = stream_version(stream_id)
-        if actual != expected_version:
-            raise ConcurrencyError(stream_id, expected_version, actual)
-        position = Event.objects.aggregate(p=Max("global_position"))["p"] or 0
-        rows = [
-            Event(
-                global_position=position + i,
-                stream_id=stream_id,
-                stream_type=stream_type,
-                version=expected_version + i,
-                event_type=e.event_type,
-                schema_version=e.schema_version,
-                payload=e.payload,
-                metadata=metadata or {},
-            )
-            for i, e in enumerate(events, start=1)
-        ]
-        try:
-            with transaction.atomic():
-                Event.objects.bulk_create(rows)
-        except IntegrityError as clash:  # a writer that did not take the lock (should not happen)
-            raise ConcurrencyError(stream_id, expected_version, stream_version(stream_id)) from clash
-        if on_commit:
+    metadata = metadata or {}
+    now = timezone.now()
+    slot = _receipt.get()
+    receipt = None
+    if slot is not None and slot.kept is None and transaction.get_connection().in_atomic_block:
+        receipt = receipt_body(events, expected_version + len(events))
+    with transaction.atomic(savepoint=False):
+        if connection.vendor != "postgresql":
+            actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata)
+            kept = actual == expected_version and receipt is not None and keep_receipt(
+                actor=slot.actor, key=slot.key, fingerprint=slot.fingerprint, status=200, body=receipt)
+        else:
+            actual, position, kept = _append_postgresql(stream_id, stream_type, expected_version, events, metadata,
+                                                        now, slot if receipt is not None else None, receipt)
+            rows = None
+        if actual == expected_version and receipt is not None:
+            slot.kept, slot.body = bool(kept), receipt
+        if actual == expected_version and on_commit:
             transaction.on_commit(on_commit)
+    if actual != expected_version:
+        raise ConcurrencyError(stream_id, expected_version, actual)
+    if rows is not None:
+        return rows
+    rows = []
+    for i, e in enumerate(events, start=1):
+        row = Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type,
+                    version=expected_version + i, event_type=e.event_type, schema_version=e.schema_version,
+                    payload=e.payload, metadata=metadata, recorded_at=now)
+        row._state.adding, row._state.db = False, connection.alias  # stored, as a row read back would be
+        rows.append(row)
     return rows
+
+
+# One round trip: the lock, then (a statement of its own, so that its snapshot is taken once the lock is held and
+# sees every append committed before) the version check, the next global position, the insert and, for a command
+# sent with an idempotency key, its receipt. Nothing is inserted when the stream is not at the expected version;
+# the statement says where it is instead. A receipt whose key is taken is not inserted (ON CONFLICT waits for a
+# holder that has not committed) and the statement says so: the caller rolls the append back.
+_APPEND_SQL = """SELECT pg_advisory_xact_lock(%s);
+WITH stream_now AS (SELECT coalesce(max(version), 0) AS v FROM {table} WHERE stream_id = %s),
+     head AS (SELECT coalesce(max(global_position), 0) AS p FROM {table}),
+     added AS (
+         INSERT INTO {table} (global_position, stream_id, stream_type, version, event_type, schema_version,
+                              payload, metadata, recorded_at)
+         SELECT head.p + t.n, %s, %s, %s + t.n, t.event_type, t.schema_version, t.payload::jsonb, %s::jsonb, %s
+         FROM stream_now, head,
+              unnest(%s::text[], %s::int[], %s::text[]) WITH ORDINALITY AS t(event_type, schema_version, payload, n)
+         WHERE stream_now.v = %s
+     ){receipt}
+SELECT stream_now.v, head.p, {kept} FROM stream_now, head"""
+
+_RECEIPT_SQL = """,
+     kept AS (
+         INSERT INTO {receipts} {columns}
+         SELECT %s, %s, %s, 200, %s::jsonb, %s FROM stream_now WHERE stream_now.v = %s
+         ON CONFLICT ("actor", "key") DO NOTHING RETURNING 1
+     )"""
+
+
+def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, slot, receipt) -> tuple[int, int, bool]:
+    """(the stream's version before the append, the global position before it, whether the receipt was kept)
+    under the lock, in one round trip."""
+    q = connection.ops.quote_name
+    params = [
+        APPEND_LOCK, stream_id, stream_id, stream_type, expected, json.dumps(metadata), now,
+        [e.event_type for e in events], [e.schema_version for e in events], [json.dumps(e.payload) for e in events],
+        expected,
+    ]
+    if slot is not None:
+        part = _RECEIPT_SQL.format(receipts=q(CommandResult._meta.db_table), columns=_RECEIPT_COLUMNS)
+        params += [slot.actor, slot.key, slot.fingerprint, json.dumps(receipt), now, expected]
+        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt=part, kept="(SELECT count(*) FROM kept) > 0")
+    else:
+        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt="", kept="false")
+    with connection.cursor() as cursor:
+        try:
+            if isinstance(cursor.cursor, psycopg.ClientCursor):  # Django's default: several statements in one
+                cursor.execute(sql, params)
+                cursor.nextset()
+            else:  # server-side binding takes one statement at a time
+                lock, append = sql.split(";\n", 1)
+                cursor.execute(lock, params[:1])
+                cursor.execute(append, params[1:])
+        except IntegrityError as clash:  # a writer that did not take the lock (should not happen)
+            raise ConcurrencyError(stream_id, expected, -1) from clash
+        actual, position, kept = cursor.fetchone()
+    return actual, position, kept
+
+
+def _append_orm(stream_id, stream_type, expected, events, metadata) -> tuple[int, list[Event]]:
+    """SQLite (the embedded default) serialises writers on its own."""
+    actual = stream_version(stream_id)
+    if actual != expected:
+        return actual, []
+    position = Event.objects.aggregate(p=Max("global_position"))["p"] or 0
+    return actual, Event.objects.bulk_create([
+        Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type, version=expected + i,
+              event_type=e.event_type, schema_version=e.schema_version, payload=e.payload, metadata=metadata)
+        for i, e in enumerate(events, start=1)
+    ])
 
 
 def read_stream(stream_id: str, after: int = 0, until: int | None = None) -> list[Event]:

@@ -287,27 +287,52 @@ def match_command(
         raise store.ConcurrencyError(stream_id, expected_version, record.version)
     if record.voided is not None:
         raise engine_errors.MatchOver(record.over_because())
-    with transaction.atomic():  # the dice seed's bookkeeping commits or rolls back with the append
-        if isinstance(command, ConfirmImport):
-            new = _confirm_import(actor, record, seat, official)
-        elif director_command:
-            if not official:
-                raise PermissionDenied("only the match's official (its event's director) or a federation official "
-                                       "may correct or void a match")
-            new = _director_event(command, record) + _reveal_open_seed(stream_id)
-        else:
-            if record.correction is not None or record.closed is not None:
-                raise engine_errors.MatchOver(record.over_because())
-            player = _acting_player(command, record.state, seat, official)
-            new = []
-            for event in _decide(command, record, player, stream_id):
-                if isinstance(event, NewEvent):
-                    new.append(event)
-                    continue
-                new.extend(_new([event]))
-                if isinstance(event, engine_events.GameWon):
-                    new.extend(_reveal_open_seed(stream_id))
+    if isinstance(command, ConfirmImport) or director_command:
+        with transaction.atomic():  # the dice seed revealed commits or rolls back with the append
+            if isinstance(command, ConfirmImport):
+                new = _confirm_import(actor, record, seat, official)
+            else:
+                if not official:
+                    raise PermissionDenied("only the match's official (its event's director) or a federation "
+                                           "official may correct or void a match")
+                new = _director_event(command, record) + _reveal_open_seed(stream_id)
+            after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
+            _append(stream_id, record.version, new, actor, command_id, correlation_id)
+        _remember_on_commit(after)
+        return after, new
+    # The hot path: a roll, a play, a double, an answer. Everything that can refuse it is judged in memory first,
+    # outside any transaction; what is left can only fail in the database, so it needs no savepoint: it joins
+    # the caller's transaction (the view's, which keeps the idempotency receipt) or is one of its own.
+    if record.correction is not None or record.closed is not None:
+        raise engine_errors.MatchOver(record.over_because())
+    player = _acting_player(command, record.state, seat, official)
+    server_roll = isinstance(command, RollDice) and record.dice_source == DiceSource.SERVER
+    if server_roll:
+        _check_dice_source(command, record)
+        # what refuses a roll (whose turn, which phase) does not depend on its numbers: judged before a seed is drawn
+        decide(record.state, cmd.Roll(player, (1, 2), RollSource.SERVER))
+        judged = None
+    else:
+        judged = _decide(command, record, player, stream_id)
+        ends_game = any(isinstance(event, engine_events.GameWon) for event in judged)
+        new = _new(judged)
         after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
+        if not ends_game:  # its only write is the append (a game's end also reveals its dice seed, below)
+            _append(stream_id, record.version, new, actor, command_id, correlation_id)
+            _remember_on_commit(after)
+            return after, new
+    with transaction.atomic(savepoint=False):  # the dice seed's bookkeeping commits or rolls back with the append
+        if judged is None:
+            judged = _roll(command, record.state, player, stream_id)
+        new = []
+        for event in judged:
+            if isinstance(event, NewEvent):
+                new.append(event)
+                continue
+            new.extend(_new([event]))
+            if isinstance(event, engine_events.GameWon):
+                new.extend(_reveal_open_seed(stream_id))
+        after = _fold_checked(stream_id, new, record)
         _append(stream_id, record.version, new, actor, command_id, correlation_id)
     _remember_on_commit(after)
     return after, new
@@ -617,7 +642,7 @@ def _append(stream_id: str, expected: int, events: list[NewEvent], actor, comman
         "command_id": command_id,
         "correlation_id": correlation_id or uuid.uuid4().hex,
     }
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # store.append is all or nothing, and raises a stale version after its block
         return store.append(
             stream_id=stream_id,
             stream_type=streams.STREAM_TYPE,

@@ -25,9 +25,30 @@ def _signed_in(user) -> bool:
     return bool(user is not None and user.is_authenticated and user.is_active)
 
 
+# What the API's token authentication learnt of its user in the query that read the token
+# (players/authentication.py), kept on the user object it made, which lives as long as the request. Other users
+# (a session's, a service's caller) are asked as before: the permission through Django (which keeps it on the
+# object), the player by a query, since a caller may link a player to a user object it holds between two calls.
+_PLAYER = "_crawford_player_id"
+_OFFICIATES = "_crawford_officiates"
+_UNKNOWN = object()
+
+
+def remember(user, *, player_id: int | None, officiates: bool) -> None:
+    """Keep on ``user`` (an active user just read with these facts) which player they are and whether they
+    hold the officials' permission. Only ``django.contrib.auth``'s ModelBackend grants permissions here (the
+    other backend, axes, only counts failed logins), so its rule is the whole answer: a superuser, or the
+    permission held directly or through a group."""
+    setattr(user, _PLAYER, player_id)
+    setattr(user, _OFFICIATES, bool(officiates))
+
+
 def officiates_everything(user) -> bool:
     """A federation official: runs every event, officiates every match (casual ones included)."""
-    return _signed_in(user) and user.has_perm(OFFICIATE)
+    if not _signed_in(user):
+        return False
+    known = getattr(user, _OFFICIATES, None)
+    return user.has_perm(OFFICIATE) if known is None else known
 
 
 def runs_event(user, director_id: int | None) -> bool:
@@ -46,12 +67,20 @@ def seat_in_match(user, player_ids) -> int | None:
     """0 or 1 if ``user`` plays in the match whose stream names these players (player ids, by seat); else None."""
     if not _signed_in(user):
         return None
-    from players.models import Player  # the models load after this module: looked up when asked
-
-    player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
+    player = player_id_of(user)
     if player is None:
         return None
     return next((seat for seat, pid in enumerate(player_ids) if pid == player), None)
+
+
+def player_id_of(user) -> int | None:
+    """The id of the player whose account ``user`` is (None: none)."""
+    player = getattr(user, _PLAYER, _UNKNOWN)
+    if player is _UNKNOWN:
+        from players.models import Player  # the models load after this module: looked up when asked
+
+        player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
+    return player
 
 
 def may_create_event(user, club=None) -> bool:

@@ -111,8 +111,7 @@ class MatchCommands(APIView):
                 correlation_id=request.headers.get("X-Correlation-ID"),
             )
             folded[record.version] = record
-            return 200, {"appended": [{"type": e.event_type, "payload": e.payload} for e in new],
-                         "version": record.version}
+            return 200, store.receipt_body(new, record.version)  # kept by the append itself (receipt_of_append)
 
         def answer(receipt: dict) -> dict:
             # the state the command left (a retry's answer too, though the match has moved on since)
@@ -122,7 +121,8 @@ class MatchCommands(APIView):
 
         try:
             status_code, body = run_once(actor=str(request.user.pk), key=key,
-                                         request={"match": stream_id, "command": command}, command=send, answer=answer)
+                                         request={"match": stream_id, "command": command}, command=send, answer=answer,
+                                         receipt_of_append=True)
         except (store.ConcurrencyError, IdempotencyKeyReused):
             # two tablets on one match: the one that was behind is told what the other recorded, and gets the
             # state now, instead of jargon (a reused key) or a bare version number
@@ -130,8 +130,11 @@ class MatchCommands(APIView):
             if stale is None:
                 raise
             return Response(stale, status=status.HTTP_409_CONFLICT)
-        # the match's version now: a retried command's answer is the state it left, maybe overtaken since
-        return Response(body, status=status_code, headers={"X-Match-Version": str(store.stream_version(stream_id))})
+        # the match's version now: a retried command's answer is the state it left, maybe overtaken since (asked of
+        # the log); a command run now left the version it answers with, and nothing is read again to say so
+        ran = folded.get(body["state"]["version"]) if status_code == 200 else None
+        version = ran.version if ran is not None else store.stream_version(stream_id)
+        return Response(body, status=status_code, headers={"X-Match-Version": str(version)})
 
 
 def _stale(user, stream_id: str, command) -> dict | None:
