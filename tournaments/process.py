@@ -135,7 +135,7 @@ class _Run:
                      events=[store.NewEvent(fact.event_type, fact.to_payload(), fact.schema_version)],
                      metadata={"actor": None, "process": TournamentProcess.name, "caused_by": e.global_position},
                      on_commit=wake_projections)
-        stream._apply(facts, fact, facts.version + 1)
+        stream.apply(facts, fact, facts.version + 1)
         self.touch(pk)
 
     def finish(self) -> None:

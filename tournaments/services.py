@@ -323,7 +323,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
             new += _void_match(match_id, slot_key, "pairing changed by a result correction", None)
         if new:  # what the matches now say, folded in before deciding what comes next
             for e in new:
-                stream._apply(facts, e, facts.version + 1)
+                stream.apply(facts, e, facts.version + 1)
             view = derive.derive(facts)
         if repair:
             new += decider.next_swiss_round(facts, view, repair)

@@ -108,7 +108,7 @@ def fold(rows) -> Facts:
     """The state after the stored rows (each with ``event_type``, ``payload``, ``version``), in order."""
     facts = Facts()
     for row in rows:
-        _apply(facts, event_of(row), row.version)
+        apply(facts, event_of(row), row.version)
     return facts
 
 
@@ -116,11 +116,12 @@ def evolve(facts: Facts, event: ev.TournamentEvent, version: int | None = None) 
     """The state after one more event; ``facts`` is left as it was. (``fold`` applies in place: the same result
     without copying the state at every event.)"""
     new = copy.deepcopy(facts)
-    _apply(new, event, facts.version + 1 if version is None else version)
+    apply(new, event, facts.version + 1 if version is None else version)
     return new
 
 
-def _apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
+def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
+    """``evolve`` in place: for a fold, and for callers that apply facts they just decided to their own copy."""
     facts.version = version
     match e:
         case ev.TournamentConfigured(config=config):
