@@ -28,6 +28,8 @@ from games.engine.matfile import MatFileError
 from games.services import BadCommand, MatchNotFound
 from tournaments.services import TournamentError
 
+from .refusal_messages import translated
+
 
 class Refusal(NamedTuple):
     status: int
@@ -66,6 +68,8 @@ def exception_handler(exc, context):
         if isinstance(exc, cls):
             code = code_of(exc, refusal)
             detail = str(exc) or ("you may not do this" if isinstance(exc, PermissionDenied) else code)
+            # the reason in the reader's language (Accept-Language or the site's switch); English unchanged
+            detail = translated(code, detail)
             return _refuse(STATUS_OF_CODE.get(code, refusal.status), code, detail, **refusal.extra(exc))
     response = drf_handler(exc, context)
     if response is not None:

@@ -58,6 +58,8 @@ MIDDLEWARE = [
     "deploy.csp.ContentSecurityPolicyMiddleware",  # every page: our own scripts and styles only
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # after the session (the switch's choice is kept there... and in a cookie), before CommonMiddleware (Django's order)
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -152,7 +154,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
+# English unless the browser asks for French (Accept-Language) or the switch on every page chose it (set_language,
+# remembered in the django_language cookie). API clients that send no Accept-Language keep the English they always got.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+# one catalogue for the whole site, shipped in the project package (so in the wheel too); the .mo files are committed,
+# compiled from the .po files: a fresh machine needs no GNU gettext (deploy/locale/README.md)
+LOCALE_PATHS = [Path(__file__).resolve().parent / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

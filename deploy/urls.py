@@ -18,6 +18,7 @@ from tournaments.services import visible_or_404
 
 from . import player_page
 from .health import Health
+from .refusal_messages import translated
 
 urlpatterns = [
     # browsers ask for /favicon.ico on every page, the admin's too
@@ -42,6 +43,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="crawford/swagger_ui.html"),
          name="api-docs"),
     path("api-auth/", include("rest_framework.urls")),
+    # the language switch on every page posts here (Django's set_language: a form, no script)
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("tournaments.urls_pages")),
     path("players/<int:pk>/", player_page.player_page, name="player-page"),
     path("", include("games.urls")),
@@ -51,7 +54,8 @@ urlpatterns = [
 def not_found(request, exception=None):
     """API clients get a JSON reason for an unknown address; people get the site's page."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": f"no such address: {request.path[:200]}", "code": "not_found"}, status=404)
+        return JsonResponse({"detail": translated("not_found", f"no such address: {request.path[:200]}"),
+                             "code": "not_found"}, status=404)
     return page_not_found(request, exception)
 
 
@@ -60,18 +64,19 @@ def bad_request(request, exception=None):
     if request.path.startswith("/api/"):
         if isinstance(exception, RequestDataTooBig):
             limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-            return JsonResponse({"detail": f"the request body is larger than {limit / 1_000_000:g} MB",
-                                 "code": "too_large"}, status=413)
-        return JsonResponse({"detail": "the request could not be read", "code": "bad_request"}, status=400)
+            detail = translated("too_large", f"the request body is larger than {limit / 1_000_000:g} MB")
+            return JsonResponse({"detail": detail, "code": "too_large"}, status=413)
+        return JsonResponse({"detail": translated("bad_request", "the request could not be read"), "code": "bad_request"},
+                            status=400)
     return defaults.bad_request(request, exception)
 
 
 def server_error(request):
     """A failure the API could not turn into a 4xx (say, its database connection killed): still JSON for API clients."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "the server failed while answering; it is logged. Retry the request with the "
-                                       "same Idempotency-Key: it is applied at most once.", "code": "server_error"},
-                            status=500)
+        detail = ("the server failed while answering; it is logged. Retry the request with the same Idempotency-Key: "
+                  "it is applied at most once.")
+        return JsonResponse({"detail": translated("server_error", detail), "code": "server_error"}, status=500)
     return defaults.server_error(request)
 
 

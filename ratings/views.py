@@ -7,7 +7,7 @@ from . import formula, selectors
 
 def formula_page(request):
     """The published formula: anyone can check every rating."""
-    return render(request, "ratings/formula.html", {"doc": formula.__doc__, "start": formula.START_RATING,
+    return render(request, "ratings/formula.html", {"start": f"{formula.START_RATING:g}",
                                                     "provisional": formula.PROVISIONAL_BELOW})
 
 
