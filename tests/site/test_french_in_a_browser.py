@@ -1,0 +1,76 @@
+"""The site in French in a real browser (issue 17, item 7): chosen by the browser's language (Accept-Language,
+here Chromium's locale) or by the switch on every page (a form posted to Django's set_language: the CSP allows
+no inline script, and none runs). Screenshots go to var/screenshots/french-*.png."""
+
+from pathlib import Path
+
+import pytest
+
+from .test_club_night_in_a_browser import CHROMIUM, SHOTS, shot
+
+
+@pytest.fixture
+def chromium(live_server, monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run", "--disable-sync"])
+
+        def page_in(locale: str):
+            page = browser.new_context(locale=locale, viewport={"width": 1000, "height": 800}).new_page()
+            page.set_default_timeout(30_000)
+            page.errors = []  # a CSP violation is a console error
+            page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: page.errors.append(str(e)))
+            return page
+
+        yield page_in
+        browser.close()
+        from django.db import connections
+
+        connections.close_all()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_french_browser_gets_the_site_in_french(chromium, live_server):
+    page = chromium("fr-FR")
+    page.goto(f"{live_server.url}/ratings/")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.locator("h1").inner_text() == "Cotes"
+    assert page.get_by_role("button", name="Afficher").is_visible()
+    assert page.get_by_text("Aucun match coté pour l'instant.").is_visible()
+    shot(page, "french-ratings")
+    page.goto(f"{live_server.url}/ratings/formula/")
+    assert page.locator("h1").inner_text() == "Comment les cotes sont calculées"
+    assert "taux d'erreur au videau" in page.locator("main").inner_text()
+    shot(page, "french-formula")
+    assert page.errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_switch_turns_any_page_french_and_back(chromium, live_server):
+    page = chromium("en-US")
+    page.goto(f"{live_server.url}/accounts/login/")
+    assert page.locator("h1").inner_text() == "Log in"
+    page.get_by_role("button", name="Français").click()
+    page.wait_for_load_state()
+    assert page.url == f"{live_server.url}/accounts/login/"  # the same page, in French
+    assert page.locator("h1").inner_text() == "Se connecter"
+    assert page.get_by_label("Nom d'utilisateur").is_visible() and page.get_by_label("Mot de passe").is_visible()
+    shot(page, "french-login")
+    # the choice holds on the next page, the API's documentation included, which leads back to the site
+    page.goto(f"{live_server.url}/api/docs/")
+    page.get_by_role("link", name="← Retour au site").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("link", name="Cotes").is_visible() and page.get_by_role("link", name="Formule").is_visible()
+    page.get_by_role("button", name="English").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("link", name="Ratings").is_visible()
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.errors == []
