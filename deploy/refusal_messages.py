@@ -40,6 +40,9 @@ OTHER = r"(?P<other>.+?)"
 ACTIONS = {"roll": pgettext_lazy("cannot …", "roll"), "move": pgettext_lazy("cannot …", "move"),
            "double": pgettext_lazy("cannot …", "double")}
 KINDS = {"single game": _("single game"), "gammon": _("gammon"), "backgammon": _("backgammon")}
+# where a slot of an event stands (tournaments/formats/core.py's SlotStatus)
+STATUSES = {"waiting": pgettext_lazy("slot", "waiting for its players"), "ready": pgettext_lazy("slot", "ready"),
+            "bye": pgettext_lazy("slot", "a bye"), "done": pgettext_lazy("slot", "decided")}
 
 # the part of a reason that other reasons embed: why a move is not legal, what the game is waiting for
 PARTS: list[Pattern] = [
@@ -141,6 +144,28 @@ PATTERNS: dict[str, list[Pattern]] = {
         _p(r"this match's dice come from the board: send the numbers rolled as 'dice', e\.g\. \[3, 1\]",
            _("this match's dice come from the board: send the numbers rolled as 'dice', e.g. [3, 1]")),
         _p(r"a director's correction or void needs a 'reason'", _("a director's correction or void needs a 'reason'")),
+        _p(r"this match is not an import waiting for confirmation",
+           _("this match is not an import waiting for confirmation")),
+        _p(r"'player' is 0 or 1", _("'player' is 0 or 1")),
+        _p(r"'winner' is 0 or 1", _("'winner' is 0 or 1")),
+        _p(r"'move' is a play of at most (?P<n>\d+) characters, e\.g\. \"24/18 13/11\*\"",
+           _("'move' is a play of at most %(n)s characters, e.g. \"24/18 13/11*\"")),
+        _p(r"'move' is the play in gnubg notation, e\.g\. \"24/18 13/11\*\" \(\"\" when no play\)",
+           _("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")),
+        _p(r"'dice' is two numbers from 1 to 6, e\.g\. \[3, 1\], or absent for server dice",
+           _("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")),
+        _p(r"'reason' is at most (?P<n>\d+) characters", _("'reason' is at most %(n)s characters")),
+        _p(r"'score' is the final score of both players, e\.g\. \[7, 4\]",
+           _("'score' is the final score of both players, e.g. [7, 4]")),
+        _p(r"in a (?P<n>\d+)-point match the winner has at least (?P=n) points and the loser fewer",
+           _("in a %(n)s-point match the winner has at least %(n)s points and the loser fewer")),
+        _p(r"a final score is at most (?P<m>\d+) points here", _("a final score is at most %(m)s points here")),
+        _p(r"this record has already been imported \(match (?P<match>.+)\)",
+           _("this record has already been imported (match %(match)s)")),
+        _p(r"this is not a \.mat text file \(it contains binary data\)",
+           _("this is not a .mat text file (it contains binary data)")),
+        _p(r"unknown player id", _("unknown player id")),
+        _p(r"a command is a JSON object with a 'type'", _("a command is a JSON object with a 'type'")),
         # the tournament's decider (tournaments/decider.py): refusals without a code of their own
         _p(r"'expected_version' is the event's version number", _("'expected_version' is the event's version number")),
     ],
@@ -148,6 +173,8 @@ PATTERNS: dict[str, list[Pattern]] = {
     "not_found": [_p(r"no such address: (?P<path>.+)", _("no such address: %(path)s"))],
     "too_large": [_p(r"the request body is larger than (?P<n>[\d.]+) MB", _("the request body is larger than %(n)s MB"))],
     # the tournament (tournaments/decider.py)
+    "unknown_command": [_p(r"unknown command (?P<value>\w+)", _("unknown command %(value)s"))],
+    "unknown_player": [_p(r"'player' is the id of a player", _("'player' is the id of a player"))],
     "already_entered": [_p(r"already entered", _("already entered"))],
     "event_full": [_p(r"a member's casual event takes at most (?P<n>\d+) players",
                       _("a member's casual event takes at most %(n)s players"))],
@@ -170,6 +197,44 @@ PATTERNS: dict[str, list[Pattern]] = {
     ],
     "round_begun": [_p(r"round (?P<n>\d+) has begun: it can no longer be paired again",
                        _("round %(n)s has begun: it can no longer be paired again"))],
+    "bad_seeds": [_p(r"'seeds' must list every checked-in player exactly once",
+                     _("'seeds' must list every checked-in player exactly once"))],
+    "bad_draw_method": [_p(r"method is random, rating or manual", _("method is random, rating or manual"))],
+    "not_swiss": [_p(r"only Swiss rounds are paired; brackets and round robins follow their draw",
+                     _("only Swiss rounds are paired; brackets and round robins follow their draw"))],
+    "bad_round": [
+        _p(r"'round' is a round number of this event, from 1 to (?P<n>\d+)",
+           _("'round' is a round number of this event, from 1 to %(n)s")),
+        _p(r"round (?P<n>\d+) is the last one paired: pair round (?P<m>\d+) next",
+           _("round %(n)s is the last one paired: pair round %(m)s next")),
+    ],
+    "bad_pairings": [
+        _p(r"a manual pairing must place every active player exactly once",
+           _("a manual pairing must place every active player exactly once")),
+        _p(r"a bye only when the number of players is odd, and one at most",
+           _("a bye only when the number of players is odd, and one at most")),
+        _p(r"player (?P<a>\d+) has had a bye already", _("player %(a)s has had a bye already")),
+        _p(r"players (?P<a>\d+) and (?P<b>\d+) may not be paired", _("players %(a)s and %(b)s may not be paired")),
+        _p(r"players (?P<a>\d+) and (?P<b>\d+) have met already: no rematch in a Swiss event",
+           _("players %(a)s and %(b)s have met already: no rematch in a Swiss event")),
+    ],
+    "pairing_impossible": [
+        _p(r"round (?P<n>\d+): no pairing of (?P<m>\d+) players avoids the forbidden pairings",
+           _("round %(n)s: no pairing of %(m)s players avoids the forbidden pairings")),
+    ],
+    "unknown_slot": [_p(r"no slot (?P<value>.+) in this event", _("no match %(value)s in this event"))],
+    "slot_not_ready": [
+        _p(r"(?P<value>\S+) is (?P<status>waiting|ready|bye|done): report a result only for a match being played",
+           _("%(value)s is %(status)s: report a result only for a match being played")),
+        _p(r"a forfeit is for a match that is due and not decided",
+           _("a forfeit is for a match that is due and not decided")),
+    ],
+    "not_flagged": [_p(r"only a flagged match can be kept", _("only a flagged match can be kept"))],
+    "no_match": [_p(r"no match was created for that slot", _("no match was created for that slot"))],
+    "bad_event": [
+        _p(r"format is one of (?P<value>.+)", _("format is one of %(value)s")),
+        _p(r"an event's name is 1 to (?P<n>\d+) characters", _("an event's name is 1 to %(n)s characters")),
+    ],
     "all_rounds_paired": [_p(r"all rounds have been paired", _("all rounds have been paired"))],
     "bad_winner": [_p(r"the winner must be one of the slot's players (?P<value>.+)",
                       _("the winner must be one of the slot's players %(value)s"))],
@@ -178,6 +243,8 @@ PATTERNS: dict[str, list[Pattern]] = {
            _("in a %(n)s-point match the winner has %(n)s points or more, the loser fewer")),
         _p(r"a (?P<n>\d+)-point match ends with at most (?P<m>\d+) points",
            _("a %(n)s-point match ends with at most %(m)s points")),
+        _p(r"'score' is required: \[winner's points, loser's points\]",
+           _("'score' is required: [winner's points, loser's points]")),
     ],
     "reason_required": [_p(r"a correction needs a 'reason'", _("a correction needs a 'reason'"))],
     "no_result": [_p(r"correct a slot that has a result", _("correct a slot that has a result"))],
@@ -188,6 +255,15 @@ PATTERNS: dict[str, list[Pattern]] = {
         _p(r"only the two players of the match confirm its result",
            _("only the two players of the match confirm its result")),
         _p(r"log in to create an event", _("log in to create an event")),
+        _p(r"only officials, and a club's directors under its name, may create events",
+           _("only officials, and a club's directors under its name, may create events")),
+        _p(r"only the directors of (?P<club>.+) and officials may create events under its name",
+           _("only the directors of %(club)s and officials may create events under its name")),
+        _p(r"only the event's director or an official may publish or hide it",
+           _("only the event's director or an official may publish or hide it")),
+        _p(r"only the event's director or an official may add matches to it",
+           _("only the event's director or an official may add matches to it")),
+        _p(r"you may not do this", _("You may not do this.")),
     ],
 }
 
@@ -275,4 +351,6 @@ def _group(key: str, value: str) -> str | None:
         return str(ACTIONS[value])
     if key == "kind":
         return str(KINDS[value])
+    if key == "status":
+        return str(STATUSES[value])
     return value

@@ -283,3 +283,23 @@ def test_django_rest_frameworks_own_messages_and_unknown_addresses_in_french(api
     lost = api().get("/api/nowhere/", **FRENCH)
     assert lost.status_code == 404 and lost.json() == {"detail": "adresse inconnue : /api/nowhere/",
                                                        "code": "not_found"}
+
+
+def test_every_pattern_of_the_refusal_table_reads_and_writes_its_groups_in_french():
+    """Each translated sentence takes exactly its regex's groups (a missing one would fail at a player's refusal)."""
+    from django.utils import translation
+
+    from deploy import refusal_messages as rm
+
+    samples = {"action": "roll", "kind": "gammon", "status": "ready", "part": "the 5 point is closed"}
+
+    def written(language: str, pattern) -> str:
+        with translation.override(language):
+            groups = {name: rm._group(name, samples.get(name, "7")) for name in pattern.regex.groupindex}
+            return str(pattern.text) % groups
+
+    for code, patterns in rm.PATTERNS.items():
+        for pattern in patterns:
+            french = written("fr", pattern)
+            assert french and "%(" not in french, (code, pattern.regex.pattern)
+            assert pattern.text is rm.PART_ONLY or french != written("en", pattern), (code, french)

@@ -60,6 +60,10 @@ for name in expected["data"]:
 from analysis import gnubg
 if not gnubg.SCRIPT.is_file():
     problems.append(f"gnubg's script {gnubg.SCRIPT} missing")
+from django.utils import translation
+with translation.override("fr"):  # the compiled French catalogue ships in the wheel (deploy/locale/)
+    if translation.gettext("Ratings") != "Cotes":
+        problems.append(f"the French catalogue is missing (LOCALE_PATHS {settings.LOCALE_PATHS})")
 call_command("check", "--fail-level", "ERROR")
 print("\n".join(problems))
 sys.exit(1 if problems else 0)
