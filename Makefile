@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test install bench bench-load bench-scale bench-events bench-hammer clean
+.PHONY: run test install messages bench bench-load bench-scale bench-events bench-hammer clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ PARALLEL = -n $(TEST_PROCESSES) --dist loadfile
 test: $(STAMP)
 	scripts/test-services.sh $(BIN)/python -m pytest -p no:django -p tests.pure $(PURE_TESTS) $(PARALLEL)
 	scripts/test-services.sh $(BIN)/python -m pytest $(addprefix --ignore=,$(PURE_TESTS)) $(PARALLEL) $(PYTEST_ARGS)
+
+# The French catalogue after a string was wrapped or changed (needs GNU gettext: apt-get install gettext); the
+# compiled .mo is committed so that no other machine needs it (deploy/locale/README.md)
+messages: $(STAMP)
+	DEBUG=1 SECRET_KEY=messages-only $(BIN)/python manage.py makemessages -l fr --no-obsolete -i tests -i bench -i scripts -i staticfiles -i var
+	DEBUG=1 SECRET_KEY=messages-only $(BIN)/python manage.py compilemessages -l fr --ignore=.venv
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
