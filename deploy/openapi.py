@@ -18,7 +18,8 @@ ERROR = {
                    "command (409, `stale_version`) also carries `current_version` and `sent_version` (and the "
                    "match's state now); an unreadable .mat file the `game` and `move` where reading stopped.",
     "properties": {
-        "detail": {"type": "string", "description": "why, in words a person can act on"},
+        "detail": {"type": "string", "description": "why, in words a person can act on, in the language of the "
+                   "request's Accept-Language (English or French; English when none is asked for)"},
         "code": {"$ref": REF + "ErrorCode"},
         "current_version": {"type": "integer", "description": "the stream's version now (409)"},
         "sent_version": {"type": "integer", "description": "the expected version the command carried (409)"},
