@@ -303,3 +303,91 @@ def test_every_pattern_of_the_refusal_table_reads_and_writes_its_groups_in_frenc
             french = written("fr", pattern)
             assert french and "%(" not in french, (code, pattern.regex.pattern)
             assert pattern.text is rm.PART_ONLY or french != written("en", pattern), (code, french)
+
+
+def test_the_engines_own_refusals_of_random_moves_are_all_read_in_french():
+    """The patterns follow the engine's wording: thousands of illegal moves, in positions of random games (bar,
+    bear-off, closed points, blots), are refused by the engine and each reason is read, none left to the general
+    sentence. A change of the engine's wording fails here, not in front of a French player."""
+    import random
+
+    from django.utils import translation
+
+    from deploy import refusal_messages as rm
+    from games.engine import IllegalMove, Position, format_move, legal_moves, play
+
+    rnd, reasons = random.Random(17), set()
+    for _ in range(40):
+        position = Position.start()
+        for _ in range(200):
+            dice = (rnd.randint(1, 6), rnd.randint(1, 6))
+            for _ in range(4):
+                steps = [(rnd.randint(1, 25), rnd.randint(0, 24)) for _ in range(rnd.randint(1, 4))]
+                for move in (" ".join(f"{s}/{t}" for s, t in steps), format_move([s for s in steps if s[0] > s[1]])):
+                    try:
+                        play(position, dice, move)
+                    except IllegalMove as refused:
+                        reasons.add(str(refused))
+                    except Exception:  # text the notation cannot read: not the engine's judgement of a move
+                        pass
+            plays = legal_moves(position, dice)
+            try:
+                play(position, dice, "")
+            except IllegalMove as refused:
+                reasons.add(str(refused))
+            position = rnd.choice(plays).position if plays else position
+            if position.mine[0] == 15:  # all fifteen borne off: the game is over
+                break
+            position = position.swap()
+    assert len(reasons) > 200
+    with translation.override("fr"):
+        unread = sorted(r for r in reasons if rm._read(rm.PATTERNS["illegal_move"], r) is None)
+    assert unread == []
+
+
+def test_the_engines_refusals_of_random_match_commands_are_all_read_in_french():
+    """Random commands sent to random matches (lengths, money sessions with beavers and raccoons, cube limits, out
+    of turn, out of phase, after the end): every refusal's reason is read by a pattern of its code."""
+    import random
+    from functools import reduce
+
+    from django.utils import translation
+
+    from deploy import refusal_messages as rm
+    from games.engine import EngineError, legal_moves
+    from games.engine import commands as cmd
+    from games.engine.match import MatchState, decide, evolve
+
+    rnd, refusals = random.Random(7), set()
+
+    def attempt(state, command):
+        try:
+            return reduce(evolve, decide(state, command), state)
+        except EngineError as refused:
+            refusals.add((str(refused.code), str(refused)))
+            return state
+
+    for n in range(150):
+        money = n % 3 == 0
+        start = cmd.StartMatch(("Ann", "Ben"), rnd.choice([0] if money else [-1, 1, 3, 4, 5, 7]),
+                               beavers=money and rnd.random() < 0.7, raccoons=money and rnd.random() < 0.4,
+                               jacoby=rnd.random() < 0.2, cube_limit=rnd.choice([0, 0, 3, 4, 64]),
+                               initial_score=rnd.choice([(0, 0), (0, 0), (2, 1), (9, 0)]))
+        state = attempt(MatchState(), start)
+        for _ in range(400):
+            player = rnd.choice([0, 1, 1 - state.turn, state.turn, state.turn, 2])
+            dice = (rnd.randint(1, 6), rnd.randint(1, 6))
+            plays = legal_moves(state.position, state.dice) if state.dice else []
+            command = rnd.choice([
+                cmd.Roll(player, dice), cmd.Roll(player, (0, 9)), cmd.Roll(state.turn, dice),
+                cmd.Move(state.turn, rnd.choice(plays) if plays else ""), cmd.Move(player, "24/20"),
+                cmd.Double(player), cmd.Double(state.turn), cmd.Take(player), cmd.Drop(player),
+                cmd.Take(1 - state.turn), cmd.Beaver(player), cmd.Raccoon(player),
+                cmd.Resign(player, rnd.choice(["single", "gammon", "backgammon", "triple"])),
+                cmd.AcceptResignation(player), cmd.DeclineResignation(player), cmd.StartMatch(("Ann", "Ben"), 3)])
+            state = attempt(state, command)
+    assert len(refusals) > 40 and len({code for code, _ in refusals}) >= 4
+    with translation.override("fr"):
+        unread = sorted((code, reason) for code, reason in refusals if rm._read(rm.PATTERNS.get(code, ()), reason)
+                        is None)
+    assert unread == []
