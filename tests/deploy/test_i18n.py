@@ -163,7 +163,7 @@ def test_the_switch_chooses_french_and_keeps_it(client):
 @pytest.mark.django_db
 def test_the_api_docs_lead_back_to_the_site_in_the_readers_language(client):
     docs = client.get("/api/docs/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "← Retour au site" in docs and 'action="/i18n/setlang/"' in docs
+    assert "← Retour au site" in docs and 'action="/i18n/setlang/"' in docs and '<html lang="fr">' in docs
 
 
 FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr-FR,fr;q=0.9"}

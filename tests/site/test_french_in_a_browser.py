@@ -66,6 +66,9 @@ def test_the_switch_turns_any_page_french_and_back(chromium, live_server):
     shot(page, "french-login")
     # the choice holds on the next page, the API's documentation included, which leads back to the site
     page.goto(f"{live_server.url}/api/docs/")
+    page.locator("#swagger-ui .info").wait_for()  # Swagger UI's scripts (files, no inline script) drew the page
+    assert page.locator("html").get_attribute("lang") == "fr"
+    shot(page, "french-api-docs")
     page.get_by_role("link", name="← Retour au site").click()
     page.wait_for_load_state()
     assert page.get_by_role("link", name="Cotes").is_visible() and page.get_by_role("link", name="Formule").is_visible()
