@@ -161,6 +161,24 @@ def test_the_switch_chooses_french_and_keeps_it(client):
 
 
 @pytest.mark.django_db
+def test_a_lost_person_gets_the_sites_page_in_their_language(client):
+    lost = client.get("/no/such/page/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert lost.status_code == 404
+    text = lost.content.decode()
+    assert "<h1>Page introuvable</h1>" in text and 'href="/"' in text and 'action="/i18n/setlang/"' in text
+    assert "<h1>Page not found</h1>" in client.get("/no/such/page/").content.decode()
+
+
+def test_the_server_error_page_needs_nothing_but_the_language():
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    with translation.override("fr"):
+        page = render_to_string("500.html")
+    assert '<html lang="fr">' in page and "Erreur du serveur" in page
+
+
+@pytest.mark.django_db
 def test_the_api_docs_lead_back_to_the_site_in_the_readers_language(client):
     docs = client.get("/api/docs/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "← Retour au site" in docs and 'action="/i18n/setlang/"' in docs and '<html lang="fr">' in docs
