@@ -228,7 +228,7 @@ def test_the_cube_refusals_say_videau_and_keep_the_players_names(api, make_user)
         "player0": alice.player.pk, "player1": bob.player.pk, "length": 5, "dice": "board"}, format="json").json())
     m.send(type="roll", dice=[3, 1])
     early = _command(m.client, m.match, FRENCH, type="double")
-    assert early.json() == {"detail": "on ne peut doubler qu’avant de lancer les dés", "code": "cube_not_available"}
+    assert early.json() == {"detail": "on ne peut doubler qu'avant de lancer les dés", "code": "cube_not_available"}
     m.send(type="move", move="8/5 6/5")
     m.client = api(bob)
     m.send(type="double")
