@@ -64,6 +64,10 @@ def test_the_switch_turns_any_page_french_and_back(chromium, live_server):
     assert page.locator("h1").inner_text() == "Se connecter"
     assert page.get_by_label("Nom d'utilisateur").is_visible() and page.get_by_label("Mot de passe").is_visible()
     shot(page, "french-login")
+    # the API follows the switch too (its cookie), so a refusal shown on a page is French: the same code
+    refused = page.context.request.post(f"{live_server.url}/api/matches/", data={})
+    assert refused.status in (401, 403)
+    assert refused.json() == {"detail": "Informations d'authentification non fournies.", "code": "not_authenticated"}
     # the choice holds on the next page, the API's documentation included, which leads back to the site
     page.goto(f"{live_server.url}/api/docs/")
     page.locator("#swagger-ui .info").wait_for()  # Swagger UI's scripts (files, no inline script) drew the page
