@@ -43,7 +43,7 @@ def chart(history: list[dict]) -> dict | None:
     for i, h in enumerate(history, start=1):
         date = date_format(h["date"], "j M Y") if h.get("date") else ""
         result = _("won") if h["won"] else _("lost")
-        label = _("%(date)s: %(result)s against %(opponent)s (%(length)s points), rating %(before).2f → %(after).2f") % {
+        label = _("%(date)s: %(result)s against %(opponent)s, %(length)s-point match, rating %(before).2f → %(after).2f") % {
             "date": date, "result": result, "opponent": h.get("opponent") or _("an unknown player"),
             "length": h["length"], "before": h["rating_before"], "after": h["rating_after"]}
         dots.append({"x": xs[i], "y": y(h["rating_after"]), "label": label, "won": h["won"]})
