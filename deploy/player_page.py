@@ -26,11 +26,12 @@ def player_page(request, pk: int):
         for r in TournamentStanding.objects.filter(player_id=player.pk).order_by("-tournament_id")
         if r.tournament_id in events
     ]
+    played = records.player_results(player.pk, viewer=request.user)
     return render(request, "tournaments/player.html", {
         "player": player, "rating": ratings.player_rating(player.pk), "history": history,
         "chart": rating_chart.chart(history), "results": results,
-        "records": records.player_records(player.pk, viewer=request.user),
-        "opponents": records.opponents(player.pk, viewer=request.user)[:OPPONENTS_SHOWN],
+        "records": records.player_records(player.pk, results=played),
+        "opponents": records.opponents(player.pk, results=played)[:OPPONENTS_SHOWN],
         "best": placings.best_results(player.pk)[:BEST_SHOWN],
     })
 

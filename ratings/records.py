@@ -185,17 +185,19 @@ def names(ids) -> dict[int, str]:
     return dict(Player.objects.filter(pk__in=list(ids)).values_list("pk", "display_name"))
 
 
-def opponents(player_id: int, *, viewer=None) -> list[dict]:
-    """One row per opponent (most matches first, then the latest): the head-to-head tally from the player's side."""
-    tallies = by_opponent(player_results(player_id, viewer=viewer))
+def opponents(player_id: int, *, viewer=None, results: list[Result] | None = None) -> list[dict]:
+    """One row per opponent (most matches first, then the latest): the head-to-head tally from the player's side.
+    ``results``: the player's, if read already."""
+    tallies = by_opponent(player_results(player_id, viewer=viewer) if results is None else results)
     known = names(tallies)
     rows = sorted(tallies.items(), key=lambda kv: (-kv[1].matches, -kv[1].last_seq))
     return [{"opponent_id": o, "opponent": known.get(o, ""), **t.as_dict()} for o, t in rows]
 
 
-def player_records(player_id: int, *, viewer=None) -> dict:
-    """A player's totals, streaks and nemesis (the head-to-head by opponent is ``opponents``, a list that grows)."""
-    results = player_results(player_id, viewer=viewer)
+def player_records(player_id: int, *, viewer=None, results: list[Result] | None = None) -> dict:
+    """A player's totals, streaks and nemesis (the head-to-head by opponent is ``opponents``, a list that grows).
+    ``results``: the player's, if read already."""
+    results = player_results(player_id, viewer=viewer) if results is None else results
     tallies = by_opponent(results)
     total = Tally()
     for r in results:

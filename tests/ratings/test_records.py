@@ -17,7 +17,8 @@ from players.models import Player
 from ratings import records
 from ratings.records import Result, Tally, nemesis, streaks
 from tests.players.people import registrar
-from tests.tournaments.test_running_events import cmd, settle, start
+from tests.tournaments.test_running_events import cmd, start
+from tournaments import services
 from tests.waiting import wait_for
 
 from .season import quick_match
@@ -109,30 +110,67 @@ def test_a_hand_built_history_with_a_merge_a_void_and_a_correction(live_worker, 
     assert everything([ann, bob, cleo, dan]) == live
 
 
-@pytest.mark.django_db
-def test_an_event_gives_best_results_and_paper_scores_count_as_points(make_user, api):
+def settled(t) -> None:
+    """What the worker does for an event, waited for: the projections, then the matches that became playable."""
+    for _ in range(20):
+        caught_up()
+        if not services.tournament_advance(t):
+            caught_up()
+            return
+    raise AssertionError("the event did not settle")
+
+
+@pytest.mark.worker
+def test_an_event_gives_best_results_paper_scores_and_corrections_and_hides_a_hidden_event(live_worker, make_user,
+                                                                                           api):
     director = make_user("dora", player=False)
+    official = make_user("olga", official=True, player=False)
     a, b, c, d = people("Ada", "Bruno", "Chloé", "Dimitri")
     t = start(director, [a, b, c, d], lengths={"main": {"default": 5}})
     t.published = True
     t.save(update_fields=["published"])
-    settle(t)
+    settled(t)
     cmd(t, director, type="report_result", slot="main:r1:m1", winner=a, score=[5, 2])  # Ada–Dimitri
     cmd(t, director, type="report_result", slot="main:r1:m2", winner=c, score=[5, 4])  # Bruno–Chloé
-    settle(t)
+    settled(t)
     cmd(t, director, type="report_result", slot="main:r2:m1", winner=c, score=[5, 1])  # the final
-    settle(t)
+    settled(t)
     ada = records.player_records(a)
     assert (ada["matches"], ada["wins"], ada["losses"], ada["points_won"], ada["points_lost"]) == (2, 1, 1, 6, 7)
-    assert ada["nemesis"]["opponent_id"] == c
+    assert ada["nemesis"]["opponent_id"] == c and ada["streaks"]["current"] == {"kind": "lost", "length": 1}
     best = api().get(f"/api/players/{c}/best-results/").json()
     assert [(r["tournament_id"], r["place"], r["field"], r["wins"]) for r in best] == [(t.pk, 1, 4, 2)]
     assert api().get(f"/api/players/{a}/best-results/").json()[0]["place"] == 2
-    page = api().get(f"/players/{a}/")
-    text = page.content.decode()
-    assert 'id="nemesis"' in text and "Chloé" in text and "Club night" in text
+
+    # the director corrects the final: Ada won it 5-4
+    cmd(t, director, type="correct_result", slot="main:r2:m1", winner=a, score=[5, 4], reason="scoresheet")
+    settled(t)
+    ada = records.player_records(a)
+    assert (ada["matches"], ada["wins"], ada["losses"], ada["points_won"], ada["points_lost"]) == (2, 2, 0, 10, 6)
+    assert ada["nemesis"] is None and ada["streaks"]["longest_winning"] == 2
+    assert records.player_records(c)["nemesis"]["opponent_id"] == a
+    assert api().get(f"/api/players/{a}/best-results/").json()[0]["place"] == 1
+    h2h = api().get(f"/api/players/{c}/head-to-head/{a}/").json()
+    assert (h2h["wins"], h2h["losses"], [r["score"] for r in h2h["results"]]) == (0, 1, [[4, 5]])
+
+    # a hidden event's result is left out of what the public sees, not out of what an official sees
+    hidden = start(director, [a, b], lengths={"main": {"default": 3}})
+    hidden.published = False
+    hidden.save(update_fields=["published"])
+    settled(hidden)
+    cmd(hidden, director, type="report_result", slot="main:r1:m1", winner=b, score=[3, 0])
+    settled(hidden)
+    assert api().get(f"/api/players/{a}/records/").json()["losses"] == 0
+    assert api(official).get(f"/api/players/{a}/records/").json()["losses"] == 1
+
+    page = api().get(f"/players/{a}/").content.decode()
+    assert 'id="nemesis"' in page and "nobody yet" in page and "Club night" in page and "Dimitri" in page
     h2h_page = api().get(f"/players/{a}/vs/{c}/").content.decode()
-    assert "Ada against Chloé" in h2h_page and "1–5" in h2h_page
+    assert "Ada against Chloé" in h2h_page and "5–4" in h2h_page
+
+    live = everything([a, b, c, d])
+    call_command("rebuild_projections", stdout=open(os.devnull, "w"))
+    assert everything([a, b, c, d]) == live
 
 
 def _r(seq: int, opponent: int, won: bool) -> Result:
