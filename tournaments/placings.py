@@ -7,7 +7,7 @@ A place in an event still being played is not a result yet: only events with a w
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from players.selectors import player_identities
 
@@ -20,8 +20,8 @@ def best_results(player_id: int) -> list[dict]:
     person = identities.of(player_id)
     ids = {person} | {d for d, k in identities.merged_into.items() if k == person}
     rows = list(TournamentStanding.objects.filter(player_id__in=ids))
-    finished = set(TournamentState.objects.filter(tournament_id__in={r.tournament_id for r in rows})
-                   .filter(Q(winner__isnull=False) | ~Q(champions={})).values_list("tournament_id", flat=True))
+    finished = {s.tournament_id for s in TournamentState.objects.filter(tournament_id__in={r.tournament_id for r in rows})
+                if _finished(s)}
     events = {t.pk: t for t in Tournament.objects.filter(pk__in=finished, published=True)}
     fields = {(f["tournament_id"], f["flight"]): f["n"] for f in
               TournamentStanding.objects.filter(tournament_id__in=events).values("tournament_id", "flight")
@@ -32,3 +32,8 @@ def best_results(player_id: int) -> list[dict]:
            for r in rows if r.tournament_id in events]
     out.sort(key=lambda x: (x["place"], -x["field"], -x["tournament_id"]))
     return out
+
+
+def _finished(state: TournamentState) -> bool:
+    """The event has its winner, or every flight has its champion (a flight still playing has ``None``)."""
+    return state.winner is not None or (bool(state.champions) and all(c is not None for c in state.champions.values()))

@@ -133,6 +133,7 @@ def test_an_event_gives_best_results_paper_scores_and_corrections_and_hides_a_hi
     cmd(t, director, type="report_result", slot="main:r1:m1", winner=a, score=[5, 2])  # Ada–Dimitri
     cmd(t, director, type="report_result", slot="main:r1:m2", winner=c, score=[5, 4])  # Bruno–Chloé
     settled(t)
+    assert api().get(f"/api/players/{a}/best-results/").json() == []  # a place in an event still played: not yet
     cmd(t, director, type="report_result", slot="main:r2:m1", winner=c, score=[5, 1])  # the final
     settled(t)
     ada = records.player_records(a)
