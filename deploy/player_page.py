@@ -27,11 +27,14 @@ def player_page(request, pk: int):
         if r.tournament_id in events
     ]
     played = records.player_results(player.pk, viewer=request.user)
+    opponents = records.opponents(player.pk, results=played)
+    person = records.person_of(player.pk)  # a merged duplicate's records are its kept player's
     return render(request, "tournaments/player.html", {
         "player": player, "rating": ratings.player_rating(player.pk), "history": history,
         "chart": rating_chart.chart(history), "results": results,
         "records": records.player_records(player.pk, results=played),
-        "opponents": records.opponents(player.pk, results=played)[:OPPONENTS_SHOWN],
+        "opponents": opponents[:OPPONENTS_SHOWN], "more_opponents": max(0, len(opponents) - OPPONENTS_SHOWN),
+        "person": Player.objects.filter(pk=person).first() if person != player.pk else None,
         "best": placings.best_results(player.pk)[:BEST_SHOWN],
     })
 

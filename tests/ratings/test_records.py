@@ -104,6 +104,8 @@ def test_a_hand_built_history_with_a_merge_a_void_and_a_correction(live_worker, 
     vs = api().get(f"/api/players/{bob}/head-to-head/{ann_again}/").json()
     assert (vs["player_id"], vs["opponent_id"], vs["wins"], vs["losses"], len(vs["results"])) == (bob, ann, 2, 2, 4)
     assert api().get(f"/api/players/{ann}/head-to-head/999999/").status_code == 404
+    page = api().get(f"/players/{ann_again}/").content.decode()
+    assert 'id="merged-into"' in page and ">Cleo</a>" in page.split('id="nemesis"')[1]
 
     live = everything([ann, bob, cleo, dan])
     call_command("rebuild_projections", stdout=open(os.devnull, "w"))
@@ -197,3 +199,21 @@ def test_streaks_and_the_nemesis_tie_breaks_on_plain_results():
     assert nemesis(tallies) == 6
     assert nemesis({}) is None
     assert nemesis({7: Tally(matches=2, wins=2)}) is None  # never lost: no nemesis
+
+
+@pytest.mark.django_db
+def test_the_player_page_shows_the_most_frequent_opponents_and_says_how_many_more(client):
+    from eventlog import projections
+
+    ann, *others = people("Ann", *(f"Opponent {i}" for i in range(12)))
+    for i, other in enumerate(others):
+        for _ in range(1 + (i == 11)):  # the last one twice: listed first
+            won_by(ann, other)
+    projections.run_all()
+    page = client.get(f"/players/{ann}/").content.decode()
+    table = page.split('id="opponents"')[1].split("</table>")[0]
+    # most matches first, then the latest: Opponent 11 (two), then 10 down to 2; 1 and 0 (the oldest) left out
+    assert table.count("<tr>") == 1 + 10 and table.index("Opponent 11") < table.index("Opponent 10")
+    assert "Opponent 1<" not in table and "Opponent 0<" not in table and "Opponent 2<" in table
+    assert "And 2 more opponents" in page
+    assert len(client.get(f"/api/players/{ann}/opponents/?limit=100").json()) == 12
