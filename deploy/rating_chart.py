@@ -54,8 +54,13 @@ def chart(history: list[dict]) -> dict | None:
         v += step
     n = len(history)
     picks = sorted({round(k * (n - 1) / (X_TICKS - 1)) for k in range(X_TICKS)}) if n > 1 else [0]
-    ticks_x = [{"x": xs[i + 1], "label": date_format(history[i]["date"], "j M Y") if history[i].get("date") else ""}
-               for i in picks]
+    ticks_x, shown = [], set()
+    for i in picks:  # a date once (a club night's matches share it); the last label ends at its tick, inside
+        label = date_format(history[i]["date"], "j M Y") if history[i].get("date") else ""
+        if label in shown:
+            continue
+        shown.add(label)
+        ticks_x.append({"x": xs[i + 1], "label": label, "anchor": "end" if i == n - 1 and n > 1 else "middle"})
     return {
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": HEIGHT - BOTTOM,
         "points": " ".join(f"{x},{y(v)}" for x, v in zip(xs, values)), "dots": dots,

@@ -99,7 +99,7 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
         report[name] = found["counts"]
         if found["blocking"]:
             failures[name] = found["blocking"]
-        shot(page, f"axe-{path.strip('/').replace('/', '-') or 'home'}")
+        shot(page, f"axe-{path.strip('/').replace('/', '-') or 'home'}{'-phone' if 'phone' in name else ''}")
 
     for name, path in public.items():
         check(name, path, ".opblock-tag" if path == "/api/docs/" else "main")
@@ -110,10 +110,15 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
     page.click("button[type=submit]")
     page.wait_for_load_state()
     check("recording screen", f"/matches/{in_play}/record/", "#board .point")
+    # and on a phone: the pages a player opens at the club
+    page.set_viewport_size({"width": 390, "height": 844})
+    for name in ("home", "event: single elimination (demo)", "player page", "head-to-head", "match viewer"):
+        check(f"{name} (phone)", public[name], "main")
+    check("recording screen (phone)", f"/matches/{in_play}/record/", "#board .point")
 
     print("\naxe-core, violations (nodes) per page: critical / serious / moderate / minor")
     for name, c in report.items():
-        print(f"  {name:34} {c['critical']:3} / {c['serious']:3} / {c['moderate']:3} / {c['minor']:3}")
+        print(f"  {name:42} {c['critical']:3} / {c['serious']:3} / {c['moderate']:3} / {c['minor']:3}")
     assert not failures, json.dumps(failures, indent=1)
     assert not page.foreign_hosts
 
