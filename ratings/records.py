@@ -18,7 +18,7 @@ who won most recently (the later loss).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q
@@ -78,7 +78,6 @@ class Streaks:
     current: int = 0
     longest_winning: int = 0
     longest_losing: int = 0
-    results: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"current": {"kind": self.current_kind, "length": self.current},
@@ -103,7 +102,7 @@ def player_results(player_id: int, *, viewer=None) -> list[Result]:
     if not _sees_hidden_results(viewer, person):
         hidden = hidden_results({u.key for u in units})
         units = [u for u in units if u.key not in hidden]
-    scores = _scores(units, identities)
+    scores, links = _scores(units, identities)
     dates = _dates([u.seq for u in units])
     out = []
     for u in units:
@@ -113,7 +112,7 @@ def player_results(player_id: int, *, viewer=None) -> list[Result]:
         side = seats.index(person)
         won = seats[u.winner_seat] == person
         points = scores.get(u.key, {})
-        match_id, tournament_id = scores.get(("link", u.key), (None, None))
+        match_id, tournament_id = links[u.key]
         out.append(Result(
             key=u.key, seq=u.seq, opponent_id=seats[1 - side], won=won, length=u.length,
             points_for=points.get(person, 0), points_against=points.get(seats[1 - side], 0),
@@ -122,13 +121,15 @@ def player_results(player_id: int, *, viewer=None) -> list[Result]:
     return out
 
 
-def _scores(units: list[RatedMatch], identities) -> dict:
-    """Per unit key: {person: points} from the recorded score; per ("link", key): (match id, event id)."""
+def _scores(units: list[RatedMatch], identities) -> tuple[dict, dict]:
+    """Per unit key: {person: points} from the recorded score (none without one), and (match one can open,
+    event id)."""
     slot_keys = [u.key for u in units if ":" in u.key]
     slots = {s.slot_key: s for s in RatedSlot.objects.filter(slot_key__in=slot_keys)}
     match_of = {u.key: (slots[u.key].match_key if u.key in slots else "") if ":" in u.key else u.key for u in units}
     summaries = {m.stream_id: m for m in MatchSummary.objects.filter(stream_id__in=[k for k in match_of.values() if k])}
     out: dict = {}
+    links: dict = {}
     for u in units:
         seats = (identities.of(u.player0_id), identities.of(u.player1_id))
         winner, loser = seats[u.winner_seat], seats[1 - u.winner_seat]
@@ -144,8 +145,8 @@ def _scores(units: list[RatedMatch], identities) -> dict:
         tournament_id = int(u.key.split(":", 1)[0].rsplit("-", 1)[1]) if ":" in u.key else (
             summary.tournament_id if summary is not None else None)
         link = match_of[u.key] if summary is not None and not summary.voided else None
-        out[("link", u.key)] = (link, tournament_id)
-    return out
+        links[u.key] = (link, tournament_id)
+    return out, links
 
 
 def _dates(seqs: list[int]) -> dict[int, datetime]:
