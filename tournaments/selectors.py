@@ -137,3 +137,14 @@ def published_event_ids(ids: set[int]) -> set[int]:
     """Which of these events are public: what the ratings ask (``settings.PUBLISHED_EVENTS_PROVIDER``) to hide the
     results of hidden events, without importing tournaments."""
     return set(Tournament.objects.filter(pk__in=ids, published=True).values_list("pk", flat=True))
+
+
+def home_events(today, *, limit: int = 20) -> tuple[list[Tournament], list[Tournament]]:
+    """The published events of ``today`` (starting today, or created today without a start date), then the others,
+    latest first: the home page shows tonight's events before the past ones."""
+    from django.db.models import Q
+
+    published = Tournament.objects.filter(published=True).select_related("club")
+    todays = Q(starts_on=today) | Q(starts_on__isnull=True, created_at__date=today)
+    return (list(published.filter(todays).order_by("name")),
+            list(published.exclude(todays).order_by("-starts_on", "-created_at")[:limit]))
