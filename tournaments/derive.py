@@ -78,19 +78,52 @@ def derive(facts: Facts) -> View:
     return view
 
 
+def knockout_config(facts: Facts) -> single_elimination.Config:
+    """A single elimination's settings: the event's own, or a staged event's knockout (stage two)."""
+    c = facts.config
+    spec = c.get("reentry")
+    reentry = None if spec is None else single_elimination.Reentry(
+        until_round=spec["until_round"], times=spec["times"], places=spec["places"],
+        entries=tuple(facts.reentries), closed=facts.reentry_closed)
+    return single_elimination.Config(
+        lengths=lengths(c.get("lengths", {}).get("main")),
+        withdrawn=frozenset(facts.withdrawn),
+        consolation=lengths(c.get("lengths", {}).get("consolation")) if c.get("consolation") else None,
+        consolation_feeds=c.get("consolation_feeds", 1),
+        last_chance=lengths(c.get("lengths", {}).get("last_chance")) if c.get("last_chance") else None,
+        reentry=reentry,
+    )
+
+
+def knockout_seeds(facts: Facts) -> list[int] | None:
+    """Who the knockout was drawn with: the event's draw, or stage two's."""
+    return facts.stage_seeds if facts.staged else facts.seeds
+
+
 def _structure(facts: Facts, results: dict[str, Result]) -> View:
+    view = _first_stage(facts, results)
+    if not facts.staged:
+        return view
+    # stage one's table is a flight of its own, named by its slots' bracket; the event's winner is the knockout's
+    first = "swiss" if facts.format == Format.SWISS else "rr"
+    view.flights = {first: view.flights[""]}
+    view.winner = None
+    if facts.stage_seeds is None:
+        return view
+    bracket = single_elimination.derive(facts.stage_seeds, results, knockout_config(facts))
+    ko = _from_bracket(facts, bracket, results, seeds=facts.stage_seeds)
+    ko.slots = view.slots + ko.slots
+    ko.flights = {**view.flights, **ko.flights}
+    ko.standings = [r for rows in ko.flights.values() for r in rows]
+    return ko
+
+
+def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
     c = facts.config
     withdrawn = frozenset(facts.withdrawn)
     fmt = facts.format
     if fmt == Format.SINGLE_ELIMINATION:
-        config = single_elimination.Config(
-            lengths=lengths(c.get("lengths", {}).get("main")),
-            withdrawn=withdrawn,
-            consolation=lengths(c.get("lengths", {}).get("consolation")) if c.get("consolation") else None,
-            consolation_feeds=c.get("consolation_feeds", 1),
-            last_chance=lengths(c.get("lengths", {}).get("last_chance")) if c.get("last_chance") else None,
-        )
-        bracket = single_elimination.derive(facts.seeds, results, config)
+        bracket = single_elimination.derive(facts.seeds, results, knockout_config(facts))
         return _from_bracket(facts, bracket, results)
     if fmt == Format.DOUBLE_ELIMINATION:
         spec = c.get("lengths", {})
@@ -131,14 +164,14 @@ def swiss_history(facts: Facts, results: dict[str, Result]) -> list[list[Pairing
 FLIGHTS = ("main", "consolation", "last_chance")  # a single elimination's flights, the event's own first
 
 
-def _from_bracket(facts: Facts, bracket, results) -> View:
+def _from_bracket(facts: Facts, bracket, results, seeds: list[int] | None = None) -> View:
     """Standings per flight: Main, Consolation and Last Chance are separate competitions, each with its winner
     first; a double elimination is one competition (its winners', losers' and final brackets together).
     In a flight, players rank by how far they went (the champion, then the round they last played), then
     wins, then seed."""
-    seed = {p: i for i, p in enumerate(facts.seeds)}
+    seed = {p: i for i, p in enumerate(seeds or facts.seeds)}
     flights: dict[str, list] = {}
-    if facts.format == Format.SINGLE_ELIMINATION:
+    if facts.format != Format.DOUBLE_ELIMINATION:
         groups = {f: [s for s in bracket.slots if s.bracket == f] for f in FLIGHTS}
         champions = {f: bracket.champions.get(f) for f in FLIGHTS}
     else:

@@ -40,6 +40,19 @@ Last Chance (``last_chance:rR:mI``), when ``config.last_chance`` is set
     latest first (they went further), ties by Main seed. Standard placement
     with byes to the top seeds, as in Main. Held with two entrants or more.
 
+Re-entry (buy-back), when ``config.reentry`` is set
+    The Main's draw is sized for the field plus ``reentry.places`` (the next
+    power of two): the first-round places no first entrant takes (the byes)
+    are kept open for re-entries. A player eliminated from the Main in round
+    ``reentry.until_round`` or before may buy back ``reentry.times`` times:
+    each re-entry takes the next open place, the one facing the lowest-seeded
+    bye holder first (so the top seeds are the likeliest to keep a bye), and
+    plays on from round 1 (``Slot.entries`` marks it: 2 for a second entry,
+    all along its path). A bye holder facing an open place waits for it; when
+    re-entry closes (``reentry.closed``) the places still open become byes.
+    Re-entry and a Consolation both take the Main's early losers: a player
+    would be due in two brackets at once, so the two are not combined.
+
 Every bracket has its own ``Lengths`` (per round, a final length, a default).
 Withdrawn players forfeit every match without a recorded result (see
 ``knockout``).
@@ -55,9 +68,12 @@ from .knockout import (
     NOBODY,
     Empty,
     Entrant,
+    OpenPlace,
+    Reentrant,
     LoserIf,
     LoserOf,
     WinnerOf,
+    bracket_size,
     check_entrants,
     drop_in,
     field_of,
@@ -73,6 +89,22 @@ MAIN, CONSOLATION, LAST_CHANCE = "main", "consolation", "last_chance"
 
 
 @dataclass(frozen=True)
+class Reentry:
+    """Re-entry into the Main: until which round's losers, how many times, how many places beyond the field;
+    the re-entries made, in order (player, the place's slot key), and whether re-entry has closed."""
+
+    until_round: int = 1
+    times: int = 1
+    places: int = 0
+    entries: tuple[tuple[int, str], ...] = ()
+    closed: bool = False
+
+    def __post_init__(self):
+        if self.until_round < 1 or self.times < 1 or self.places < 0:
+            raise FormatError("re-entry: until_round and times are at least 1, places at least 0")
+
+
+@dataclass(frozen=True)
 class Config:
     """``consolation`` / ``last_chance``: that flight's lengths, None for no such flight."""
 
@@ -82,8 +114,11 @@ class Config:
     consolation_feeds: int = 1
     last_chance: Lengths | None = None
     last_chance_order: tuple[int, ...] | None = None
+    reentry: Reentry | None = None
 
     def __post_init__(self):
+        if self.reentry is not None and self.consolation is not None:
+            raise FormatError("re-entry and a Consolation both take the Main's early losers: choose one")
         if self.last_chance is not None and self.consolation is None:
             raise FormatError("a Last Chance flight is fed by the Consolation: configure one")
         if self.consolation_feeds < 1:
@@ -96,7 +131,9 @@ def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Confi
     withdrawn = frozenset(config.withdrawn)
     if not players:
         return Bracket((), None, {MAIN: None}, {MAIN: ()}, {MAIN: ()}, ignored=tuple(sorted(results)))
-    first = seeded_round(players)
+    first = seeded_round(players, _draw_size(len(players), config.reentry))
+    if config.reentry is not None:
+        first = _with_reentries(first, config.reentry)
     size = 2 * len(first)
     main_rounds = size.bit_length() - 1
     specs = knockout(MAIN, first, config.lengths)
@@ -161,3 +198,44 @@ def _last_chance_order(cons_slots, players, withdrawn, chosen) -> list[int]:
 
 def _player(value) -> int | None:
     return None if value is None or value is NOBODY else value
+
+
+def _draw_size(field_size: int, reentry: Reentry | None) -> int:
+    return bracket_size(field_size + (reentry.places if reentry else 0))
+
+
+def reentry_places(field_size: int, reentry: Reentry) -> list[str]:
+    """The first-round places kept open for re-entries, in the order re-entries take them: the place facing
+    the lowest-seeded bye holder first."""
+    first = seeded_round(list(range(1, field_size + 1)), _draw_size(field_size, reentry))
+    open_ = [(a.seed, key(MAIN, 1, i)) for i, (a, b) in enumerate(first, 1) if isinstance(b, Empty)]
+    return [k for _, k in sorted(open_, reverse=True)]
+
+
+def _with_reentries(first, reentry: Reentry):
+    taken = dict((place, player) for player, place in reentry.entries)
+    made: dict[int, int] = {}
+    entry_of = {}
+    for player, place in reentry.entries:  # a player's n-th re-entry is their entry n + 1
+        made[player] = made.get(player, 0) + 1
+        entry_of[place] = made[player] + 1
+    out = []
+    for i, (a, b) in enumerate(first, 1):
+        place = key(MAIN, 1, i)
+        if isinstance(b, Empty):
+            if place in taken:
+                b = Reentrant(taken[place], entry_of[place])
+            elif not reentry.closed:
+                b = OpenPlace()
+        out.append((a, b))
+    return out
+
+
+def eliminated_in(bracket: Bracket, player: int) -> int | None:
+    """The Main round in which ``player``'s latest entry lost; None while they are still in (or were never in)."""
+    slots = [s for s in bracket.slots if s.bracket == MAIN and player in s.players]
+    if not slots:
+        return None
+    latest = max(max(s.entries[s.players.index(player)] for s in slots), 1)
+    lost = [s.round for s in slots if s.loser == player and s.entries[s.players.index(player)] == latest]
+    return lost[0] if lost else None
