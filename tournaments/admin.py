@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
@@ -28,6 +29,17 @@ class TournamentForm(forms.ModelForm):
     dice = forms.ChoiceField(choices=[("server", "server dice (verifiable)"), ("board", "dice from the board")],
                              required=False, initial="server",
                              help_text="Where the rolls of the event's matches come from; fixed for each match.")
+    qualifiers = forms.IntegerField(required=False, min_value=2, label=_("Knockout of the top"),
+                                    help_text=_("Swiss or round robin in stages: its top K go on to a knockout, "
+                                                "drawn when you close stage 1. Empty: one stage."))
+    reentry_until_round = forms.IntegerField(
+        required=False, min_value=1, label=_("Re-entry up to round"),
+        help_text=_("Knockout: players knocked out up to this round may buy back in. Empty: no re-entry."))
+    reentry_times = forms.IntegerField(required=False, min_value=1, initial=1, label=_("Re-entries per player"))
+    reentry_places = forms.IntegerField(
+        required=False, min_value=0, initial=0, label=_("Extra places for re-entries"),
+        help_text=_("The draw is the next power of two of the field plus these; its byes are kept open for "
+                    "re-entries."))
 
     class Meta:
         model = Tournament
@@ -90,6 +102,11 @@ class TournamentAdmin(admin.ModelAdmin):
         if data.get("rounds"):
             settings["rounds"] = data["rounds"]
         settings["dice"] = data.get("dice") or "server"
+        if data.get("qualifiers"):
+            settings["qualifiers"] = data["qualifiers"]
+        if data.get("reentry_until_round"):
+            settings["reentry"] = {"until_round": data["reentry_until_round"],
+                                   "times": data.get("reentry_times") or 1, "places": data.get("reentry_places") or 0}
         created = services.tournament_create(actor=request.user, name=obj.name, format=fmt, club=obj.club,
                                              settings=settings)
         obj.pk = created.pk
@@ -146,6 +163,7 @@ class TournamentAdmin(admin.ModelAdmin):
             "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
             "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
             "history": selectors.tournament_history(tournament),
+            "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
             "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
         }
         return render(request, "admin/tournaments/run.html", context)

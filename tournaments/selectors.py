@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from players.models import Player
 
 from eventlog import store
@@ -46,7 +48,8 @@ def tournament_data(tournament: Tournament) -> dict:
             {"key": s.key, "bracket": s.bracket, "round": s.round, "index": s.index,
              "players": [s.player_a, s.player_b], "names": [names.get(s.player_a), names.get(s.player_b)],
              "status": s.status, "length": s.length, "match_id": s.match_id or None, "winner": s.winner,
-             "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit}
+             "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit, "entries": [s.entry_a, s.entry_b],
+             "open_place": s.open_place}
             for s in slots
         ],
         "standings": [
@@ -56,18 +59,30 @@ def tournament_data(tournament: Tournament) -> dict:
              "withdrawn": r.withdrawn}
             for r in rows
         ],
+        "stages": state.stages if state else {},
+        "reentry": state.reentry if state else {},
     }
 
 
-FLIGHT_ORDER = {"": 0, "main": 1, "consolation": 2, "last_chance": 3}
+FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, "main": 1, "consolation": 2, "last_chance": 3}  # stage one first
+
+
+def _names(data: dict) -> dict:
+    """Brackets' names as the page shows them; a staged event names its stages."""
+    if not data.get("stages"):
+        return BRACKET_NAMES
+    first = _("Swiss") if data["stages"]["first"] == "swiss" else _("Round robin")
+    return {**BRACKET_NAMES, "swiss": _("Stage 1 · %s") % first, "rr": _("Stage 1 · %s") % first,
+            "main": _("Stage 2 · Knockout")}
 
 
 def standings_by_flight(data: dict) -> list[dict]:
     """The tables as the page shows them: one per flight, the event's own (with its winner first) first."""
     out: dict[str, dict] = {}
+    names = _names(data)
     for row in data["standings"]:
         flight = row["flight"]
-        table = out.setdefault(flight, {"key": flight, "name": BRACKET_NAMES.get(flight, "") if flight else "",
+        table = out.setdefault(flight, {"key": flight, "name": names.get(flight, "") if flight else "",
                                         "rows": []})
         champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
         table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
@@ -83,10 +98,38 @@ BRACKET_NAMES = {
 def bracket_columns(data: dict) -> list[dict]:
     """Slots grouped bracket by bracket, round by round, as the page draws them."""
     out: dict[str, dict] = {}
-    for s in data["slots"]:
-        bracket = out.setdefault(s["bracket"], {"name": BRACKET_NAMES.get(s["bracket"], s["bracket"]), "rounds": {}})
+    names = _names(data)
+    slots = data["slots"]
+    if data.get("stages"):  # stage one before the knockout
+        slots = sorted(slots, key=lambda s: FLIGHT_ORDER.get(s["bracket"], len(FLIGHT_ORDER)))
+    for s in slots:
+        bracket = out.setdefault(s["bracket"], {"name": names.get(s["bracket"], s["bracket"]), "rounds": {}})
         bracket["rounds"].setdefault(s["round"], []).append(s)
     return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])]} for k, v in out.items()]
+
+
+def stage_view(data: dict) -> dict | None:
+    """A staged event's stages as the page shows them: stage one's state, and the knockout's qualifiers with the
+    place each had in stage one's table; None for an event of one stage."""
+    stages = data.get("stages")
+    if not stages:
+        return None
+    names = {e["player_id"]: e["name"] for e in data["entries"]}
+    table = stages["table"]
+    qualifiers = [{"seed": i, "player_id": p, "name": names.get(p, ""), "rank": table.index(p) + 1 if p in table else None}
+                  for i, p in enumerate(stages["seeds"], 1)]
+    return {**stages, "qualifiers_list": qualifiers, "first_name": _names(data)[stages["first"]]}
+
+
+def reentry_view(data: dict) -> dict | None:
+    """The knockout's re-entry as the pages show it: the rules, the re-entries made (named), who may re-enter."""
+    rules = data.get("reentry")
+    if not rules:
+        return None
+    names = {e["player_id"]: e["name"] for e in data["entries"]}
+    made = [{**m, "name": names.get(m["player"], "")} for m in rules["made"]]
+    eligible = [{"player_id": p, "name": names.get(p, "")} for p in rules["eligible"]]
+    return {**rules, "made": made, "eligible": eligible}
 
 
 TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": "Median Buchholz",
