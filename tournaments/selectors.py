@@ -86,6 +86,7 @@ def standings_by_flight(data: dict) -> list[dict]:
                                         "rows": []})
         champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
         table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
+        table.setdefault("tiebreaks", [TIEBREAK_LABELS.get(n, n) for n in row["tiebreaks"]])  # each table its own
     return list(out.values())
 
 
@@ -148,6 +149,7 @@ def tournament_history(tournament: Tournament) -> list[dict]:
     for r in rows:  # old names read as today's (the tournament's correction was once "ResultCorrected")
         r.event_type, r.payload = stream.upcast(r.event_type, r.schema_version, r.payload)
     ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
+    ids |= {q for r in rows if r.event_type == "StageDrawMade" for q in r.payload["seeds"]}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
 
     def result(p: dict) -> str:
@@ -166,6 +168,16 @@ def tournament_history(tournament: Tournament) -> list[dict]:
                             "(score unknown)", "reason": p.get("reason", "")}
         elif kind == "PlayerWithdrew":
             line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
+        elif kind == "StageClosed":
+            line = {"text": _("stage 1 closed by the director: its table is final")}
+        elif kind == "StageDrawMade":
+            line = {"text": _("the knockout drawn from stage 1's table: %(seeds)s") % {
+                "seeds": ", ".join(f"{i}. {names.get(q, '?')}" for i, q in enumerate(p["seeds"], 1))}}
+        elif kind == "PlayerReentered":
+            line = {"text": _("%(name)s re-entered the knockout (entry %(entry)s) at %(place)s") % {
+                "name": names.get(p["player_id"], "?"), "entry": p["entry"], "place": p["place"]}}
+        elif kind == "ReentryClosed":
+            line = {"text": _("re-entry closed by the director; places left open became byes")}
         elif kind == "MatchKept":
             line = {"text": f"{p['slot']}: the director kept the match played before a correction"}
         elif kind == "SlotMatchVoided":
