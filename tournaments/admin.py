@@ -29,6 +29,8 @@ class TournamentForm(forms.ModelForm):
     dice = forms.ChoiceField(choices=[("server", "server dice (verifiable)"), ("board", "dice from the board")],
                              required=False, initial="server",
                              help_text="Where the rolls of the event's matches come from; fixed for each match.")
+    groups = forms.IntegerField(required=False, min_value=1, label=_("Groups"),
+                                help_text=_("Round robin only: in this many groups (seeds dealt in snake order)."))
     qualifiers = forms.IntegerField(required=False, min_value=2, label=_("Knockout of the top"),
                                     help_text=_("Swiss or round robin in stages: its top K go on to a knockout, "
                                                 "drawn when you close stage 1. Empty: one stage."))
@@ -104,6 +106,8 @@ class TournamentAdmin(admin.ModelAdmin):
         settings["dice"] = data.get("dice") or "server"
         if data.get("qualifiers"):
             settings["qualifiers"] = data["qualifiers"]
+        if data.get("groups"):
+            settings["groups"] = data["groups"]
         if data.get("reentry_until_round"):
             settings["reentry"] = {"until_round": data["reentry_until_round"],
                                    "times": data.get("reentry_times") or 1, "places": data.get("reentry_places") or 0}

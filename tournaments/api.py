@@ -72,6 +72,8 @@ class SettingsSerializer(serializers.Serializer):
     auto_pair = serializers.BooleanField(required=False)
     late_entry_until_round = serializers.IntegerField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
     late_entry_points = serializers.FloatField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
+    groups = serializers.IntegerField(min_value=1, max_value=config.MAX_GROUPS, required=False,
+                                      help_text="round robin: in groups (the seeds dealt in snake order)")
     qualifiers = serializers.IntegerField(
         min_value=2, max_value=config.MAX_QUALIFIERS, required=False,
         help_text="Swiss or round robin: its top K go on to a knockout (stage two), drawn when the director closes "

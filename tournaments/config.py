@@ -19,7 +19,8 @@ BRACKETS = ("main", "consolation", "last_chance", "winners", "losers", "grand_fi
 LENGTH_KEYS = ("default", "final", "rounds")
 BOOLEANS = ("consolation", "last_chance", "reset", "auto_pair")
 KEYS = ("lengths", "consolation", "consolation_feeds", "last_chance", "reset", "cycles", "tiebreaks", "rounds",
-        "auto_pair", "late_entry_until_round", "late_entry_points", "dice", "qualifiers", "reentry")
+        "auto_pair", "late_entry_until_round", "late_entry_points", "dice", "qualifiers", "reentry", "groups")
+MAX_GROUPS = 8  # a round robin in groups
 MAX_QUALIFIERS = 128  # a staged event's knockout: the top K of stage one
 MAX_REENTRIES = 9  # how many times one player may buy back
 MAX_PLACES = 128  # first-round places added for re-entries
@@ -106,6 +107,8 @@ def checked(format: str, settings) -> dict:
             if value not in DICE_SOURCES:
                 raise SettingsError("dice is server (the server rolls, verifiably) or board (the players' own dice)")
             out[key] = value
+        elif key == "groups":
+            out[key] = _whole(value, "groups", 1, MAX_GROUPS)
         elif key == "qualifiers":
             out[key] = _whole(value, "qualifiers", 2, MAX_QUALIFIERS)
         elif key == "reentry":
@@ -118,6 +121,8 @@ def checked(format: str, settings) -> dict:
         raise SettingsError("a Swiss event needs a number of rounds")
     if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
         raise SettingsError("qualifiers go from a Swiss or a round robin on to a knockout stage")
+    if "groups" in out and format != Format.ROUND_ROBIN:
+        raise SettingsError("groups are a round robin's: each group plays its own round robin")
     if "reentry" in out:
         if not (format == Format.SINGLE_ELIMINATION or "qualifiers" in out):
             raise SettingsError("re-entry is into a knockout: a single elimination, or a staged event's knockout")

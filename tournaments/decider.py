@@ -104,6 +104,9 @@ def _draw(facts: State, cmd: c.Draw) -> list:
     field = draw_field(facts)
     if len(field) < 2:
         raise FieldTooSmall("the draw needs at least two checked-in players")
+    groups = facts.config.get("groups", 1) if facts.format == Format.ROUND_ROBIN else 1
+    if len(field) < 2 * groups:
+        raise FieldTooSmall(f"{groups} groups need at least {2 * groups} players")
     if cmd.method == "random":
         seeds = list(field)
         random.Random(cmd.entropy).shuffle(seeds)  # the service's secret seed: unpredictable, and replayable here
@@ -316,8 +319,7 @@ def _close_stage(facts: State, cmd: c.CloseStage) -> list:
     unfinished = sorted({s.key for s in view.slots if s.status not in SETTLED})
     if unfinished:
         raise StageNotFinished(f"{len(unfinished)} match(es) of stage one undecided, e.g. {unfinished[0]}")
-    first = "swiss" if facts.format == Format.SWISS else "rr"
-    table = [r.player for r in view.flights[first]]
+    table = derive.qualifying_order(facts, view)
     qualifiers = [p for p in table if p not in facts.withdrawn][: facts.config["qualifiers"]]
     if len(qualifiers) < 2:
         raise FieldTooSmall("a knockout needs two qualifiers still in the event")

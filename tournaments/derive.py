@@ -104,18 +104,30 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
     view = _first_stage(facts, results)
     if not facts.staged:
         return view
-    # stage one's table is a flight of its own, named by its slots' bracket; the event's winner is the knockout's
-    first = "swiss" if facts.format == Format.SWISS else "rr"
-    view.flights = {first: view.flights[""]}
+    # stage one's table is a flight of its own, named by its slots' bracket (or one per group); the event's
+    # winner is the knockout's
+    if "" in view.flights:
+        view.flights = {"swiss" if facts.format == Format.SWISS else "rr": view.flights[""]}
     view.winner = None
     if facts.stage_seeds is None:
         return view
     bracket = single_elimination.derive(facts.stage_seeds, results, knockout_config(facts))
     ko = _from_bracket(facts, bracket, results, seeds=facts.stage_seeds)
+    ko.champions = {**view.champions, **ko.champions}
     ko.slots = view.slots + ko.slots
     ko.flights = {**view.flights, **ko.flights}
     ko.standings = [r for rows in ko.flights.values() for r in rows]
     return ko
+
+
+def qualifying_order(facts: Facts, view: View) -> list[int]:
+    """Stage one's players in the order they qualify for the knockout: the table's; with groups, the group
+    winners first, then the runners-up… (``round_robin.group_order``)."""
+    tables = [rows for flight, rows in view.flights.items() if flight.startswith("group")]
+    if tables:
+        return round_robin.group_order(tables, frozenset(facts.withdrawn))
+    first = "swiss" if facts.format == Format.SWISS else "rr"
+    return [r.player for r in view.flights[first]]
 
 
 def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
@@ -137,6 +149,15 @@ def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
             cycles=c.get("cycles", 1), lengths=lengths(c.get("lengths", {}).get("rounds")), withdrawn=withdrawn,
             tiebreaks=tuple(c.get("tiebreaks", ())),
         )
+        if c.get("groups", 1) > 1:  # each group its own round robin and its own table
+            view = View()
+            for g, players in enumerate(round_robin.groups(facts.seeds, c["groups"]), 1):
+                schedule = round_robin.derive(players, results, dataclasses.replace(config, group=g))
+                view.slots += schedule.slots
+                view.flights[f"group{g}"] = list(schedule.standings)
+                view.champions[f"group{g}"] = schedule.winner
+            view.standings = [r for rows in view.flights.values() for r in rows]
+            return view
         schedule = round_robin.derive(facts.seeds, results, config)
         rows = list(schedule.standings)
         return View(slots=list(schedule.slots), standings=rows, flights={"": rows}, winner=schedule.winner)

@@ -64,15 +64,18 @@ def tournament_data(tournament: Tournament) -> dict:
     }
 
 
-FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, "main": 1, "consolation": 2, "last_chance": 3}  # stage one first
+FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, **{f"group{g}": g / 100 for g in range(1, 27)},  # stage one first
+                "main": 1, "consolation": 2, "last_chance": 3}
 
 
 def _names(data: dict) -> dict:
-    """Brackets' names as the page shows them; a staged event names its stages."""
+    """Brackets' names as the page shows them; a staged event names its stages, a round robin its groups."""
+    groups = {f"group{g}": _("Group %s") % chr(64 + g) for g in range(1, 27)}
     if not data.get("stages"):
-        return BRACKET_NAMES
+        return {**BRACKET_NAMES, **groups}
     first = _("Swiss") if data["stages"]["first"] == "swiss" else _("Round robin")
-    return {**BRACKET_NAMES, "swiss": _("Stage 1 · %s") % first, "rr": _("Stage 1 · %s") % first,
+    groups = {k: _("Stage 1 · %s") % v for k, v in groups.items()}
+    return {**BRACKET_NAMES, **groups, "swiss": _("Stage 1 · %s") % first, "rr": _("Stage 1 · %s") % first,
             "main": _("Stage 2 · Knockout")}
 
 
@@ -101,7 +104,7 @@ def bracket_columns(data: dict) -> list[dict]:
     out: dict[str, dict] = {}
     names = _names(data)
     slots = data["slots"]
-    if data.get("stages"):  # stage one before the knockout
+    if data.get("stages") or any(s["bracket"].startswith("group") for s in slots):  # stage one first, groups in order
         slots = sorted(slots, key=lambda s: FLIGHT_ORDER.get(s["bracket"], len(FLIGHT_ORDER)))
     for s in slots:
         bracket = out.setdefault(s["bracket"], {"name": names.get(s["bracket"], s["bracket"]), "rounds": {}})
@@ -116,10 +119,19 @@ def stage_view(data: dict) -> dict | None:
     if not stages:
         return None
     names = {e["player_id"]: e["name"] for e in data["entries"]}
-    table = stages["table"]
-    qualifiers = [{"seed": i, "player_id": p, "name": names.get(p, ""), "rank": table.index(p) + 1 if p in table else None}
+    flights = _names(data)
+    place = {}  # the place each player had in stage one's table (their group's, with groups)
+    for row in data["standings"]:
+        if row["flight"].startswith("group"):
+            place[row["player_id"]] = f"{flights[row['flight']].split(' · ')[-1]} · {row['rank']}"
+        elif row["flight"] == stages["first"]:
+            place[row["player_id"]] = str(row["rank"])
+    qualifiers = [{"seed": i, "player_id": p, "name": names.get(p, ""), "rank": place.get(p)}
                   for i, p in enumerate(stages["seeds"], 1)]
-    return {**stages, "qualifiers_list": qualifiers, "first_name": _names(data)[stages["first"]]}
+    first = flights[stages["first"]]
+    if stages.get("groups", 1) > 1:
+        first = _("Stage 1 · Round robin in %(groups)d groups") % {"groups": stages["groups"]}
+    return {**stages, "qualifiers_list": qualifiers, "first_name": first}
 
 
 def reentry_view(data: dict) -> dict | None:

@@ -296,6 +296,7 @@ class StagesSerializer(serializers.Serializer):
     """A staged event (a Swiss or round robin, then a knockout of its top ``qualifiers``); empty for one stage."""
 
     first = serializers.ChoiceField(choices=["swiss", "rr"], required=False, help_text="stage one's slots' bracket")
+    groups = serializers.IntegerField(required=False, help_text="a round robin in groups: how many")
     qualifiers = serializers.IntegerField(required=False)
     closed = serializers.BooleanField(required=False, help_text="stage one closed, the knockout drawn")
     table = serializers.ListField(child=serializers.IntegerField(), required=False,

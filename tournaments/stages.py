@@ -18,7 +18,8 @@ def stages_of(facts: Facts) -> dict:
     """Stage one's format, whether it is closed, its table at closing and the knockout's seeds; {} for one stage."""
     if not facts.staged:
         return {}
-    return {"first": "swiss" if facts.format == Format.SWISS else "rr", "qualifiers": facts.config["qualifiers"],
+    return {"first": "swiss" if facts.format == Format.SWISS else "rr", "groups": facts.config.get("groups", 1),
+            "qualifiers": facts.config["qualifiers"],
             "closed": facts.stage_closed is not None, "table": list(facts.stage_closed or ()),
             "seeds": list(facts.stage_seeds or ())}
 

@@ -49,7 +49,7 @@ def test_a_swiss_then_a_knockout_with_a_reentry_played_to_the_end(api, make_user
     assert early.status_code == 400 and early.json()["code"] == "stage_not_finished"
     assert send(api, stranger, t, type="close_stage").status_code == 403
     data = decide_ready(api, director, t, "swiss")
-    assert data["stages"] == {"first": "swiss", "qualifiers": 6, "closed": False, "table": [], "seeds": []}
+    assert data["stages"] == {"first": "swiss", "groups": 1, "qualifiers": 6, "closed": False, "table": [], "seeds": []}
     swiss_table = [r["player_id"] for r in data["standings"] if r["flight"] == "swiss"]
 
     closed = send(api, director, t, type="close_stage")
@@ -102,3 +102,24 @@ def test_settings_refused_by_name(api, make_user):
     answer = api(director).post("/api/tournaments/", {"name": "x", "format": "single_elimination",
                                                       "settings": {"qualifiers": 4}}, format="json")
     assert answer.status_code == 400 and "qualifiers" in answer.json()["detail"]
+
+
+def test_a_round_robin_in_groups_then_a_knockout(api, make_user):
+    director = make_user("dora", official=True, player=False)
+    field = [Player.objects.create(display_name=f"G{i}").pk for i in range(1, 9)]
+    t = services.tournament_create(actor=director, name="Groups", format="round_robin",
+                                   settings={"groups": 2, "qualifiers": 4, "lengths": {"rounds": {"default": 3}}})
+    for p in field:
+        send(api, director, t, type="enter", player=p)
+    send(api, director, t, type="draw", method="manual", seeds=field)
+    data = decide_ready(api, director, t, "group1")
+    data = decide_ready(api, director, t, "group2")
+    assert {r["flight"] for r in data["standings"]} == {"group1", "group2"}
+    assert send(api, director, t, type="close_stage").status_code == 200
+    data = settle(t)
+    a, b = [field[i] for i in (0, 3)], [field[i] for i in (1, 2)]  # snake: A holds seeds 1 4 5 8, B 2 3 6 7
+    assert data["stages"]["seeds"] == [a[0], b[0], a[1], b[1]] and data["stages"]["groups"] == 2
+    assert [set(s["players"]) for s in data["slots"] if s["bracket"] == "main" and s["round"] == 1] == [
+        {a[0], b[1]}, {b[0], a[1]}]
+    page = api().get(f"/events/{t.pk}/").content.decode()
+    assert "Stage 1 · Group A" in page and "Round robin in 2 groups" in page and "Group B · 1" in page

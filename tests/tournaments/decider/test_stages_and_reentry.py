@@ -254,3 +254,44 @@ def test_a_staged_events_knockout_takes_reentries():
     state = win(state, "main:r1:m2", min(m2.players))
     state = apply(state, c.Reenter(player=loser))
     assert loser in next(s for s in derive.derive(state).slots if s.key == "main:r1:m3").players
+
+
+# -- a round robin in groups ----------------------------------------------------------------------------
+
+
+def test_groups_are_dealt_in_snake_order_and_each_plays_its_own_round_robin():
+    from tournaments.formats import round_robin
+
+    assert round_robin.groups([1, 2, 3, 4, 5, 6, 7, 8], 2) == [[1, 4, 5, 8], [2, 3, 6, 7]]
+    assert round_robin.groups([1, 2, 3, 4, 5, 6, 7], 3) == [[1, 6, 7], [2, 5], [3, 4]]
+    stored = config.checked("round_robin", {"groups": 2, "qualifiers": 4})
+    state = state_of([ev.TournamentConfigured({**stored, "format": "round_robin"}),
+                      *[ev.PlayerEntered(p, 1) for p in PLAYERS], ev.DrawMade(tuple(PLAYERS), "manual")])
+    view = derive.derive(state)
+    assert list(view.flights) == ["group1", "group2"]
+    assert {s.bracket for s in view.slots} == {"group1", "group2"} and len(view.slots) == 12
+    assert all(s.key.startswith(("rr:g1:", "rr:g2:")) for s in view.slots)
+    assert {p for s in view.slots if s.bracket == "group1" for p in s.players} == {1, 4, 5, 8}
+
+
+def test_the_group_winners_then_the_runners_up_go_on_crossed():
+    stored = config.checked("round_robin", {"groups": 2, "qualifiers": 4})
+    state = state_of([ev.TournamentConfigured({**stored, "format": "round_robin"}),
+                      *[ev.PlayerEntered(p, 1) for p in PLAYERS], ev.DrawMade(tuple(PLAYERS), "manual")])
+    for s in derive.derive(state).slots:
+        state = win(state, s.key, min(s.players))
+    # group A (1 4 5 8): 1, 4; group B (2 3 6 7): 2, 3 -> seeds A1 B1 A2 B2: A1 v B2, B1 v A2
+    assert decide(state, c.CloseStage())[1].seeds == (1, 2, 4, 3)
+    state = closed(state)
+    view = derive.derive(state)
+    assert [set(s.players) for s in view.slots if s.bracket == "main" and s.round == 1] == [{1, 3}, {2, 4}]
+    assert view.champions["group1"] == 1 and view.winner is None
+
+
+def test_group_settings_and_a_field_too_small_for_them():
+    with pytest.raises(config.SettingsError):
+        config.checked("swiss", {"rounds": 3, "groups": 2})
+    stored = config.checked("round_robin", {"groups": 3})
+    state = state_of([ev.TournamentConfigured({**stored, "format": "round_robin"}),
+                      *[ev.PlayerEntered(p, 1) for p in (1, 2, 3, 4, 5)]])
+    refused(state, c.Draw(method="manual", seeds=(1, 2, 3, 4, 5)), FieldTooSmall)
