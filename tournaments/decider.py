@@ -119,6 +119,8 @@ def _draw(facts: State, cmd: c.Draw) -> list:
             raise BadSeeds("'seeds' must list every checked-in player exactly once")
     else:
         raise BadDrawMethod("method is random, rating or manual")
+    if facts.format == Format.SINGLE_ELIMINATION:
+        _check_reentry_draw(facts, len(seeds))
     events: list = [ev.DrawMade(tuple(seeds), cmd.method)]
     if facts.format == Format.SWISS:
         try:
@@ -323,7 +325,16 @@ def _close_stage(facts: State, cmd: c.CloseStage) -> list:
     qualifiers = [p for p in table if p not in facts.withdrawn][: facts.config["qualifiers"]]
     if len(qualifiers) < 2:
         raise FieldTooSmall("a knockout needs two qualifiers still in the event")
+    _check_reentry_draw(facts, len(qualifiers))
     return [ev.StageClosed(1, tuple(table)), ev.StageDrawMade(2, tuple(qualifiers), "standings")]
+
+
+def _check_reentry_draw(facts: State, field_size: int) -> None:
+    """A knockout with re-entry needs first-round matches: its losers are who re-enters."""
+    reentry = derive.knockout_config(facts).reentry
+    if reentry is not None and not single_elimination.first_round_played(field_size, reentry):
+        raise FieldTooSmall(f"{field_size} players with {reentry.places} place(s) for re-entries: every one would "
+                            "have a first-round bye and nobody could lose to re-enter; set fewer places")
 
 
 def _knockout_drawn(facts: State):

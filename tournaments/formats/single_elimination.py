@@ -42,8 +42,9 @@ Last Chance (``last_chance:rR:mI``), when ``config.last_chance`` is set
 
 Re-entry (buy-back), when ``config.reentry`` is set
     The Main's draw is sized for the field plus ``reentry.places`` (the next
-    power of two): the first-round places no first entrant takes (the byes)
-    are kept open for re-entries. A player eliminated from the Main in round
+    power of two): the first-round places no first entrant takes facing one
+    (the byes) are kept open for re-entries; the field must fill more than
+    half the draw (``first_round_played``), or nobody would lose to re-enter. A player eliminated from the Main in round
     ``reentry.until_round`` or before may buy back ``reentry.times`` times:
     each re-entry takes the next open place, the one facing the lowest-seeded
     bye holder first (so the top seeds are the likeliest to keep a bye), and
@@ -204,11 +205,18 @@ def _draw_size(field_size: int, reentry: Reentry | None) -> int:
     return bracket_size(field_size + (reentry.places if reentry else 0))
 
 
+def first_round_played(field_size: int, reentry: Reentry | None) -> bool:
+    """Whether the draw has a first-round match at all: with too many places for re-entries every first entrant
+    has a bye, nobody can lose, and nobody can re-enter."""
+    return field_size > _draw_size(field_size, reentry) // 2
+
+
 def reentry_places(field_size: int, reentry: Reentry) -> list[str]:
     """The first-round places kept open for re-entries, in the order re-entries take them: the place facing
     the lowest-seeded bye holder first."""
     first = seeded_round(list(range(1, field_size + 1)), _draw_size(field_size, reentry))
-    open_ = [(a.seed, key(MAIN, 1, i)) for i, (a, b) in enumerate(first, 1) if isinstance(b, Empty)]
+    open_ = [(a.seed, key(MAIN, 1, i)) for i, (a, b) in enumerate(first, 1)
+             if isinstance(a, Entrant) and isinstance(b, Empty)]
     return [k for _, k in sorted(open_, reverse=True)]
 
 
@@ -222,7 +230,7 @@ def _with_reentries(first, reentry: Reentry):
     out = []
     for i, (a, b) in enumerate(first, 1):
         place = key(MAIN, 1, i)
-        if isinstance(b, Empty):
+        if isinstance(a, Entrant) and isinstance(b, Empty):  # a bye's place (a slot empty on both sides stays so)
             if place in taken:
                 b = Reentrant(taken[place], entry_of[place])
             elif not reentry.closed:

@@ -295,3 +295,42 @@ def test_group_settings_and_a_field_too_small_for_them():
     state = state_of([ev.TournamentConfigured({**stored, "format": "round_robin"}),
                       *[ev.PlayerEntered(p, 1) for p in (1, 2, 3, 4, 5)]])
     refused(state, c.Draw(method="manual", seeds=(1, 2, 3, 4, 5)), FieldTooSmall)
+
+
+def test_a_staged_knockout_may_have_its_consolation():
+    state = closed(played_swiss(consolation=True))
+    brackets = {s.bracket for s in derive.derive(state).slots}
+    assert brackets == {"swiss", "main", "consolation"}
+
+
+def test_a_second_buy_back_is_entry_three():
+    state = knockout_event(times=2)
+    state = win(state, "main:r1:m2", 4)
+    state = apply(state, c.Reenter(player=5))
+    state = win(state, "main:r1:m3", 2)
+    assert decide(state, c.Reenter(player=5)) == [ev.PlayerReentered(5, "main:r1:m1", 3)]
+    state = apply(state, c.Reenter(player=5))
+    third = derive.derive(state).slots[0]
+    assert third.players == (1, 5) and third.entries == (1, 3)
+    state = win(state, "main:r1:m1", 1)
+    refused(state, c.Reenter(player=5), ReentriesUsed)
+
+
+def test_a_draw_with_re_entry_needs_first_round_matches():
+    stored = config.checked("single_elimination", {"reentry": {"places": 4}})
+    state = state_of([ev.TournamentConfigured({**stored, "format": "single_elimination"}),
+                      *[ev.PlayerEntered(p, 1) for p in range(1, 6)]])
+    # five players in a sixteen-draw: every one would have a bye
+    refused(state, c.Draw(method="manual", seeds=(1, 2, 3, 4, 5)), FieldTooSmall)
+    staged = played_swiss(qualifiers=4, reentry={"places": 1})  # four in an eight-draw
+    refused(staged, c.CloseStage(), FieldTooSmall)
+    assert decide(played_swiss(qualifiers=5, reentry={"places": 1}), c.CloseStage())
+
+
+def test_the_places_are_taken_from_the_lowest_bye_holder_up():
+    from tournaments.formats import single_elimination as se
+
+    # nine in a sixteen-draw (one place added): seeds 1 to 7 have byes, 8 v 9 plays; 1 16 8 9 4 13 5 12 2 15 7 10…
+    places = se.reentry_places(9, se.Reentry(places=1))
+    assert places == ["main:r1:m6", "main:r1:m8", "main:r1:m4", "main:r1:m3", "main:r1:m7", "main:r1:m5",
+                      "main:r1:m1"]  # seeds 7, 6, 5, 4, 3, 2, 1
