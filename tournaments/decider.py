@@ -354,13 +354,18 @@ def open_places(facts: State) -> list[str]:
 
 def _reenter(facts: State, cmd: c.Reenter) -> list:
     _knockout_drawn(facts)
-    pid, rules = cmd.player, facts.config["reentry"]
+    place, entry = reentry_for(facts, view_of(facts), cmd.player)
+    return [ev.PlayerReentered(cmd.player, place, entry)]
+
+
+def reentry_for(facts: State, view: derive.View, pid: int) -> tuple[str, int]:
+    """The place and entry number a re-entry of ``pid`` takes now; a refusal when the rules do not allow it.
+    (``view`` is ``facts``' own, passed in so that a page asking for every player derives it once.)"""
+    rules = facts.config["reentry"]
     if pid in facts.withdrawn:
         raise NotInEvent("the player has withdrawn")
-    view = view_of(facts)
     main = [s for s in view.slots if s.bracket == single_elimination.MAIN]
-    bracket = Bracket(tuple(main), None, {}, {}, {})
-    lost_in = single_elimination.eliminated_in(bracket, pid)
+    lost_in = single_elimination.eliminated_in(Bracket(tuple(main), None, {}, {}, {}), pid)
     if lost_in is None:
         raise NotEliminated("only a player knocked out of the main bracket re-enters")
     if lost_in > rules["until_round"]:
@@ -372,7 +377,7 @@ def _reenter(facts: State, cmd: c.Reenter) -> list:
     places = open_places(facts)
     if not places:
         raise NoOpenPlace("every place kept for re-entries is taken")
-    return [ev.PlayerReentered(pid, places[0], made + 2)]
+    return places[0], made + 2
 
 
 def _close_reentry(facts: State, cmd: c.CloseReentry) -> list:

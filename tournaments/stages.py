@@ -1,17 +1,14 @@
 """What the read model says of an event's stages and of its knockout's re-entry: pure summaries of the facts.
 
-Pure Python, like the decider it asks: who may re-enter now is the decider's own judgement of a ``reenter``
-command for each knocked-out player, so the run page offers exactly the re-entries the decider takes.
+Pure Python, like the decider it asks: who may re-enter now is the decider's own judgement of a re-entry
+(``decider.reentry_for``) for each knocked-out player, so the run page offers exactly the re-entries it takes.
 """
 
 from __future__ import annotations
 
-from . import commands as c
 from . import decider, derive
 from .refusals import TournamentError
 from .stream import Facts, Format
-
-DIRECTOR = c.Actor(official=True)
 
 
 def stages_of(facts: Facts) -> dict:
@@ -41,7 +38,7 @@ def reentry_of(facts: Facts, view: derive.View) -> dict:
         knocked_out = {s.loser for s in view.slots if s.bracket == "main" and s.loser is not None}
         for player in sorted(knocked_out, key=lambda p: seeds.index(p) if p in seeds else len(seeds)):
             try:
-                decider.decide(facts, c.Reenter(player=player, by=DIRECTOR))
+                decider.reentry_for(facts, view, player)
             except TournamentError:
                 continue
             eligible.append(player)

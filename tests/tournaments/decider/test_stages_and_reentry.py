@@ -334,3 +334,21 @@ def test_the_places_are_taken_from_the_lowest_bye_holder_up():
     places = se.reentry_places(9, se.Reentry(places=1))
     assert places == ["main:r1:m6", "main:r1:m8", "main:r1:m4", "main:r1:m3", "main:r1:m7", "main:r1:m5",
                       "main:r1:m1"]  # seeds 7, 6, 5, 4, 3, 2, 1
+
+
+def test_what_the_read_model_says_of_the_stages_and_the_reentry():
+    from tournaments import stages
+
+    state = knockout_event()
+    assert stages.stages_of(state) == {}
+    state = win(state, "main:r1:m2", 4)
+    state = win(state, "main:r1:m4", 3)
+    summary = stages.reentry_of(state, derive.derive(state))
+    assert summary["open"] == ["main:r1:m3", "main:r1:m1"] and summary["eligible"] == [5, 6]
+    state = apply(state, c.Reenter(player=5))
+    state = apply(state, c.CloseReentry())
+    summary = stages.reentry_of(state, derive.derive(state))
+    assert summary == {"until_round": 1, "times": 1, "places": 0, "closed": True, "open": [],
+                       "made": [{"player": 5, "place": "main:r1:m3", "entry": 2}], "eligible": []}
+    staged = closed(played_swiss())
+    assert stages.stages_of(staged)["seeds"] == list(staged.stage_seeds) and stages.stages_of(staged)["closed"]
