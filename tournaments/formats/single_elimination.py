@@ -62,7 +62,7 @@ Withdrawn players forfeit every match without a recorded result (see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .core import SETTLED, Bracket, FormatError, Lengths, Result
 from .knockout import (
@@ -127,7 +127,35 @@ class Config:
 
 
 def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Config = Config()) -> Bracket:
-    """The Main bracket and its flights, derived from the entries and the results so far."""
+    """The Main bracket and its flights, derived from the entries and the results so far.
+
+    A re-entry stands while its player's entry before it has lost: a correction that puts them back in the
+    draw on that entry leaves the re-entry without ground, and its place is open again (or a bye once re-entry
+    has closed); the slot's match, if any, is flagged like any other a correction made wrong."""
+    while True:
+        bracket = _derive(entrants, results, config)
+        dropped = _unfounded(bracket, config.reentry)
+        if dropped is None:
+            return bracket
+        kept = tuple(e for i, e in enumerate(config.reentry.entries) if i != dropped)
+        config = replace(config, reentry=replace(config.reentry, entries=kept))
+
+
+def _unfounded(bracket: Bracket, reentry: Reentry | None) -> int | None:
+    """The index of the first re-entry whose player's previous entry has not lost in the Main."""
+    if reentry is None:
+        return None
+    made: dict[int, int] = {}
+    for i, (player, _) in enumerate(reentry.entries):
+        made[player] = made.get(player, 0) + 1
+        previous = made[player]  # the entry before this one (1 for a first re-entry)
+        if not any(s.bracket == MAIN and s.loser == player and s.entries[s.players.index(player)] == previous
+                   for s in bracket.slots):
+            return i
+    return None
+
+
+def _derive(entrants: Sequence[int], results: Mapping[str, Result], config: Config) -> Bracket:
     players = check_entrants(entrants)
     withdrawn = frozenset(config.withdrawn)
     if not players:

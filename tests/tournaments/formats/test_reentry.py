@@ -63,3 +63,12 @@ def test_reentry_and_a_consolation_are_not_combined():
         se.Config(consolation=Lengths(), reentry=se.Reentry())
     with pytest.raises(FormatError):
         se.Reentry(until_round=0)
+
+
+def test_a_correction_that_puts_the_reentrant_back_in_leaves_the_reentry_without_ground():
+    corrected = {"main:r1:m2": (5, 4, 3, 1), "main:r1:m3": (5, 2, 3, 0)}  # 5 beat 4 after all
+    bracket = derive(corrected, entries=((5, "main:r1:m3"),))
+    slot = bracket.slot("main:r1:m3")
+    assert slot.players == (2, None) and slot.status == WAITING and slot.sources[1] == "open for re-entry"
+    assert "main:r1:m3" in bracket.ignored  # the re-entry's result no longer applies
+    assert derive(corrected, entries=((5, "main:r1:m3"),), closed=True).slot("main:r1:m3").status == BYE
