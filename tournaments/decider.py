@@ -18,6 +18,7 @@ import random
 from games.limits import max_final_score
 from tournaments.formats import single_elimination, swiss
 from tournaments.formats.core import READY, SETTLED, Bracket, FormatError
+from tournaments.formats.knockout import OpenPlace
 
 from . import commands as c
 from . import derive
@@ -344,12 +345,14 @@ def _knockout_drawn(facts: State):
         raise ReentryClosed("the director has closed re-entry")
 
 
-def open_places(facts: State) -> list[str]:
-    """The knockout's first-round places still open for re-entries, in the order they are taken."""
+def open_places(facts: State, view: derive.View | None = None) -> list[str]:
+    """The knockout's first-round places still open for re-entries, in the order they are taken (a re-entry a
+    correction left without ground gives its place back: the view's open places, not the facts', count)."""
+    view = view or view_of(facts)
     config = derive.knockout_config(facts)
-    taken = {place for _, place in facts.reentries}
+    open_now = {s.key for s in view.slots if s.sources[1] == str(OpenPlace())}
     return [k for k in single_elimination.reentry_places(len(derive.knockout_seeds(facts)), config.reentry)
-            if k not in taken]
+            if k in open_now]
 
 
 def _reenter(facts: State, cmd: c.Reenter) -> list:
@@ -371,10 +374,10 @@ def reentry_for(facts: State, view: derive.View, pid: int) -> tuple[str, int]:
     if lost_in > rules["until_round"]:
         raise ReentryTooLate(f"re-entry is for the losers of round {rules['until_round']} or earlier; "
                              f"the player lost in round {lost_in}")
-    made = sum(1 for p, _ in facts.reentries if p == pid)
+    made = max(s.entries[s.players.index(pid)] for s in main if pid in s.players) - 1  # re-entries that stand
     if made >= rules["times"]:
         raise ReentriesUsed(f"a player may re-enter {rules['times']} time(s)")
-    places = open_places(facts)
+    places = open_places(facts, view)
     if not places:
         raise NoOpenPlace("every place kept for re-entries is taken")
     return places[0], made + 2

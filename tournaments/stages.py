@@ -32,7 +32,7 @@ def reentry_of(facts: Facts, view: derive.View) -> dict:
     for player, place in facts.reentries:
         count[player] = count.get(player, 0) + 1
         made.append({"player": player, "place": place, "entry": count[player] + 1})
-    open_places = decider.open_places(facts) if drawn and not facts.reentry_closed else []
+    open_places = decider.open_places(facts, view) if drawn and not facts.reentry_closed else []
     eligible = []
     if open_places:
         knocked_out = {s.loser for s in view.slots if s.bracket == "main" and s.loser is not None}

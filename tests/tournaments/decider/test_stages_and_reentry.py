@@ -352,3 +352,12 @@ def test_what_the_read_model_says_of_the_stages_and_the_reentry():
                        "made": [{"player": 5, "place": "main:r1:m3", "entry": 2}], "eligible": []}
     staged = closed(played_swiss())
     assert stages.stages_of(staged)["seeds"] == list(staged.stage_seeds) and stages.stages_of(staged)["closed"]
+
+
+def test_a_correction_gives_a_groundless_reentrys_place_back():
+    state = knockout_event()
+    state = win(state, "main:r1:m2", 4)
+    state = apply(state, c.Reenter(player=5))
+    state = decider.evolve(state, ev.SlotResultCorrected("main:r1:m2", 5, 4, 3, 0, 3, reason="score sheet"))
+    assert decider.open_places(state) == ["main:r1:m3", "main:r1:m1"]
+    assert decide(state, c.Reenter(player=4)) == [ev.PlayerReentered(4, "main:r1:m3", 2)]
