@@ -38,10 +38,6 @@ class TournamentForm(forms.ModelForm):
         required=False, min_value=1, label=_("Re-entry up to round"),
         help_text=_("Knockout: players knocked out up to this round may buy back in. Empty: no re-entry."))
     reentry_times = forms.IntegerField(required=False, min_value=1, initial=1, label=_("Re-entries per player"))
-    reentry_places = forms.IntegerField(
-        required=False, min_value=0, initial=0, label=_("Extra places for re-entries"),
-        help_text=_("The draw is the next power of two of the field plus these; its byes are kept open for "
-                    "re-entries."))
 
     class Meta:
         model = Tournament
@@ -109,8 +105,7 @@ class TournamentAdmin(admin.ModelAdmin):
         if data.get("groups"):
             settings["groups"] = data["groups"]
         if data.get("reentry_until_round"):
-            settings["reentry"] = {"until_round": data["reentry_until_round"],
-                                   "times": data.get("reentry_times") or 1, "places": data.get("reentry_places") or 0}
+            settings["reentry"] = {"until_round": data["reentry_until_round"], "times": data.get("reentry_times") or 1}
         created = services.tournament_create(actor=request.user, name=obj.name, format=fmt, club=obj.club,
                                              settings=settings)
         obj.pk = created.pk

@@ -52,9 +52,6 @@ class ReentrySettingsSerializer(serializers.Serializer):
                                            help_text="the last main round whose losers may re-enter (default 1)")
     times = serializers.IntegerField(min_value=1, max_value=config.MAX_REENTRIES, required=False,
                                      help_text="how many times one player may re-enter (default 1)")
-    places = serializers.IntegerField(min_value=0, max_value=config.MAX_PLACES, required=False,
-                                      help_text="first-round places added to the field's: the draw is the next power "
-                                                "of two of field + places, its byes kept open for re-entries")
 
 
 class SettingsSerializer(serializers.Serializer):

@@ -23,8 +23,7 @@ KEYS = ("lengths", "consolation", "consolation_feeds", "last_chance", "reset", "
 MAX_GROUPS = 8  # a round robin in groups
 MAX_QUALIFIERS = 128  # a staged event's knockout: the top K of stage one
 MAX_REENTRIES = 9  # how many times one player may buy back
-MAX_PLACES = 128  # first-round places added for re-entries
-REENTRY_KEYS = ("until_round", "times", "places")
+REENTRY_KEYS = ("until_round", "times")
 DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
 
 
@@ -135,9 +134,8 @@ def checked(format: str, settings) -> dict:
 
 def _reentry(value) -> dict:
     if not isinstance(value, dict) or any(k not in REENTRY_KEYS for k in value):
-        raise SettingsError("reentry is an object: {\"until_round\": 1, \"times\": 1, \"places\": 0}")
+        raise SettingsError("reentry is an object: {\"until_round\": 1, \"times\": 1}")
     return {
         "until_round": _whole(value.get("until_round", 1), "reentry.until_round", 1, MAX_ROUNDS),
         "times": _whole(value.get("times", 1), "reentry.times", 1, MAX_REENTRIES),
-        "places": _whole(value.get("places", 0), "reentry.places", 0, MAX_PLACES),
     }

@@ -120,8 +120,6 @@ def _draw(facts: State, cmd: c.Draw) -> list:
             raise BadSeeds("'seeds' must list every checked-in player exactly once")
     else:
         raise BadDrawMethod("method is random, rating or manual")
-    if facts.format == Format.SINGLE_ELIMINATION:
-        _check_reentry_draw(facts, len(seeds))
     events: list = [ev.DrawMade(tuple(seeds), cmd.method)]
     if facts.format == Format.SWISS:
         try:
@@ -326,16 +324,7 @@ def _close_stage(facts: State, cmd: c.CloseStage) -> list:
     qualifiers = [p for p in table if p not in facts.withdrawn][: facts.config["qualifiers"]]
     if len(qualifiers) < 2:
         raise FieldTooSmall("a knockout needs two qualifiers still in the event")
-    _check_reentry_draw(facts, len(qualifiers))
     return [ev.StageClosed(1, tuple(table)), ev.StageDrawMade(2, tuple(qualifiers), "standings")]
-
-
-def _check_reentry_draw(facts: State, field_size: int) -> None:
-    """A knockout with re-entry needs first-round matches: its losers are who re-enters."""
-    reentry = derive.knockout_config(facts).reentry
-    if reentry is not None and not single_elimination.first_round_played(field_size, reentry):
-        raise FieldTooSmall(f"{field_size} players with {reentry.places} place(s) for re-entries: every one would "
-                            "have a first-round bye and nobody could lose to re-enter; set fewer places")
 
 
 def _knockout_drawn(facts: State):
@@ -349,9 +338,8 @@ def open_places(facts: State, view: derive.View | None = None) -> list[str]:
     """The knockout's first-round places still open for re-entries, in the order they are taken (a re-entry a
     correction left without ground gives its place back: the view's open places, not the facts', count)."""
     view = view or view_of(facts)
-    config = derive.knockout_config(facts)
     open_now = {s.key for s in view.slots if s.sources[1] == str(OpenPlace())}
-    return [k for k in single_elimination.reentry_places(len(derive.knockout_seeds(facts)), config.reentry)
+    return [k for k in single_elimination.reentry_places(len(derive.knockout_seeds(facts)))
             if k in open_now]
 
 

@@ -83,7 +83,7 @@ def knockout_config(facts: Facts) -> single_elimination.Config:
     c = facts.config
     spec = c.get("reentry")
     reentry = None if spec is None else single_elimination.Reentry(
-        until_round=spec["until_round"], times=spec["times"], places=spec["places"],
+        until_round=spec["until_round"], times=spec["times"],
         entries=tuple(facts.reentries), closed=facts.reentry_closed)
     return single_elimination.Config(
         lengths=lengths(c.get("lengths", {}).get("main")),

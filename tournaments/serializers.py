@@ -316,7 +316,6 @@ class ReentrySerializer(serializers.Serializer):
 
     until_round = serializers.IntegerField(required=False, help_text="the last round whose losers may re-enter")
     times = serializers.IntegerField(required=False, help_text="re-entries one player may make")
-    places = serializers.IntegerField(required=False, help_text="first-round places added to the field's")
     closed = serializers.BooleanField(required=False)
     open = serializers.ListField(child=serializers.CharField(), required=False,
                                  help_text="first-round places still open, in the order re-entries take them")

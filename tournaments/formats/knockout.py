@@ -195,9 +195,9 @@ def key(bracket: str, round_no: int, index: int) -> str:
 # --- building structures --------------------------------------------------------
 
 
-def seeded_round(players: Sequence[int], size: int = 0) -> list[tuple[Source, Source]]:
-    """First-round sides of a seeded draw: standard order, byes to the top seeds (``size``: a larger draw)."""
-    size = max(2, bracket_size(len(players)), size)
+def seeded_round(players: Sequence[int]) -> list[tuple[Source, Source]]:
+    """First-round sides of a seeded draw: standard order, byes to the top seeds."""
+    size = max(2, bracket_size(len(players)))
     order = bracket_order(size)
 
     def side(seed: int) -> Source:

@@ -41,10 +41,9 @@ Last Chance (``last_chance:rR:mI``), when ``config.last_chance`` is set
     with byes to the top seeds, as in Main. Held with two entrants or more.
 
 Re-entry (buy-back), when ``config.reentry`` is set
-    The Main's draw is sized for the field plus ``reentry.places`` (the next
-    power of two): the first-round places no first entrant takes facing one
-    (the byes) are kept open for re-entries; the field must fill more than
-    half the draw (``first_round_played``), or nobody would lose to re-enter. A player eliminated from the Main in round
+    The places of the Main's first round that no first entrant takes (the
+    byes) are kept open for re-entries: 17 entrants in a 32-draw keep 15 of
+    them, 14 in a 16-draw keep two; a field that fills its draw keeps none. A player eliminated from the Main in round
     ``reentry.until_round`` or before may buy back ``reentry.times`` times:
     each re-entry takes the next open place, the one facing the lowest-seeded
     bye holder first (so the top seeds are the likeliest to keep a bye), and
@@ -74,7 +73,6 @@ from .knockout import (
     LoserIf,
     LoserOf,
     WinnerOf,
-    bracket_size,
     check_entrants,
     drop_in,
     field_of,
@@ -91,18 +89,16 @@ MAIN, CONSOLATION, LAST_CHANCE = "main", "consolation", "last_chance"
 
 @dataclass(frozen=True)
 class Reentry:
-    """Re-entry into the Main: until which round's losers, how many times, how many places beyond the field;
-    the re-entries made, in order (player, the place's slot key), and whether re-entry has closed."""
+    """Re-entry into the Main: until which round's losers, how many times; the re-entries made, in order (player, the place's slot key), and whether re-entry has closed."""
 
     until_round: int = 1
     times: int = 1
-    places: int = 0
     entries: tuple[tuple[int, str], ...] = ()
     closed: bool = False
 
     def __post_init__(self):
-        if self.until_round < 1 or self.times < 1 or self.places < 0:
-            raise FormatError("re-entry: until_round and times are at least 1, places at least 0")
+        if self.until_round < 1 or self.times < 1:
+            raise FormatError("re-entry: until_round and times are at least 1")
 
 
 @dataclass(frozen=True)
@@ -160,7 +156,7 @@ def _derive(entrants: Sequence[int], results: Mapping[str, Result], config: Conf
     withdrawn = frozenset(config.withdrawn)
     if not players:
         return Bracket((), None, {MAIN: None}, {MAIN: ()}, {MAIN: ()}, ignored=tuple(sorted(results)))
-    first = seeded_round(players, _draw_size(len(players), config.reentry))
+    first = seeded_round(players)
     if config.reentry is not None:
         first = _with_reentries(first, config.reentry)
     size = 2 * len(first)
@@ -229,20 +225,10 @@ def _player(value) -> int | None:
     return None if value is None or value is NOBODY else value
 
 
-def _draw_size(field_size: int, reentry: Reentry | None) -> int:
-    return bracket_size(field_size + (reentry.places if reentry else 0))
-
-
-def first_round_played(field_size: int, reentry: Reentry | None) -> bool:
-    """Whether the draw has a first-round match at all: with too many places for re-entries every first entrant
-    has a bye, nobody can lose, and nobody can re-enter."""
-    return field_size > _draw_size(field_size, reentry) // 2
-
-
-def reentry_places(field_size: int, reentry: Reentry) -> list[str]:
+def reentry_places(field_size: int) -> list[str]:
     """The first-round places kept open for re-entries, in the order re-entries take them: the place facing
     the lowest-seeded bye holder first."""
-    first = seeded_round(list(range(1, field_size + 1)), _draw_size(field_size, reentry))
+    first = seeded_round(list(range(1, field_size + 1)))
     open_ = [(a.seed, key(MAIN, 1, i)) for i, (a, b) in enumerate(first, 1)
              if isinstance(a, Entrant) and isinstance(b, Empty)]
     return [k for _, k in sorted(open_, reverse=True)]

@@ -163,7 +163,7 @@ def test_a_round_robin_goes_on_to_a_knockout_too():
 def test_settings_of_stages_and_reentry():
     assert config.checked("swiss", {"rounds": 7, "qualifiers": 16})["qualifiers"] == 16
     assert config.checked("single_elimination", {"reentry": {"until_round": 2}})["reentry"] == {
-        "until_round": 2, "times": 1, "places": 0}
+        "until_round": 2, "times": 1}
     for fmt, settings in [("single_elimination", {"qualifiers": 4}), ("swiss", {"rounds": 3, "qualifiers": 1}),
                           ("swiss", {"rounds": 3, "reentry": {}}),
                           ("single_elimination", {"reentry": {"until_round": 0}}),
@@ -316,22 +316,19 @@ def test_a_second_buy_back_is_entry_three():
     refused(state, c.Reenter(player=5), ReentriesUsed)
 
 
-def test_a_draw_with_re_entry_needs_first_round_matches():
-    stored = config.checked("single_elimination", {"reentry": {"places": 4}})
+def test_with_no_bye_to_keep_no_reentry_is_possible():
+    stored = config.checked("single_elimination", {"reentry": {"until_round": 1}})
     state = state_of([ev.TournamentConfigured({**stored, "format": "single_elimination"}),
-                      *[ev.PlayerEntered(p, 1) for p in range(1, 6)]])
-    # five players in a sixteen-draw: every one would have a bye
-    refused(state, c.Draw(method="manual", seeds=(1, 2, 3, 4, 5)), FieldTooSmall)
-    staged = played_swiss(qualifiers=4, reentry={"places": 1})  # four in an eight-draw
-    refused(staged, c.CloseStage(), FieldTooSmall)
-    assert decide(played_swiss(qualifiers=5, reentry={"places": 1}), c.CloseStage())
+                      *[ev.PlayerEntered(p, 1) for p in (1, 2, 3, 4)], ev.DrawMade((1, 2, 3, 4), "manual")])
+    state = win(state, "main:r1:m1", 1)
+    refused(state, c.Reenter(player=4), NoOpenPlace)
 
 
 def test_the_places_are_taken_from_the_lowest_bye_holder_up():
     from tournaments.formats import single_elimination as se
 
-    # nine in a sixteen-draw (one place added): seeds 1 to 7 have byes, 8 v 9 plays; 1 16 8 9 4 13 5 12 2 15 7 10…
-    places = se.reentry_places(9, se.Reentry(places=1))
+    # nine in a sixteen-draw: seeds 1 to 7 have byes, 8 v 9 plays; 1 16 8 9 4 13 5 12 2 15 7 10…
+    places = se.reentry_places(9)
     assert places == ["main:r1:m6", "main:r1:m8", "main:r1:m4", "main:r1:m3", "main:r1:m7", "main:r1:m5",
                       "main:r1:m1"]  # seeds 7, 6, 5, 4, 3, 2, 1
 
@@ -348,7 +345,7 @@ def test_what_the_read_model_says_of_the_stages_and_the_reentry():
     state = apply(state, c.Reenter(player=5))
     state = apply(state, c.CloseReentry())
     summary = stages.reentry_of(state, derive.derive(state))
-    assert summary == {"until_round": 1, "times": 1, "places": 0, "closed": True, "open": [],
+    assert summary == {"until_round": 1, "times": 1, "closed": True, "open": [],
                        "made": [{"player": 5, "place": "main:r1:m3", "entry": 2}], "eligible": []}
     staged = closed(played_swiss())
     assert stages.stages_of(staged)["seeds"] == list(staged.stage_seeds) and stages.stages_of(staged)["closed"]

@@ -17,12 +17,12 @@ def test_the_byes_are_places_kept_open_and_their_holders_wait():
     bracket = derive()
     assert [s.status for s in bracket.round("main", 1)] == [WAITING, READY, WAITING, READY]
     assert bracket.slot("main:r1:m1").sources == ("seed 1", "open for re-entry")
-    assert se.reentry_places(6, se.Reentry()) == ["main:r1:m3", "main:r1:m1"]  # seed 2's place first
+    assert se.reentry_places(6) == ["main:r1:m3", "main:r1:m1"]  # seed 2's place first
 
 
-def test_places_widen_the_draw():
-    assert se.reentry_places(8, se.Reentry()) == []
-    assert len(se.reentry_places(8, se.Reentry(places=1))) == 8  # a 16-draw: seeds 1 to 8 wait
+def test_a_field_that_fills_its_draw_keeps_no_place():
+    assert se.reentry_places(8) == []
+    assert len(se.reentry_places(17)) == 15  # a 32-draw: seeds 1 to 15 wait for re-entrants
 
 
 def test_closing_turns_the_open_places_into_byes():
