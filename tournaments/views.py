@@ -22,6 +22,7 @@ def event_page(request, pk: int):
     context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
                "may_run": authority.runs_event(request.user, tournament.director_id),
                "format_name": (data["format"] or "").replace("_", " ").capitalize(),
-               "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data), "history": selectors.tournament_history(tournament)}
+               "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data),
+               "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "history": selectors.tournament_history(tournament)}
     template = "tournaments/event_live.html" if request.GET.get("partial") else "tournaments/event.html"
     return render(request, template, context)
