@@ -47,9 +47,11 @@ def wrapped_in_templates() -> set[tuple]:
                 rest = code[call.end():]
                 for close in (m.start() for m in re.finditer(r"\)", rest)):
                     try:
-                        args = ast.literal_eval("(" + rest[:close] + ",)")
-                    except (SyntaxError, ValueError):
+                        parsed = ast.parse("f(" + rest[:close] + ")", mode="eval").body
+                    except SyntaxError:
                         continue
+                    # the literal msgids (and context); a plural's count is a variable
+                    args = tuple(a.value for a in parsed.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
                     found.add(_from_call(call.group(1), args))
                     break
     return found
@@ -63,9 +65,9 @@ def wrapped_in_python() -> set[tuple]:
                 if not isinstance(node, ast.Call):
                     continue
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-                if name in GETTEXT_CALLS and node.args and all(isinstance(a, ast.Constant) for a in node.args):
-                    found.add(_from_call(name.removesuffix("_lazy").removesuffix("_noop"),
-                                         tuple(a.value for a in node.args)))
+                texts = tuple(a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+                if name in GETTEXT_CALLS and texts and isinstance(node.args[0], ast.Constant):
+                    found.add(_from_call(name.removesuffix("_lazy").removesuffix("_noop"), texts))
     return found
 
 
@@ -94,7 +96,11 @@ def test_the_committed_mo_is_the_po_compiled():
         compiled = gettext.GNUTranslations(f)
     for entry in catalogue().translated_entries():
         key = f"{entry.msgctxt}\x04{entry.msgid}" if entry.msgctxt else entry.msgid
-        assert compiled._catalog.get(key) == entry.msgstr, entry.msgid
+        if entry.msgid_plural:
+            for form, text in entry.msgstr_plural.items():
+                assert compiled._catalog.get((key, int(form))) == text, entry.msgid
+        else:
+            assert compiled._catalog.get(key) == entry.msgstr, entry.msgid
 
 
 # the glossary's words (deploy/locale/GLOSSARY.md): an English word in a msgid asks for its French in the msgstr
@@ -128,7 +134,8 @@ def test_the_catalogue_speaks_the_federations_words():
     never = glossary_never()
     assert "cube" in never
     for entry in po.translated_entries():
-        words = re.sub(r"%\(\w+\)s|<code>.*?</code>", "", entry.msgstr)  # placeholders and code are not French
+        french = " ".join([entry.msgstr, *entry.msgstr_plural.values()])
+        words = re.sub(r"%\(\w+\)s|<code>.*?</code>", "", french)  # placeholders and code are not French
         for word in never:
             assert not re.search(rf"\b{re.escape(word)}\b", words, re.IGNORECASE), (word, entry.msgstr)
         for english, french in GLOSSARY:
@@ -181,7 +188,7 @@ def test_the_server_error_page_needs_nothing_but_the_language():
 @pytest.mark.django_db
 def test_the_api_docs_lead_back_to_the_site_in_the_readers_language(client):
     docs = client.get("/api/docs/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "← Retour au site" in docs and 'action="/i18n/setlang/"' in docs and '<html lang="fr">' in docs
+    assert "← Retour à Crawford" in docs and 'action="/i18n/setlang/"' in docs and '<html lang="fr">' in docs
 
 
 FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr-FR,fr;q=0.9"}

@@ -73,7 +73,7 @@ def test_the_switch_turns_any_page_french_and_back(chromium, live_server):
     page.locator("#swagger-ui .info").wait_for()  # Swagger UI's scripts (files, no inline script) drew the page
     assert page.locator("html").get_attribute("lang") == "fr"
     shot(page, "french-api-docs")
-    page.get_by_role("link", name="← Retour au site").click()
+    page.get_by_role("link", name="← Retour à Crawford").click()
     page.wait_for_load_state()
     assert page.get_by_role("link", name="Cotes").is_visible() and page.get_by_role("link", name="Formule").is_visible()
     page.get_by_role("button", name="English").click()
