@@ -210,6 +210,16 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"CorrectResultTypeEnum": [("correct_result", "correct_result")]},
 }
 
+# -- e-mail (players told where to play: tournaments/notices.py) ------------------
+# EMAIL_BACKEND: Django's SMTP by default in production (EMAIL_HOST…); the console (the log) in the embedded run
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"
+                               if os.environ.get("REDIS_URL") else "django.core.mail.backends.console.EmailBackend")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "crawford@localhost")
+SITE_URL = os.environ.get("SITE_URL", "")  # the address in e-mails' links (none when unset)
+
 # -- Celery ---------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"

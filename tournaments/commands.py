@@ -16,6 +16,7 @@ from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, UnknownC
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
 DRAW_METHODS = ("random", "rating", "manual")
+MAX_TABLE = 999  # a club's room, or a federation's hall
 
 
 @dataclass(frozen=True)
@@ -123,9 +124,23 @@ class VoidMatch(TournamentCommand):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class AssignTable(TournamentCommand):
+    type: ClassVar[str] = "assign_table"
+    slot: str
+    table: int
+
+
+@dataclass(frozen=True)
+class SetTableService(TournamentCommand):
+    type: ClassVar[str] = "set_table_service"
+    table: int
+    in_service: bool
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch)
+                        Forfeit, KeepMatch, VoidMatch, AssignTable, SetTableService)
 }
 COMMAND_TYPES = tuple(COMMANDS)
 
@@ -232,6 +247,20 @@ def _forbid(c: dict) -> Forbid:
     return Forbid(players=(players[0], players[1]))
 
 
+def _table(c: dict) -> int:
+    table = c.get("table")
+    if not (_whole(table) and 1 <= table <= MAX_TABLE):
+        raise BadCommand(f"'table' is a table number from 1 to {MAX_TABLE}")
+    return table
+
+
+def _in_service(c: dict) -> bool:
+    value = c.get("in_service")
+    if not isinstance(value, bool):
+        raise BadCommand("'in_service' is true (the table is back) or false (out of service)")
+    return value
+
+
 _PARSERS = {
     Enter: lambda c: Enter(player=_player(c)),
     CheckIn: lambda c: CheckIn(player=_player(c)),
@@ -245,6 +274,8 @@ _PARSERS = {
     Forfeit: lambda c: Forfeit(slot=_slot(c), winner=_winner(c), reason=_reason(c, "no-show")),
     KeepMatch: lambda c: KeepMatch(slot=_slot(c)),
     VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
+    AssignTable: lambda c: AssignTable(slot=_slot(c), table=_table(c)),
+    SetTableService: lambda c: SetTableService(table=_table(c), in_service=_in_service(c)),
 }
 
 

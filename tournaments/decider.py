@@ -20,13 +20,13 @@ from tournaments.formats import swiss
 from tournaments.formats.core import READY, SETTLED, FormatError
 
 from . import commands as c
-from . import derive
+from . import derive, tables
 from . import events as ev
 from .refusals import (
     AllRoundsPaired, AlreadyDrawn, AlreadyEntered, BadDrawMethod, BadPairings, BadRound, BadScore, BadSeeds, BadWinner,
     CheckInClosed, EventFull, FieldTooSmall, LateEntryClosed, NoMatch, NoResult, NotDrawn, NotEntered, NotFlagged,
     NotInEvent, NotPermitted, NotSwiss, PairingImpossible, ReasonRequired, RoundBegun, RoundNotFinished, SlotNotReady,
-    UnknownCommand, UnknownSlot,
+    TableOutOfService, TableTaken, UnknownCommand, UnknownSlot,
 )
 from .stream import Facts, Format, evolve, fold  # noqa: F401 - the decider's other half, re-exported
 
@@ -292,10 +292,45 @@ def _void(facts: State, cmd: c.VoidMatch) -> list:
     return []
 
 
+def _assign_table(facts: State, cmd: c.AssignTable) -> list:
+    """The director moves a match to another table: one in service, where no other match is being played."""
+    if cmd.slot not in facts.matches:
+        raise NoMatch("no match was created for that slot")
+    if cmd.table in facts.out_of_service:
+        raise TableOutOfService(f"table {cmd.table} is out of service")
+    other = tables.busy_tables(facts, except_slot=cmd.slot).get(cmd.table)
+    if other is not None:
+        raise TableTaken(f"table {cmd.table} is taken by the match {other}")
+    if facts.tables.get(cmd.slot) == cmd.table:
+        return []
+    return [ev.TableAssigned(cmd.slot, cmd.table, by_director=True)]
+
+
+def _set_table_service(facts: State, cmd: c.SetTableService) -> list:
+    """A table out of service gets no new match (one being played there stays until the director moves it)."""
+    if (cmd.table not in facts.out_of_service) == cmd.in_service:
+        return []
+    return [ev.TableService(cmd.table, cmd.in_service)]
+
+
+def tables_for_new_matches(facts: State, slots: list[str]) -> list:
+    """The process manager's choice for matches it just created: each the lowest free table in service. A slot
+    that already has a table (its match replaced) keeps it."""
+    out, taken = [], set()
+    for slot in slots:
+        if slot in facts.tables:
+            continue
+        table = tables.free_table(facts, taken)
+        taken.add(table)
+        out.append(ev.TableAssigned(slot, table))
+    return out
+
+
 _HANDLERS = {
     c.Enter: _enter, c.CheckIn: _check_in, c.Withdraw: _withdraw, c.Draw: _draw, c.PairRound: _pair_round,
     c.Forbid: _forbid, c.ReportResult: _report, c.ConfirmResult: _confirm, c.CorrectResult: _correct,
-    c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void,
+    c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void, c.AssignTable: _assign_table,
+    c.SetTableService: _set_table_service,
 }
 
 

@@ -24,6 +24,8 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SlotFinished``          the slot's match ended: won at the board, or closed by the event
 ``SlotMatchResultCorrected``  the slot's match's result was set by a director on the match itself
 ``SlotMatchVoided``       the slot's match was voided
+``TableAssigned``         the slot's match is played at this table (by the process manager, or the director)
+``TableService``          the director took a table out of service, or put it back
 ========================  =====================================================================
 """
 
@@ -189,11 +191,25 @@ class SlotMatchVoided(TournamentEvent):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class TableAssigned(TournamentEvent):
+    slot: str
+    table: int
+    by_director: bool = False  # False: chosen by the process manager when it created the match
+
+
+@dataclass(frozen=True)
+class TableService(TournamentEvent):
+    table: int
+    in_service: bool
+
+
 EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
-                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided)
+                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, TableAssigned,
+                TableService)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

@@ -58,6 +58,7 @@ def refresh(tournament: Tournament) -> bool:
             winner=s.result.winner if s.result else None,
             winner_points=s.result.winner_points if s.result else 0,
             loser_points=s.result.loser_points if s.result else 0, forfeit=bool(s.result and s.result.forfeit),
+            table=facts.tables.get(s.key),
         )
         for s in view.slots
     )

@@ -46,7 +46,8 @@ def tournament_data(tournament: Tournament) -> dict:
             {"key": s.key, "bracket": s.bracket, "round": s.round, "index": s.index,
              "players": [s.player_a, s.player_b], "names": [names.get(s.player_a), names.get(s.player_b)],
              "status": s.status, "length": s.length, "match_id": s.match_id or None, "winner": s.winner,
-             "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit}
+             "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit,
+             "table": s.table}
             for s in slots
         ],
         "standings": [

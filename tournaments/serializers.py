@@ -189,11 +189,23 @@ class VoidMatchSerializer(CommandSerializer):
     reason = _reason("", "why the slot's match is voided")
 
 
+class AssignTableSerializer(CommandSerializer):
+    command = c.AssignTable
+    slot = _slot()
+    table = StrictIntegerField(min_value=1, max_value=c.MAX_TABLE, help_text="the table the slot's match moves to")
+
+
+class SetTableServiceSerializer(CommandSerializer):
+    command = c.SetTableService
+    table = StrictIntegerField(min_value=1, max_value=c.MAX_TABLE)
+    in_service = serializers.BooleanField(help_text="false: out of service (no new match is sent there)")
+
+
 COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {
     s.command.type: s for s in (
         EnterSerializer, CheckInSerializer, WithdrawSerializer, DrawSerializer, PairRoundSerializer, ForbidSerializer,
         ReportResultSerializer, ConfirmResultSerializer, CorrectResultSerializer, ForfeitSerializer,
-        KeepMatchSerializer, VoidMatchSerializer)
+        KeepMatchSerializer, VoidMatchSerializer, AssignTableSerializer, SetTableServiceSerializer)
 }
 assert set(COMMAND_SERIALIZERS) == set(c.COMMANDS), "one serializer per command type"
 
@@ -241,6 +253,7 @@ class SlotSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     score = serializers.ListField(child=serializers.IntegerField())
     forfeit = serializers.BooleanField()
+    table = serializers.IntegerField(allow_null=True, help_text="the table the slot's match is played at")
 
 
 class StandingSerializer(serializers.Serializer):

@@ -74,6 +74,8 @@ class Facts:
     kept: dict[str, str] = field(default_factory=dict)  # slot -> match id the director kept
     round_paired_at: list[int] = field(default_factory=list)  # stream version of each round's pairing
     corrected_at: int = 0  # stream version of the latest correction
+    tables: dict[str, int] = field(default_factory=dict)  # slot -> table number
+    out_of_service: set[int] = field(default_factory=set)  # tables the director closed
 
     @property
     def format(self) -> str:
@@ -166,6 +168,10 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.paper[e.slot] = _paper(e, forfeit=True)
         case ev.MatchKept(slot=slot, match_id=match_id):
             facts.kept[slot] = match_id
+        case ev.TableAssigned(slot=slot, table=table):
+            facts.tables[slot] = table
+        case ev.TableService(table=table, in_service=in_service):
+            (facts.out_of_service.discard if in_service else facts.out_of_service.add)(table)
         case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
             _match_fact(facts, e)
 

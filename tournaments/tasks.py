@@ -51,3 +51,11 @@ def request_advance(tournament_pk: int) -> None:
         advance_tournament.apply_async((tournament_pk,), retry=False)
     except Exception as broker_down:  # noqa: BLE001 - the periodic advance_pending catches up
         log.warning("advance of event %s not sent (%s)", tournament_pk, broker_down)
+
+
+@shared_task(acks_late=True, name="tournaments.tasks.send_match_notice")
+def send_match_notice(match_id: str) -> list[int]:
+    """Tell a match's players where to play (``tournaments/notices.py``): sent at most once per match."""
+    from .notices import match_notice_send
+
+    return match_notice_send(match_id)
