@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from eventlog.store import ConcurrencyError
 from players.models import Player
 
-from . import console, selectors, services, sheets
+from . import console, selectors, services, sheets, your_match
 from .models import Tournament
 
 MAX_CSV_BYTES = 256 * 1024
@@ -78,3 +78,35 @@ def sheet_pdf(request, pk: int, kind: str):
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="event-{tournament.pk}-{kind}.pdf"'
     return response
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_result(request, pk: int):
+    """A player's result in two taps: the banner's link, then the final score (``tournaments/your_match.py``)."""
+    tournament = services.visible_or_404(request.user, pk)
+    player = your_match.player_of(request.user)
+    match = your_match.current_match(player) if player else None
+    if match is not None and match["tournament"].pk != tournament.pk:
+        match = None
+    if request.method == "POST" and match is not None:
+        try:
+            winner, won, lost = (int(v) for v in request.POST.get("result", "").split(":"))
+        except ValueError:
+            messages.error(request, _("Tap one of the scores: nothing was recorded."))
+            return redirect("my-result", pk=pk)
+        try:
+            your_match.report_my_result(user=request.user, tournament=tournament, slot=match["slot"], winner=winner,
+                                        score=(won, lost))
+        except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+            messages.error(request, str(refused))
+            return redirect("my-result", pk=pk)
+        console.settle(tournament)
+        messages.success(request, _("Your result is recorded; it counts once your opponent confirms it."))
+        return redirect("my-result", pk=pk)
+    context = {"t": tournament, "match": match}
+    if match is not None:
+        context["choices"] = your_match.score_choices(match, player.pk)
+        context["theirs"] = your_match.opponent_said(tournament, match["slot"], player.pk)
+    return render(request, "tournaments/my_result.html", context)

@@ -134,3 +134,29 @@ def test_only_the_director_runs_the_console(client, event, make_user):
     assert client.post(reverse("event-console", args=[event.pk]), {"action": "import", "members": MEMBERS}).status_code == 403
     assert client.get(reverse("event-sheet", args=[event.pk, "draw"])).status_code == 403
     assert not tournament_data(event)["entries"]
+
+
+def test_a_player_sees_their_match_and_reports_the_result_in_two_taps(client, director, event, make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    for user in (ann, bob):
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": user.player.pk})
+        services.tournament_command(actor=director, tournament=event, command={"type": "check_in", "player": user.player.pk})
+    console.console_command(actor=director, tournament=event, command={"type": "draw", "method": "random"})
+    slot = next(s for s in tournament_data(event)["slots"] if s["match_id"])
+    client.force_login(ann)
+    home = client.get("/").content.decode()
+    assert "Your match" in home and f"Table {slot['table']}" in home and "against Bob, 3 points" in home
+    match_page = client.get(reverse("match-page", args=[slot["match_id"]])).content.decode()
+    assert f"Table {slot['table']}" in match_page
+
+    # tap 1: the banner's link; tap 2: the score
+    page = client.get(reverse("my-result", args=[event.pk])).content.decode()
+    assert "I won 3–1" in page and "I lost 1–3" in page
+    client.post(reverse("my-result", args=[event.pk]), {"slot": slot["key"], "result": f"{ann.player.pk}:3:1"})
+    assert not tournament_data(event)["winner"]
+    client.force_login(bob)
+    page = client.get(reverse("my-result", args=[event.pk])).content.decode()
+    assert "Your opponent reported:" in page and "I lost 1–3 ✓" in page
+    client.post(reverse("my-result", args=[event.pk]), {"slot": slot["key"], "result": f"{ann.player.pk}:3:1"})
+    assert tournament_data(event)["winner"] == ann.player.pk
+    assert "Your match" not in client.get("/").content.decode()
