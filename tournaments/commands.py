@@ -49,6 +49,12 @@ class CheckIn(TournamentCommand):
 
 
 @dataclass(frozen=True)
+class CancelCheckIn(TournamentCommand):
+    type: ClassVar[str] = "cancel_check_in"
+    player: int
+
+
+@dataclass(frozen=True)
 class Withdraw(TournamentCommand):
     type: ClassVar[str] = "withdraw"
     player: int
@@ -140,7 +146,7 @@ class SetTableService(TournamentCommand):
 
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch, AssignTable, SetTableService)
+                        Forfeit, KeepMatch, VoidMatch, AssignTable, SetTableService, CancelCheckIn)
 }
 COMMAND_TYPES = tuple(COMMANDS)
 
@@ -264,6 +270,7 @@ def _in_service(c: dict) -> bool:
 _PARSERS = {
     Enter: lambda c: Enter(player=_player(c)),
     CheckIn: lambda c: CheckIn(player=_player(c)),
+    CancelCheckIn: lambda c: CancelCheckIn(player=_player(c)),
     Withdraw: lambda c: Withdraw(player=_player(c), reason=_reason(c, "")),
     Draw: _draw,
     PairRound: _pair_round,

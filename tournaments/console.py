@@ -26,7 +26,7 @@ from games.models import MatchSummary
 from players import authority
 from players.models import Player
 
-from . import names, selectors, services
+from . import names, selectors, services, stream
 from .models import Tournament
 from .notices import address_of
 
@@ -177,6 +177,63 @@ def settle(tournament: Tournament) -> None:
     projections.run_all()
 
 
+# -- undo -----------------------------------------------------------------------------------------
+
+# what a person (the director, an official, a player) decides, newest first, as the log holds it; the process
+# manager's facts (matches created, tables it chose, results from the board) are nobody's action to undo
+PEOPLES_ACTIONS = ("PlayerEntered", "PlayerCheckedIn", "PlayerCheckInCancelled", "PlayerWithdrew", "DrawMade", "RoundPaired",
+            "PairingForbidden", "ResultReported", "ResultConfirmed", "SlotResultCorrected", "MatchForfeited",
+            "MatchKept", "TableService")
+
+
+class NothingToUndo(services.TournamentError):
+    code = "nothing_to_undo"
+
+
+def last_action(tournament: Tournament):
+    """The latest event a person decided (a director's table move included), or None."""
+    rows = Event.objects.filter(stream_id=stream.stream_id_of(tournament.pk)).order_by("-version")
+    for row in rows.only("event_type", "payload", "metadata", "version")[:500]:
+        if row.event_type == "TableAssigned" and row.payload.get("by_director"):
+            return row
+        if row.event_type in PEOPLES_ACTIONS and not (row.metadata or {}).get("process"):
+            return row
+    return None
+
+
+def undo_command(tournament: Tournament, row) -> dict:
+    """The command whose event compensates ``row``: nothing is erased, the log says what was undone."""
+    p, kind = row.payload, row.event_type
+    if kind == "PlayerCheckedIn":
+        return {"type": "cancel_check_in", "player": p["player_id"]}
+    if kind == "PlayerCheckInCancelled":
+        return {"type": "check_in", "player": p["player_id"]}
+    if kind == "PlayerEntered" and p.get("from_round", 1) == 1:
+        return {"type": "withdraw", "player": p["player_id"], "reason": _("entry undone by the director")}
+    if kind == "PlayerWithdrew":
+        return {"type": "enter", "player": p["player_id"]}
+    if kind == "TableService":
+        return {"type": "set_table_service", "table": p["table"], "in_service": not p["in_service"]}
+    if kind == "TableAssigned":
+        before = (Event.objects.filter(stream_id=row.stream_id, event_type="TableAssigned", version__lt=row.version,
+                                       payload__slot=p["slot"]).order_by("-version").first())
+        if before is not None:
+            return {"type": "assign_table", "slot": p["slot"], "table": before.payload["table"]}
+    what = {"DrawMade": _("the draw"), "ResultReported": _("a result"), "ResultConfirmed": _("a player's result"),
+            "SlotResultCorrected": _("a correction"), "MatchForfeited": _("a forfeit")}.get(kind, kind)
+    raise NothingToUndo(_("The last action (%(what)s) cannot be undone here: correct it instead.") % {"what": what})
+
+
+def console_undo(*, actor, tournament: Tournament) -> str:
+    """Undo the last action by its compensating command (a second undo redoes it); returns what was undone."""
+    check_runs(actor, tournament)
+    row = last_action(tournament)
+    if row is None:
+        raise NothingToUndo(_("Nothing to undo."))
+    console_command(actor=actor, tournament=tournament, command=undo_command(tournament, row))
+    return row.event_type
+
+
 # -- what the page shows -------------------------------------------------------------------
 
 
@@ -208,7 +265,8 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
         board.append({**s, "score": score[::-1] if swap else score, "game": summary.game_number if summary else 0,
                       "last_activity": at, "stalled": at is not None and now - at > STALLED_AFTER})
     board.sort(key=lambda r: (r["table"] is None, r["table"] or 0))
-    return {**data, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
+    last = last_action(tournament)
+    return {**data, "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}
 
 

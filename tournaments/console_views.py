@@ -51,6 +51,9 @@ def _act(request, tournament: Tournament) -> None:
                 text = upload.read().decode("utf-8-sig", errors="replace")
             added = console.console_import(actor=request.user, tournament=tournament, text=text)
             messages.success(request, _("%(n)s members entered.") % {"n": len(added)})
+        elif action == "undo":
+            undone = console.console_undo(actor=request.user, tournament=tournament)
+            messages.success(request, _("Undone: %(what)s.") % {"what": undone})
         elif action == "check_in_all":
             done = console.console_check_in_all(actor=request.user, tournament=tournament)
             messages.success(request, _("%(n)s players checked in.") % {"n": done})

@@ -78,6 +78,15 @@ def _check_in(facts: State, cmd: c.CheckIn) -> list:
     return [] if cmd.player in facts.checked_in else [ev.PlayerCheckedIn(cmd.player)]
 
 
+def _cancel_check_in(facts: State, cmd: c.CancelCheckIn) -> list:
+    """A check-in made by mistake, undone before the draw (after it, the player withdraws)."""
+    if cmd.player not in facts.entered:
+        raise NotEntered("the player has not entered")
+    if facts.drawn:
+        raise CheckInClosed("check-in closes with the draw")
+    return [ev.PlayerCheckInCancelled(cmd.player)] if cmd.player in facts.checked_in else []
+
+
 def _withdraw(facts: State, cmd: c.Withdraw) -> list:
     if cmd.player not in facts.entered or cmd.player in facts.withdrawn:
         raise NotInEvent("the player is not in the event")
@@ -330,7 +339,7 @@ _HANDLERS = {
     c.Enter: _enter, c.CheckIn: _check_in, c.Withdraw: _withdraw, c.Draw: _draw, c.PairRound: _pair_round,
     c.Forbid: _forbid, c.ReportResult: _report, c.ConfirmResult: _confirm, c.CorrectResult: _correct,
     c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void, c.AssignTable: _assign_table,
-    c.SetTableService: _set_table_service,
+    c.SetTableService: _set_table_service, c.CancelCheckIn: _cancel_check_in,
 }
 
 

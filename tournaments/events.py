@@ -9,6 +9,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``TournamentConfigured``  the event's settings (format, lengths, rounds, tie-breaks, limits…)
 ``PlayerEntered``         a player entered (``from_round`` > 1: a late entry to a Swiss event)
 ``PlayerCheckedIn``       a player is present for the draw
+``PlayerCheckInCancelled``  a check-in undone by the director (before the draw)
 ``PlayerWithdrew``        a player left: their remaining matches are lost by forfeit
 ``DrawMade``              the seeding, by random draw, rating or the director's hand
 ``RoundPaired``           a Swiss round's pairings (re-paired while none of its matches began)
@@ -74,6 +75,11 @@ class PlayerEntered(TournamentEvent):
 
 @dataclass(frozen=True)
 class PlayerCheckedIn(TournamentEvent):
+    player_id: int
+
+
+@dataclass(frozen=True)
+class PlayerCheckInCancelled(TournamentEvent):
     player_id: int
 
 
@@ -209,7 +215,7 @@ EVENTS: dict[str, type[TournamentEvent]] = {
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, TableAssigned,
-                TableService)
+                TableService, PlayerCheckInCancelled)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

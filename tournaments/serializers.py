@@ -85,6 +85,11 @@ class CheckInSerializer(CommandSerializer):
     player = _player_id()
 
 
+class CancelCheckInSerializer(CommandSerializer):
+    command = c.CancelCheckIn
+    player = _player_id(help_text="the entrant whose check-in is undone (before the draw)")
+
+
 class WithdrawSerializer(CommandSerializer):
     command = c.Withdraw
     player = _player_id()
@@ -205,7 +210,8 @@ COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {
     s.command.type: s for s in (
         EnterSerializer, CheckInSerializer, WithdrawSerializer, DrawSerializer, PairRoundSerializer, ForbidSerializer,
         ReportResultSerializer, ConfirmResultSerializer, CorrectResultSerializer, ForfeitSerializer,
-        KeepMatchSerializer, VoidMatchSerializer, AssignTableSerializer, SetTableServiceSerializer)
+        KeepMatchSerializer, VoidMatchSerializer, AssignTableSerializer, SetTableServiceSerializer,
+        CancelCheckInSerializer)
 }
 assert set(COMMAND_SERIALIZERS) == set(c.COMMANDS), "one serializer per command type"
 

@@ -135,6 +135,8 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.withdrawn.pop(pid, None)
         case ev.PlayerCheckedIn(player_id=pid):
             facts.checked_in.add(pid)
+        case ev.PlayerCheckInCancelled(player_id=pid):
+            facts.checked_in.discard(pid)
         case ev.PlayerWithdrew(player_id=pid):
             facts.withdrawn[pid] = len(facts.rounds)
         case ev.DrawMade(seeds=seeds):

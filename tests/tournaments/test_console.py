@@ -160,3 +160,26 @@ def test_a_player_sees_their_match_and_reports_the_result_in_two_taps(client, di
     client.post(reverse("my-result", args=[event.pk]), {"slot": slot["key"], "result": f"{ann.player.pk}:3:1"})
     assert tournament_data(event)["winner"] == ann.player.pk
     assert "Your match" not in client.get("/").content.decode()
+
+
+def test_undo_compensates_the_last_action_with_an_event(client, event):
+    post(client, event, action="import", members="Ann, ann@example.org, 1\nBob, bob@example.org, 2")
+    ann = Player.objects.get(display_name="Ann")
+    post(client, event, action="check_in", player=ann.pk)
+    before = Event.objects.count()
+    html = post(client, event, action="undo")
+    assert "Undone: PlayerCheckedIn" in html
+    assert ann.pk not in tournament_data(event)["checked_in"]
+    assert Event.objects.count() == before + 1  # nothing erased: a PlayerCheckInCancelled is appended
+    assert Event.objects.latest("global_position").event_type == "PlayerCheckInCancelled"
+    post(client, event, action="check_in_all")
+    post(client, event, action="draw", method="random")
+    slot = next(s for s in tournament_data(event)["slots"] if s["match_id"])
+    post(client, event, action="assign_table", slot=slot["key"], table=5)
+    post(client, event, action="undo")
+    assert tournament_facts(event).tables[slot["key"]] == slot["table"]
+    html = post(client, event, action="report_result", slot=slot["key"], winner=slot["players"][0],
+                winner_points=3, loser_points=0)
+    before = Event.objects.count()
+    html = post(client, event, action="undo")
+    assert "cannot be undone here: correct it instead" in html and Event.objects.count() == before
