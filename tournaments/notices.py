@@ -8,6 +8,8 @@ transaction that sends. The message names the opponent, the table, the length an
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
@@ -45,6 +47,19 @@ def _request_send(match_id: str) -> None:
     from .tasks import send_match_notice
 
     send_match_notice.apply_async((match_id,), retry=False)
+
+
+PENDING_AFTER = timedelta(seconds=20)  # the task asked for at the commit has had its chance
+
+
+def send_pending() -> int:
+    """Send the notices still unsent a while after they were made (their task lost); returns how many."""
+    stale = MatchNotice.objects.filter(sent_at__isnull=True, created_at__lt=timezone.now() - PENDING_AFTER)
+    sent = 0
+    for match_id in stale.values_list("match_id", flat=True)[:200]:
+        match_notice_send(match_id)
+        sent += 1
+    return sent
 
 
 def address_of(player: Player) -> str:

@@ -43,6 +43,9 @@ def advance_pending() -> dict:
             done[pk] = advance_tournament(pk)
         except Exception as failure:  # noqa: BLE001 - one event's failure must not hold up the others
             log.error("event %s could not be advanced: %s", pk, failure)
+    from .notices import send_pending
+
+    send_pending()  # the players' e-mails whose task was lost (a broker restart)
     return done
 
 
