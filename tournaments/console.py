@@ -13,7 +13,7 @@ import io
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Max
@@ -266,7 +266,8 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
                       "last_activity": at, "stalled": at is not None and now - at > STALLED_AFTER})
     board.sort(key=lambda r: (r["table"] is None, r["table"] or 0))
     last = last_action(tournament)
-    return {**data, "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
+    return {**data, "auto_pair": facts.config.get("auto_pair", True), "format_name": (data["format"] or "").replace("_", " "),
+            "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}
 
 

@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-BRACKETS = {
-    "main": "Main", "consolation": "Consolation", "last_chance": "Last Chance", "winners": "Winners",
-    "losers": "Losers", "grand_final": "Grand final",
-}
-
 
 def _bracket(key: str) -> str:
     return {"main": _("Main"), "consolation": _("Consolation"), "last_chance": _("Last Chance"),
