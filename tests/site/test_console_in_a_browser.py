@@ -4,6 +4,7 @@ read back), a match played through the API, its winner in the next round at a ta
 players of that match told by e-mail (the live Celery worker's file backend).
 
 Headless Debian Chromium driven by Playwright against the live server, with the live worker on the real broker.
+Then one of the next match's players, on a phone, sees the "your match" banner and reports the result in two taps.
 Screenshots go to var/screenshots/ as the other browser tests' do.
 """
 
@@ -20,7 +21,8 @@ from pypdf import PdfReader
 from tests.games.recorder import Recorder
 from tests.site.test_club_night_in_a_browser import browser_page, reload_until, shot  # noqa: F401 - the fixture
 from tournaments import services
-from tournaments.selectors import tournament_data
+from players.models import Player
+from tournaments.selectors import tournament_data, tournament_facts
 
 MEMBERS = [("Ada", "1001"), ("Bruno", "1002"), ("Chloé", "1003"), ("Dimitri", "1004"), ("Eva", "1005"),
            ("Farid", "1006"), ("Greta", "1007"), ("Hugo", "1008"), ("Inès", "1009"), ("Jules", "1010"),
@@ -48,7 +50,8 @@ def mails() -> list:
 
 
 @pytest.mark.worker
-def test_a_twelve_player_evening_from_the_console(live_worker, live_server, browser_page, make_user, api):  # noqa: F811
+def test_a_twelve_player_evening_from_the_console(live_worker, live_server, browser_page, make_user, api,  # noqa: F811
+                                                  django_user_model):
     page, url = browser_page, live_server.url
     shutil.rmtree(settings.EMAIL_FILE_PATH, ignore_errors=True)
     director = make_user("dora", official=True, player=False)
@@ -145,5 +148,27 @@ def test_a_twelve_player_evening_from_the_console(live_worker, live_server, brow
     assert recipients == {address(n) for n in nxt["names"]}
     body = told[0].get_content()
     assert f"Table: {nxt['table']}" in body and "Opponent:" in body and "3 points" in body
+
+    # one of them, with an account, is told on the site too, and reports the result from a phone in two taps
+    player = Player.objects.get(pk=nxt["players"][0])
+    player.user = django_user_model.objects.create_user("phone", password="phone-pass-1234")
+    player.save(update_fields=["user"])
+    phone = page.context.browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    mobile = phone.new_page()
+    mobile.goto(f"{url}/accounts/login/?next=/")
+    mobile.fill("#id_username", "phone")
+    mobile.fill("#id_password", "phone-pass-1234")
+    mobile.press("#id_password", "Enter")
+    banner = mobile.locator(".your-match")
+    banner.wait_for()
+    assert f"Table {nxt['table']}" in banner.inner_text() and nxt["names"][1] in banner.inner_text()
+    shot(mobile, "console-06-phone-banner")
+    mobile.tap("#report-my-result")  # tap 1
+    mobile.tap("button:text('I won 3–1')")  # tap 2
+    mobile.wait_for_selector("text=it counts once your opponent confirms it")
+    shot(mobile, "console-07-phone-reported")
+    said = tournament_facts(t).confirmations[nxt["key"]][player.pk]
+    assert (said.winner, said.winner_points, said.loser_points) == (player.pk, 3, 1)
+    phone.close()
     assert not page.console_errors, page.console_errors
     assert not page.foreign_hosts

@@ -183,3 +183,23 @@ def test_undo_compensates_the_last_action_with_an_event(client, event):
     before = Event.objects.count()
     html = post(client, event, action="undo")
     assert "cannot be undone here: correct it instead" in html and Event.objects.count() == before
+
+
+def test_a_csv_file_is_imported_and_the_board_flags_a_stalled_match(client, event):
+    from datetime import timedelta
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.utils import timezone
+
+    upload = SimpleUploadedFile("members.csv", ("name;email;club\n" + MEMBERS.replace(", ", ";")).encode("utf-8-sig"))
+    html = client.post(reverse("event-console", args=[event.pk]), {"action": "import", "csv": upload}, follow=True)
+    assert "8 members entered" in html.content.decode()
+    post(client, event, action="check_in_all")
+    post(client, event, action="draw", method="random")
+    board = console.console_data(event)["board"]
+    assert len(board) == 4 and not any(r["stalled"] for r in board)
+    later = console.console_data(event, now=timezone.now() + timedelta(minutes=16))["board"]
+    assert all(r["stalled"] for r in later)
+    assert "stalled for 15 min" not in client.get(reverse("event-console", args=[event.pk])).content.decode()
+    event_page = client.get(reverse("event-page", args=[event.pk])).content.decode()
+    assert f"table {board[0]['table']}" in event_page and reverse("event-console", args=[event.pk]) in event_page
