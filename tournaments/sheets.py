@@ -24,11 +24,12 @@ def _pdf(template: str, context: dict, base_url: str) -> bytes:
 
 
 def _rounds(data: dict) -> list[dict]:
-    """Slots by bracket and round, as printed: a round's name and its matches (byes and empty slots left out)."""
+    """Slots by bracket and round, as printed: a round's name and its matches, byes and the players already
+    waiting in a later round included (a slot nobody has reached yet is left out)."""
     per = names.rounds_per_bracket(data["slots"])
     out: dict[tuple, dict] = {}
     for s in data["slots"]:
-        if None in s["players"] and not s["winner"]:
+        if s["players"] == [None, None]:
             continue
         key = (s["bracket"], s["round"])
         row = out.setdefault(key, {"name": names.round_name(s["bracket"], s["round"], per.get(s["bracket"])),

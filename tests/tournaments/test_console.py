@@ -122,6 +122,7 @@ def test_matches_get_tables_the_director_can_move_and_the_players_are_told(clien
     # the printed sheets
     draw = pdf_text(client.get(reverse("event-sheet", args=[event.pk, "draw"])).content)
     assert "Thursday night" in draw and "Table" in draw and a["names"][0] in draw
+    assert "Semi-final" in draw and nxt["names"][0] in draw.split("Semi-final")[1]  # the next round, as far as known
     cards = pdf_text(client.get(reverse("event-sheet", args=[event.pk, "cards"])).content)
     assert nxt["names"][0] in cards and "match to 3 points" in cards and "Cube" in cards
     standings = pdf_text(client.get(reverse("event-sheet", args=[event.pk, "standings"])).content)
