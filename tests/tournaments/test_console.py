@@ -204,3 +204,19 @@ def test_a_csv_file_is_imported_and_the_board_flags_a_stalled_match(client, even
     assert "stalled for 15 min" not in client.get(reverse("event-console", args=[event.pk])).content.decode()
     event_page = client.get(reverse("event-page", args=[event.pk])).content.decode()
     assert f"table {board[0]['table']}" in event_page and reverse("event-console", args=[event.pk]) in event_page
+
+
+def test_a_swiss_evening_prints_its_pairings_by_table(client, director):
+    t = services.tournament_create(actor=director, name="Swiss night", format="swiss",
+                                   settings={"rounds": 3, "lengths": {"rounds": {"default": 3}}})
+    post(client, t, action="import", members="\n".join(MEMBERS.splitlines()[:6]))
+    post(client, t, action="check_in_all")
+    post(client, t, action="draw", method="random")
+    data = tournament_data(t)
+    round_one = [s for s in data["slots"] if s["round"] == 1]
+    assert sorted(s["table"] for s in round_one) == [1, 2, 3]
+    page = client.get(reverse("event-console", args=[t.pk])).content.decode()
+    assert "Round 1 · pairing 1" in page and "Pair the next round now" not in page  # Swiss rounds pair themselves
+    draw = pdf_text(client.get(reverse("event-sheet", args=[t.pk, "draw"])).content)
+    lines = [line for line in draw.splitlines() if line[:1].isdigit() and "Member" in line]
+    assert [int(line.split()[0]) for line in lines] == [1, 2, 3]  # by table
