@@ -224,6 +224,27 @@ def undo_command(tournament: Tournament, row) -> dict:
     raise NothingToUndo(_("The last action (%(what)s) cannot be undone here: correct it instead.") % {"what": what})
 
 
+def action_name(row) -> str:
+    """What the director did, as the undo button says it."""
+    p = row.payload
+    labels = {
+        "PlayerEntered": _("entry"), "PlayerCheckedIn": _("check-in"), "PlayerCheckInCancelled": _("check-in undone"),
+        "PlayerWithdrew": _("withdrawal"), "DrawMade": _("the draw"), "RoundPaired": _("pairing"),
+        "PairingForbidden": _("forbidden pairing"), "ResultReported": _("a result"),
+        "ResultConfirmed": _("a player's result"), "SlotResultCorrected": _("a correction"),
+        "MatchForfeited": _("a forfeit"), "MatchKept": _("a kept match"), "TableService": _("table service"),
+        "TableAssigned": _("table move"),
+    }
+    label = labels.get(row.event_type, row.event_type)
+    name = Player.objects.filter(pk=p.get("player_id")).values_list("display_name", flat=True).first() \
+        if p.get("player_id") else None
+    if name:
+        return f"{label}: {name}"
+    if row.event_type == "TableAssigned":
+        return _("%(what)s: table %(n)s") % {"what": label, "n": p["table"]}
+    return label
+
+
 def console_undo(*, actor, tournament: Tournament) -> str:
     """Undo the last action by its compensating command (a second undo redoes it); returns what was undone."""
     check_runs(actor, tournament)
@@ -231,7 +252,7 @@ def console_undo(*, actor, tournament: Tournament) -> str:
     if row is None:
         raise NothingToUndo(_("Nothing to undo."))
     console_command(actor=actor, tournament=tournament, command=undo_command(tournament, row))
-    return row.event_type
+    return action_name(row)
 
 
 # -- what the page shows -------------------------------------------------------------------
@@ -266,6 +287,8 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
                       "last_activity": at, "stalled": at is not None and now - at > STALLED_AFTER})
     board.sort(key=lambda r: (r["table"] is None, r["table"] or 0))
     last = last_action(tournament)
+    if last is not None:
+        data["last_action_name"] = action_name(last)
     return {**data, "auto_pair": facts.config.get("auto_pair", True), "format_name": (data["format"] or "").replace("_", " "),
             "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}

@@ -169,7 +169,7 @@ def test_undo_compensates_the_last_action_with_an_event(client, event):
     post(client, event, action="check_in", player=ann.pk)
     before = Event.objects.count()
     html = post(client, event, action="undo")
-    assert "Undone: PlayerCheckedIn" in html
+    assert "Undone: check-in: Ann" in html
     assert ann.pk not in tournament_data(event)["checked_in"]
     assert Event.objects.count() == before + 1  # nothing erased: a PlayerCheckInCancelled is appended
     assert Event.objects.latest("global_position").event_type == "PlayerCheckInCancelled"
