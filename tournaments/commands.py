@@ -144,9 +144,30 @@ class SetTableService(TournamentCommand):
     in_service: bool
 
 
+@dataclass(frozen=True)
+class CloseStage(TournamentCommand):
+    """Close stage one (its table is final) and draw the knockout of its top ``qualifiers``."""
+
+    type: ClassVar[str] = "close_stage"
+
+
+@dataclass(frozen=True)
+class Reenter(TournamentCommand):
+    """A buy-back: the director puts an eliminated player back into the knockout's first round."""
+
+    type: ClassVar[str] = "reenter"
+    player: int
+
+
+@dataclass(frozen=True)
+class CloseReentry(TournamentCommand):
+    type: ClassVar[str] = "close_reentry"
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch, AssignTable, SetTableService, CancelCheckIn)
+                        Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, AssignTable,
+                        SetTableService, CancelCheckIn)
 }
 COMMAND_TYPES = tuple(COMMANDS)
 
@@ -283,6 +304,9 @@ _PARSERS = {
     VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
     AssignTable: lambda c: AssignTable(slot=_slot(c), table=_table(c)),
     SetTableService: lambda c: SetTableService(table=_table(c), in_service=_in_service(c)),
+    CloseStage: lambda c: CloseStage(),
+    Reenter: lambda c: Reenter(player=_player(c)),
+    CloseReentry: lambda c: CloseReentry(),
 }
 
 

@@ -183,7 +183,7 @@ def settle(tournament: Tournament) -> None:
 # manager's facts (matches created, tables it chose, results from the board) are nobody's action to undo
 PEOPLES_ACTIONS = ("PlayerEntered", "PlayerCheckedIn", "PlayerCheckInCancelled", "PlayerWithdrew", "DrawMade", "RoundPaired",
             "PairingForbidden", "ResultReported", "ResultConfirmed", "SlotResultCorrected", "MatchForfeited",
-            "MatchKept", "TableService")
+            "MatchKept", "TableService", "StageClosed", "PlayerReentered", "ReentryClosed")
 
 
 class NothingToUndo(services.TournamentError):
@@ -233,7 +233,8 @@ def action_name(row) -> str:
         "PairingForbidden": _("forbidden pairing"), "ResultReported": _("a result"),
         "ResultConfirmed": _("a player's result"), "SlotResultCorrected": _("a correction"),
         "MatchForfeited": _("a forfeit"), "MatchKept": _("a kept match"), "TableService": _("table service"),
-        "TableAssigned": _("table move"),
+        "TableAssigned": _("table move"), "StageClosed": _("closing stage one"), "PlayerReentered": _("a re-entry"),
+        "ReentryClosed": _("closing re-entry"),
     }
     label = labels.get(row.event_type, row.event_type)
     name = Player.objects.filter(pk=p.get("player_id")).values_list("display_name", flat=True).first() \

@@ -27,6 +27,10 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SlotMatchVoided``       the slot's match was voided
 ``TableAssigned``         the slot's match is played at this table (by the process manager, or the director)
 ``TableService``          the director took a table out of service, or put it back
+``StageClosed``           the director closed stage one (a Swiss or round robin): its final table
+``StageDrawMade``         the draw of stage two, the knockout: the qualifiers seeded by that table
+``PlayerReentered``       a buy-back: an eliminated player takes a first-round place kept open
+``ReentryClosed``         no more re-entries: the places still open become byes
 ========================  =====================================================================
 """
 
@@ -210,12 +214,37 @@ class TableService(TournamentEvent):
     in_service: bool
 
 
+@dataclass(frozen=True)
+class StageClosed(TournamentEvent):
+    stage: int
+    standings: tuple[int, ...]  # the stage's table at closing, best first
+
+
+@dataclass(frozen=True)
+class StageDrawMade(TournamentEvent):
+    stage: int
+    seeds: tuple[int, ...]
+    method: str = "standings"
+
+
+@dataclass(frozen=True)
+class PlayerReentered(TournamentEvent):
+    player_id: int
+    place: str  # the first-round slot whose open place the re-entry takes
+    entry: int  # 2 for a first buy-back, 3 for a second…
+
+
+@dataclass(frozen=True)
+class ReentryClosed(TournamentEvent):
+    open_places: tuple[str, ...] = ()  # the places left open, byes from now on
+
+
 EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
-                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, TableAssigned,
-                TableService, PlayerCheckInCancelled)
+                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
+                StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

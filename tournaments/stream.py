@@ -76,6 +76,15 @@ class Facts:
     corrected_at: int = 0  # stream version of the latest correction
     tables: dict[str, int] = field(default_factory=dict)  # slot -> table number
     out_of_service: set[int] = field(default_factory=set)  # tables the director closed
+    stage_closed: tuple[int, ...] | None = None  # stage one's table when the director closed it
+    stage_seeds: list[int] | None = None  # the knockout stage's draw
+    reentries: list[tuple[int, str]] = field(default_factory=list)  # (player, first-round place), in order
+    reentry_closed: bool = False
+
+    @property
+    def staged(self) -> bool:
+        """A Swiss or round robin whose top ``qualifiers`` go on to a knockout."""
+        return bool(self.config.get("qualifiers")) and self.format in (Format.SWISS, Format.ROUND_ROBIN)
 
     @property
     def format(self) -> str:
@@ -174,6 +183,14 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.tables[slot] = table
         case ev.TableService(table=table, in_service=in_service):
             (facts.out_of_service.discard if in_service else facts.out_of_service.add)(table)
+        case ev.StageClosed(standings=standings):
+            facts.stage_closed = tuple(standings)
+        case ev.StageDrawMade(seeds=seeds):
+            facts.stage_seeds = list(seeds)
+        case ev.PlayerReentered(player_id=pid, place=place):
+            facts.reentries.append((pid, place))
+        case ev.ReentryClosed():
+            facts.reentry_closed = True
         case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
             _match_fact(facts, e)
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_match_officials'),
+        ('tournaments', '0006_stages_reentry_h_stages'),
     ]
 
     operations = [
