@@ -115,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.context.your_match",  # the "your match" banner, and a match's table on its pages
             ]
         },
     }
@@ -219,6 +220,16 @@ SPECTACULAR_SETTINGS = {
     # no deep links: with them Swagger UI puts a link inside each operation's button (axe-core: nested-interactive)
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
 }
+
+# -- e-mail (players told where to play: tournaments/notices.py) ------------------
+# EMAIL_BACKEND: Django's SMTP by default in production (EMAIL_HOST…); the console (the log) in the embedded run
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"
+                               if os.environ.get("REDIS_URL") else "django.core.mail.backends.console.EmailBackend")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "crawford@localhost")
+SITE_URL = os.environ.get("SITE_URL", "")  # the address in e-mails' links (none when unset)
 
 # -- Celery ---------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

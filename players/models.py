@@ -24,6 +24,10 @@ class Player(models.Model):
     display_name = models.CharField(max_length=80)
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 code, e.g. FR")
+    # a member's details as the club's list gives them (imported by a director): where the player is told of a
+    # match, and the club's own number for them (their licence), which recognises them at the next import
+    email = models.EmailField(blank=True)
+    club_member_id = models.CharField(max_length=40, blank=True, help_text="the player's number in their club")
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )

@@ -42,3 +42,11 @@ if "replica" not in DATABASES:  # noqa: F405
 
     DATABASES["replica"] = copy.deepcopy(DATABASES["default"])  # noqa: F405
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # noqa: F405
+
+# the e-mails the live Celery worker sends land in files the test reads (the test process itself uses Django's
+# locmem outbox): one folder per Redis database, so engineers' runs on one machine keep apart
+from pathlib import Path as _Path  # noqa: E402
+
+EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+EMAIL_FILE_PATH = str(_Path(__file__).resolve().parents[1] / "var" / "test-mail"
+                      / (os.environ.get("REDIS_URL", "").rsplit("/", 1)[-1] or "embedded"))

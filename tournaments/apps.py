@@ -17,3 +17,6 @@ class TournamentsConfig(AppConfig):
         # the process manager first: in one run of all, the view then reads the facts it appended
         projections.register(TournamentProcess())
         projections.register(TournamentViewProjection())
+        from .notices import MatchNotices
+
+        projections.register(MatchNotices())

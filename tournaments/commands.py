@@ -16,6 +16,7 @@ from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, UnknownC
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
 DRAW_METHODS = ("random", "rating", "manual")
+MAX_TABLE = 999  # a club's room, or a federation's hall
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,12 @@ class Enter(TournamentCommand):
 @dataclass(frozen=True)
 class CheckIn(TournamentCommand):
     type: ClassVar[str] = "check_in"
+    player: int
+
+
+@dataclass(frozen=True)
+class CancelCheckIn(TournamentCommand):
+    type: ClassVar[str] = "cancel_check_in"
     player: int
 
 
@@ -124,6 +131,20 @@ class VoidMatch(TournamentCommand):
 
 
 @dataclass(frozen=True)
+class AssignTable(TournamentCommand):
+    type: ClassVar[str] = "assign_table"
+    slot: str
+    table: int
+
+
+@dataclass(frozen=True)
+class SetTableService(TournamentCommand):
+    type: ClassVar[str] = "set_table_service"
+    table: int
+    in_service: bool
+
+
+@dataclass(frozen=True)
 class CloseStage(TournamentCommand):
     """Close stage one (its table is final) and draw the knockout of its top ``qualifiers``."""
 
@@ -145,7 +166,8 @@ class CloseReentry(TournamentCommand):
 
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry)
+                        Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, AssignTable,
+                        SetTableService, CancelCheckIn)
 }
 COMMAND_TYPES = tuple(COMMANDS)
 
@@ -252,9 +274,24 @@ def _forbid(c: dict) -> Forbid:
     return Forbid(players=(players[0], players[1]))
 
 
+def _table(c: dict) -> int:
+    table = c.get("table")
+    if not (_whole(table) and 1 <= table <= MAX_TABLE):
+        raise BadCommand(f"'table' is a table number from 1 to {MAX_TABLE}")
+    return table
+
+
+def _in_service(c: dict) -> bool:
+    value = c.get("in_service")
+    if not isinstance(value, bool):
+        raise BadCommand("'in_service' is true (the table is back) or false (out of service)")
+    return value
+
+
 _PARSERS = {
     Enter: lambda c: Enter(player=_player(c)),
     CheckIn: lambda c: CheckIn(player=_player(c)),
+    CancelCheckIn: lambda c: CancelCheckIn(player=_player(c)),
     Withdraw: lambda c: Withdraw(player=_player(c), reason=_reason(c, "")),
     Draw: _draw,
     PairRound: _pair_round,
@@ -265,6 +302,8 @@ _PARSERS = {
     Forfeit: lambda c: Forfeit(slot=_slot(c), winner=_winner(c), reason=_reason(c, "no-show")),
     KeepMatch: lambda c: KeepMatch(slot=_slot(c)),
     VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
+    AssignTable: lambda c: AssignTable(slot=_slot(c), table=_table(c)),
+    SetTableService: lambda c: SetTableService(table=_table(c), in_service=_in_service(c)),
     CloseStage: lambda c: CloseStage(),
     Reenter: lambda c: Reenter(player=_player(c)),
     CloseReentry: lambda c: CloseReentry(),

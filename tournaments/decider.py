@@ -21,13 +21,13 @@ from tournaments.formats.core import READY, SETTLED, Bracket, FormatError
 from tournaments.formats.knockout import OpenPlace
 
 from . import commands as c
-from . import derive
+from . import derive, tables
 from . import events as ev
 from .refusals import (
     AllRoundsPaired, AlreadyDrawn, AlreadyEntered, BadDrawMethod, BadPairings, BadRound, BadScore, BadSeeds, BadWinner,
     CheckInClosed, EventFull, FieldTooSmall, LateEntryClosed, NoMatch, NoResult, NotDrawn, NotEntered, NotFlagged,
     NotInEvent, NotPermitted, NotSwiss, PairingImpossible, ReasonRequired, RoundBegun, RoundNotFinished, SlotNotReady,
-    UnknownCommand, UnknownSlot,
+    TableOutOfService, TableTaken, UnknownCommand, UnknownSlot,
 )
 from .refusals import (
     NoOpenPlace, NoReentry, NotEliminated, NotStaged, ReentriesUsed, ReentryClosed, ReentryTooLate, StageClosed,
@@ -83,6 +83,15 @@ def _check_in(facts: State, cmd: c.CheckIn) -> list:
     if facts.drawn:
         raise CheckInClosed("check-in closes with the draw")
     return [] if cmd.player in facts.checked_in else [ev.PlayerCheckedIn(cmd.player)]
+
+
+def _cancel_check_in(facts: State, cmd: c.CancelCheckIn) -> list:
+    """A check-in made by mistake, undone before the draw (after it, the player withdraws)."""
+    if cmd.player not in facts.entered:
+        raise NotEntered("the player has not entered")
+    if facts.drawn:
+        raise CheckInClosed("check-in closes with the draw")
+    return [ev.PlayerCheckInCancelled(cmd.player)] if cmd.player in facts.checked_in else []
 
 
 def _withdraw(facts: State, cmd: c.Withdraw) -> list:
@@ -302,6 +311,40 @@ def _void(facts: State, cmd: c.VoidMatch) -> list:
     return []
 
 
+def _assign_table(facts: State, cmd: c.AssignTable) -> list:
+    """The director moves a match to another table: one in service, where no other match is being played."""
+    if cmd.slot not in facts.matches:
+        raise NoMatch("no match was created for that slot")
+    if cmd.table in facts.out_of_service:
+        raise TableOutOfService(f"table {cmd.table} is out of service")
+    other = tables.busy_tables(facts, except_slot=cmd.slot).get(cmd.table)
+    if other is not None:
+        raise TableTaken(f"table {cmd.table} is taken by the match {other}")
+    if facts.tables.get(cmd.slot) == cmd.table:
+        return []
+    return [ev.TableAssigned(cmd.slot, cmd.table, by_director=True)]
+
+
+def _set_table_service(facts: State, cmd: c.SetTableService) -> list:
+    """A table out of service gets no new match (one being played there stays until the director moves it)."""
+    if (cmd.table not in facts.out_of_service) == cmd.in_service:
+        return []
+    return [ev.TableService(cmd.table, cmd.in_service)]
+
+
+def tables_for_new_matches(facts: State, slots: list[str]) -> list:
+    """The process manager's choice for matches it just created: each the lowest free table in service. A slot
+    that already has a table (its match replaced) keeps it."""
+    out, taken = [], set()
+    for slot in slots:
+        if slot in facts.tables:
+            continue
+        table = tables.free_table(facts, taken)
+        taken.add(table)
+        out.append(ev.TableAssigned(slot, table))
+    return out
+
+
 # -- stages and re-entry ------------------------------------------------------------------------
 
 
@@ -381,6 +424,7 @@ _HANDLERS = {
     c.Forbid: _forbid, c.ReportResult: _report, c.ConfirmResult: _confirm, c.CorrectResult: _correct,
     c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void, c.CloseStage: _close_stage, c.Reenter: _reenter,
     c.CloseReentry: _close_reentry,
+    c.AssignTable: _assign_table, c.SetTableService: _set_table_service, c.CancelCheckIn: _cancel_check_in,
 }
 
 

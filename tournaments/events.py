@@ -9,6 +9,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``TournamentConfigured``  the event's settings (format, lengths, rounds, tie-breaks, limits…)
 ``PlayerEntered``         a player entered (``from_round`` > 1: a late entry to a Swiss event)
 ``PlayerCheckedIn``       a player is present for the draw
+``PlayerCheckInCancelled``  a check-in undone by the director (before the draw)
 ``PlayerWithdrew``        a player left: their remaining matches are lost by forfeit
 ``DrawMade``              the seeding, by random draw, rating or the director's hand
 ``RoundPaired``           a Swiss round's pairings (re-paired while none of its matches began)
@@ -24,6 +25,8 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SlotFinished``          the slot's match ended: won at the board, or closed by the event
 ``SlotMatchResultCorrected``  the slot's match's result was set by a director on the match itself
 ``SlotMatchVoided``       the slot's match was voided
+``TableAssigned``         the slot's match is played at this table (by the process manager, or the director)
+``TableService``          the director took a table out of service, or put it back
 ``StageClosed``           the director closed stage one (a Swiss or round robin): its final table
 ``StageDrawMade``         the draw of stage two, the knockout: the qualifiers seeded by that table
 ``PlayerReentered``       a buy-back: an eliminated player takes a first-round place kept open
@@ -76,6 +79,11 @@ class PlayerEntered(TournamentEvent):
 
 @dataclass(frozen=True)
 class PlayerCheckedIn(TournamentEvent):
+    player_id: int
+
+
+@dataclass(frozen=True)
+class PlayerCheckInCancelled(TournamentEvent):
     player_id: int
 
 
@@ -194,6 +202,19 @@ class SlotMatchVoided(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class TableAssigned(TournamentEvent):
+    slot: str
+    table: int
+    by_director: bool = False  # False: chosen by the process manager when it created the match
+
+
+@dataclass(frozen=True)
+class TableService(TournamentEvent):
+    table: int
+    in_service: bool
+
+
+@dataclass(frozen=True)
 class StageClosed(TournamentEvent):
     stage: int
     standings: tuple[int, ...]  # the stage's table at closing, best first
@@ -223,7 +244,7 @@ EVENTS: dict[str, type[TournamentEvent]] = {
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
-                StageDrawMade, PlayerReentered, ReentryClosed)
+                StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

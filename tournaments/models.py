@@ -60,6 +60,7 @@ class TournamentSlot(models.Model):
     winner_points = models.PositiveIntegerField(default=0)
     loser_points = models.PositiveIntegerField(default=0)
     forfeit = models.BooleanField(default=False)
+    table = models.PositiveIntegerField(null=True)
     entry_a = models.PositiveSmallIntegerField(default=1, help_text="which entry of player_a: 2 for a re-entry…")
     entry_b = models.PositiveSmallIntegerField(default=1)
     open_place = models.BooleanField(default=False, help_text="side b is a first-round place kept for re-entries")
@@ -94,3 +95,16 @@ class TournamentMatchIndex(models.Model):
 
     match_id = models.CharField(max_length=64, primary_key=True)
     tournament_id = models.BigIntegerField(db_index=True)
+
+
+class MatchNotice(models.Model):
+    """The e-mail that tells both players where to play a match: one row per match, made by the ``match_notices``
+    follower when the match is created, sent once by a Celery task. Not a projection's table: a rebuild keeps
+    these rows, so nobody is told twice."""
+
+    match_id = models.CharField(max_length=64, unique=True)
+    tournament_id = models.BigIntegerField(db_index=True)
+    slot = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True)
+    sent_to = models.JSONField(default=list)  # the player ids written to (those with an address)

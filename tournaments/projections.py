@@ -62,6 +62,7 @@ def refresh(tournament: Tournament) -> bool:
             winner=s.result.winner if s.result else None,
             winner_points=s.result.winner_points if s.result else 0,
             loser_points=s.result.loser_points if s.result else 0, forfeit=bool(s.result and s.result.forfeit),
+            table=facts.tables.get(s.key),
             entry_a=s.entries[0], entry_b=s.entries[1], open_place=s.sources[1] == OPEN_PLACE,
         )
         for s in view.slots

@@ -42,6 +42,8 @@ class TournamentRefusal(StrEnum):
     NO_RESULT = "no_result"
     NOT_FLAGGED = "not_flagged"
     NO_MATCH = "no_match"
+    TABLE_TAKEN = "table_taken"
+    TABLE_OUT_OF_SERVICE = "table_out_of_service"
     NOT_STAGED = "not_staged"
     STAGE_NOT_FINISHED = "stage_not_finished"
     STAGE_CLOSED = "stage_closed"
@@ -108,6 +110,9 @@ NoResult = _refusal("NoResult", TournamentRefusal.NO_RESULT, "Only a slot with a
 NotFlagged = _refusal("NotFlagged", TournamentRefusal.NOT_FLAGGED, "Only a flagged match can be kept.")
 NoMatch = _refusal("NoMatch", TournamentRefusal.NO_MATCH, "The slot has no match.")
 BadEvent = _refusal("BadEvent", TournamentRefusal.BAD_EVENT, "An event's name, format or settings are refused.")
+TableTaken = _refusal("TableTaken", TournamentRefusal.TABLE_TAKEN, "Another match in play is at that table.")
+TableOutOfService = _refusal("TableOutOfService", TournamentRefusal.TABLE_OUT_OF_SERVICE,
+                             "The table is out of service.")
 NotStaged = _refusal("NotStaged", TournamentRefusal.NOT_STAGED, "The event has no knockout stage after this one.")
 StageNotFinished = _refusal("StageNotFinished", TournamentRefusal.STAGE_NOT_FINISHED,
                             "Stage one closes once all its rounds are paired and decided.")

@@ -49,7 +49,8 @@ def tournament_data(tournament: Tournament) -> dict:
              "players": [s.player_a, s.player_b], "names": [names.get(s.player_a), names.get(s.player_b)],
              "status": s.status, "length": s.length, "match_id": s.match_id or None, "winner": s.winner,
              "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit, "entries": [s.entry_a, s.entry_b],
-             "open_place": s.open_place}
+             "open_place": s.open_place,
+             "table": s.table}
             for s in slots
         ],
         "standings": [
@@ -167,16 +168,18 @@ def tournament_history(tournament: Tournament) -> list[dict]:
     def result(p: dict) -> str:
         return f"{names.get(p['winner'], '?')} beat {names.get(p['loser'], '?')} {p['winner_points']}–{p['loser_points']}"
 
+    from .names import slot_name  # round names for people (``main:r1:m1`` is the program's)
+
     out = []
     for r in rows:
         p, kind = r.payload, r.event_type
         if kind == "ResultReported":
             by = "by both players" if p.get("reported_by") == "players" else "by the director"
-            line = {"text": f"{p['slot']}: result reported {by}: {result(p)}"}
+            line = {"text": f"{slot_name(p['slot'])}: result reported {by}: {result(p)}"}
         elif kind == "SlotResultCorrected":
-            line = {"text": f"{p['slot']}: result corrected: {result(p)}", "reason": p.get("reason", "")}
+            line = {"text": f"{slot_name(p['slot'])}: result corrected: {result(p)}", "reason": p.get("reason", "")}
         elif kind == "MatchForfeited":
-            line = {"text": f"{p['slot']}: {names.get(p['loser'], '?')} forfeited to {names.get(p['winner'], '?')} "
+            line = {"text": f"{slot_name(p['slot'])}: {names.get(p['loser'], '?')} forfeited to {names.get(p['winner'], '?')} "
                             "(score unknown)", "reason": p.get("reason", "")}
         elif kind == "PlayerWithdrew":
             line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
@@ -191,9 +194,9 @@ def tournament_history(tournament: Tournament) -> list[dict]:
         elif kind == "ReentryClosed":
             line = {"text": _("re-entry closed by the director; places left open became byes")}
         elif kind == "MatchKept":
-            line = {"text": f"{p['slot']}: the director kept the match played before a correction"}
+            line = {"text": f"{slot_name(p['slot'])}: the director kept the match played before a correction"}
         elif kind == "SlotMatchVoided":
-            line = {"text": f"{p['slot']}: match voided", "reason": p.get("reason", "")}
+            line = {"text": f"{slot_name(p['slot'])}: match voided", "reason": p.get("reason", "")}
         else:
             continue
         out.append({"at": r.recorded_at, "reason": "", **line})

@@ -85,6 +85,11 @@ class CheckInSerializer(CommandSerializer):
     player = _player_id()
 
 
+class CancelCheckInSerializer(CommandSerializer):
+    command = c.CancelCheckIn
+    player = _player_id(help_text="the entrant whose check-in is undone (before the draw)")
+
+
 class WithdrawSerializer(CommandSerializer):
     command = c.Withdraw
     player = _player_id()
@@ -189,6 +194,18 @@ class VoidMatchSerializer(CommandSerializer):
     reason = _reason("", "why the slot's match is voided")
 
 
+class AssignTableSerializer(CommandSerializer):
+    command = c.AssignTable
+    slot = _slot()
+    table = StrictIntegerField(min_value=1, max_value=c.MAX_TABLE, help_text="the table the slot's match moves to")
+
+
+class SetTableServiceSerializer(CommandSerializer):
+    command = c.SetTableService
+    table = StrictIntegerField(min_value=1, max_value=c.MAX_TABLE)
+    in_service = serializers.BooleanField(help_text="false: out of service (no new match is sent there)")
+
+
 class CloseStageSerializer(CommandSerializer):
     """Close stage one (a Swiss or round robin with ``qualifiers``): its table is final, and the knockout of its
     top qualifiers is drawn from it (``StageClosed``, ``StageDrawMade``)."""
@@ -214,7 +231,8 @@ COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {
     s.command.type: s for s in (
         EnterSerializer, CheckInSerializer, WithdrawSerializer, DrawSerializer, PairRoundSerializer, ForbidSerializer,
         ReportResultSerializer, ConfirmResultSerializer, CorrectResultSerializer, ForfeitSerializer,
-        KeepMatchSerializer, VoidMatchSerializer, CloseStageSerializer, ReenterSerializer, CloseReentrySerializer)
+        KeepMatchSerializer, VoidMatchSerializer, CloseStageSerializer, ReenterSerializer, CloseReentrySerializer,
+        AssignTableSerializer, SetTableServiceSerializer, CancelCheckInSerializer)
 }
 assert set(COMMAND_SERIALIZERS) == set(c.COMMANDS), "one serializer per command type"
 
@@ -262,6 +280,7 @@ class SlotSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     score = serializers.ListField(child=serializers.IntegerField())
     forfeit = serializers.BooleanField()
+    table = serializers.IntegerField(allow_null=True, help_text="the table the slot's match is played at")
     entries = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2,
                                     help_text="per side, which entry of its player: 1, or 2, 3… for a re-entry")
     open_place = serializers.BooleanField(help_text="the second side is a first-round place kept for re-entries")

@@ -342,6 +342,11 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
             )
             created.append(record.stream_id)
             new.append(ev.MatchCreated(slot.key, record.stream_id, (a, b), slot.length))
+        made = [e for e in new if isinstance(e, ev.MatchCreated)]
+        if made:  # each new match gets its table, with it (the players are told where to play)
+            for e in made:
+                stream.apply(facts, e, facts.version + 1)
+            new += decider.tables_for_new_matches(facts, [e.slot for e in made])
         if new:
             _append(tournament, version, new, tournament.director)
     return created

@@ -74,6 +74,8 @@ class Facts:
     kept: dict[str, str] = field(default_factory=dict)  # slot -> match id the director kept
     round_paired_at: list[int] = field(default_factory=list)  # stream version of each round's pairing
     corrected_at: int = 0  # stream version of the latest correction
+    tables: dict[str, int] = field(default_factory=dict)  # slot -> table number
+    out_of_service: set[int] = field(default_factory=set)  # tables the director closed
     stage_closed: tuple[int, ...] | None = None  # stage one's table when the director closed it
     stage_seeds: list[int] | None = None  # the knockout stage's draw
     reentries: list[tuple[int, str]] = field(default_factory=list)  # (player, first-round place), in order
@@ -142,6 +144,8 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.withdrawn.pop(pid, None)
         case ev.PlayerCheckedIn(player_id=pid):
             facts.checked_in.add(pid)
+        case ev.PlayerCheckInCancelled(player_id=pid):
+            facts.checked_in.discard(pid)
         case ev.PlayerWithdrew(player_id=pid):
             facts.withdrawn[pid] = len(facts.rounds)
         case ev.DrawMade(seeds=seeds):
@@ -175,6 +179,10 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.paper[e.slot] = _paper(e, forfeit=True)
         case ev.MatchKept(slot=slot, match_id=match_id):
             facts.kept[slot] = match_id
+        case ev.TableAssigned(slot=slot, table=table):
+            facts.tables[slot] = table
+        case ev.TableService(table=table, in_service=in_service):
+            (facts.out_of_service.discard if in_service else facts.out_of_service.add)(table)
         case ev.StageClosed(standings=standings):
             facts.stage_closed = tuple(standings)
         case ev.StageDrawMade(seeds=seeds):

@@ -43,6 +43,9 @@ def advance_pending() -> dict:
             done[pk] = advance_tournament(pk)
         except Exception as failure:  # noqa: BLE001 - one event's failure must not hold up the others
             log.error("event %s could not be advanced: %s", pk, failure)
+    from .notices import send_pending
+
+    send_pending()  # the players' e-mails whose task was lost (a broker restart)
     return done
 
 
@@ -51,3 +54,11 @@ def request_advance(tournament_pk: int) -> None:
         advance_tournament.apply_async((tournament_pk,), retry=False)
     except Exception as broker_down:  # noqa: BLE001 - the periodic advance_pending catches up
         log.warning("advance of event %s not sent (%s)", tournament_pk, broker_down)
+
+
+@shared_task(acks_late=True, name="tournaments.tasks.send_match_notice")
+def send_match_notice(match_id: str) -> list[int]:
+    """Tell a match's players where to play (``tournaments/notices.py``): sent at most once per match."""
+    from .notices import match_notice_send
+
+    return match_notice_send(match_id)

@@ -1,8 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import console_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("events/<int:pk>/", views.event_page, name="event-page"),
+    path("events/<int:pk>/run/", console_views.console_page, name="event-console"),
+    path("events/<int:pk>/run/sheets/<str:kind>.pdf", console_views.sheet_pdf, name="event-sheet"),
+    path("events/<int:pk>/my-result/", console_views.my_result, name="my-result"),
 ]

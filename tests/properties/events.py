@@ -285,6 +285,13 @@ def differing(before: dict, after: dict) -> list[str]:
     return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
 
 
+def unsent_notices() -> bool:
+    """The players' e-mails the worker has still to send (it marks each notice sent as it sends)."""
+    from tournaments.models import MatchNotice
+
+    return MatchNotice.objects.filter(sent_at__isnull=True).exists()
+
+
 def settled_by_the_worker() -> None:
     """Wait for the live worker: every projection caught up with the log and no event's work pending."""
     from eventlog import projections
@@ -294,7 +301,7 @@ def settled_by_the_worker() -> None:
     def settled() -> bool:
         top = Event.objects.order_by("-global_position").values_list("global_position", flat=True).first() or 0
         caught_up = ProjectionCheckpoint.objects.filter(position__gte=top).count() == len(projections.registered())
-        return caught_up and not pending_work()
+        return caught_up and not pending_work() and not unsent_notices()
 
     wait_for(settled, timeout=60, what="the worker to catch up with the log and advance every event")
     # settled twice, a sweep apart: a wake-up the worker had not started yet would show now

@@ -387,6 +387,10 @@ EVENT_SCENES = {
     "keep_match": (_scene_keep_match, OFFICIALS),
     "void_match": (lambda w: (_entered(w, draw=True), {"type": "void_match", "slot": _final(w),
                                                        "reason": "wrong pairing"})[1], OFFICIALS),
+    "cancel_check_in": (lambda w: (_entered(w), {"type": "cancel_check_in", "player": _p(w)})[1], OFFICIALS),
+    "assign_table": (lambda w: (_entered(w, draw=True), {"type": "assign_table", "slot": _final(w), "table": 9})[1],
+                     OFFICIALS),
+    "set_table_service": (lambda w: {"type": "set_table_service", "table": 3, "in_service": False}, OFFICIALS),
 }
 
 

@@ -1,0 +1,115 @@
+"""The director's console and its printed sheets: thin views over ``tournaments/console.py`` and ``sheets.py``."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from eventlog.store import ConcurrencyError
+from players.models import Player
+
+from . import console, selectors, services, sheets, your_match
+from .models import Tournament
+
+MAX_CSV_BYTES = 256 * 1024
+
+
+def _event(request, pk: int) -> Tournament:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    console.check_runs(request.user, tournament)
+    return tournament
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def console_page(request, pk: int):
+    tournament = _event(request, pk)
+    if request.method == "POST":
+        _act(request, tournament)
+        return redirect(request.POST.get("next_anchor") and f"{request.path}#{request.POST['next_anchor']}" or request.path)
+    data = console.console_data(tournament)
+    entered = {e["player_id"] for e in data["entries"]}
+    context = {"t": tournament, "data": data, "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
+               "history": selectors.tournament_history(tournament), "standings": selectors.standings_by_flight(data)}
+    return render(request, "tournaments/console/run.html", context)
+
+
+def _act(request, tournament: Tournament) -> None:
+    action = request.POST.get("action", "")
+    try:
+        if action == "import":
+            text = request.POST.get("members", "")
+            upload = request.FILES.get("csv")
+            if upload is not None:
+                if upload.size > MAX_CSV_BYTES:
+                    raise console.FormRefused(_("The file is larger than 256 kB: nothing was imported."))
+                text = upload.read().decode("utf-8-sig", errors="replace")
+            added = console.console_import(actor=request.user, tournament=tournament, text=text)
+            messages.success(request, _("%(n)s members entered.") % {"n": len(added)})
+        elif action == "undo":
+            undone = console.console_undo(actor=request.user, tournament=tournament)
+            messages.success(request, _("Undone: %(what)s.") % {"what": undone})
+        elif action == "check_in_all":
+            done = console.console_check_in_all(actor=request.user, tournament=tournament)
+            messages.success(request, _("%(n)s players checked in.") % {"n": done})
+        else:
+            command = console.command_from_form(request.POST)
+            console.console_command(actor=request.user, tournament=tournament, command=command)
+            messages.success(request, _("Done: %(what)s.") % {"what": command["type"].replace("_", " ")})
+    except console.ImportRefused as refused:
+        messages.error(request, _("Nothing was imported: %(why)s") % {"why": refused})
+    except (console.FormRefused, services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+        messages.error(request, str(refused))
+
+
+SHEETS = {"draw": sheets.draw_sheet, "cards": sheets.score_cards, "standings": sheets.standings_sheet}
+
+
+@never_cache
+@login_required
+def sheet_pdf(request, pk: int, kind: str):
+    tournament = _event(request, pk)
+    maker = SHEETS.get(kind)
+    if maker is None:
+        return HttpResponse(status=404)
+    pdf = maker(tournament, base_url=request.build_absolute_uri("/"))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="event-{tournament.pk}-{kind}.pdf"'
+    return response
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_result(request, pk: int):
+    """A player's result in two taps: the banner's link, then the final score (``tournaments/your_match.py``)."""
+    tournament = services.visible_or_404(request.user, pk)
+    player = your_match.player_of(request.user)
+    match = your_match.current_match(player) if player else None
+    if match is not None and match["tournament"].pk != tournament.pk:
+        match = None
+    if request.method == "POST" and match is not None:
+        try:
+            winner, won, lost = (int(v) for v in request.POST.get("result", "").split(":"))
+        except ValueError:
+            messages.error(request, _("Tap one of the scores: nothing was recorded."))
+            return redirect("my-result", pk=pk)
+        try:
+            your_match.report_my_result(user=request.user, tournament=tournament, slot=match["slot"], winner=winner,
+                                        score=(won, lost))
+        except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+            messages.error(request, str(refused))
+            return redirect("my-result", pk=pk)
+        console.settle(tournament)
+        messages.success(request, _("Your result is recorded; it counts once your opponent confirms it."))
+        return redirect("my-result", pk=pk)
+    context = {"t": tournament, "match": match}
+    if match is not None:
+        context["choices"] = your_match.score_choices(match, player.pk)
+        context["theirs"] = your_match.opponent_said(tournament, match["slot"], player.pk)
+    return render(request, "tournaments/my_result.html", context)

@@ -1,0 +1,43 @@
+"""Round names for people, instead of the slots' keys (``main:r1:m1``, ``swiss:r2:t3``, ``rr:c1:r2:t1``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def _bracket(key: str) -> str:
+    return {"main": _("Main"), "consolation": _("Consolation"), "last_chance": _("Last Chance"),
+            "winners": _("Winners"), "losers": _("Losers"), "grand_final": _("Grand final")}.get(key, key)
+
+
+def round_name(bracket: str, round_no: int, rounds: int | None = None) -> str:
+    """``Round 2``; in a knockout whose number of rounds is known, its last three by their names."""
+    if bracket in ("swiss", "rr"):
+        return _("Round %(n)s") % {"n": round_no}
+    if bracket == "grand_final":
+        return _bracket(bracket) if round_no == 1 else _("Grand final (reset)")
+    left = rounds - round_no if rounds else None
+    named = {0: _("Final"), 1: _("Semi-final"), 2: _("Quarter-final")}.get(left) if bracket == "main" else None
+    return f"{_bracket(bracket)} · {named or _('Round %(n)s') % {'n': round_no}}"
+
+
+def slot_name(key: str, rounds: int | None = None) -> str:
+    """A slot as a director says it: ``Main · Semi-final · match 2``, ``Round 3 · table 1``."""
+    parts = key.split(":")
+    try:
+        if parts[0] == "swiss":
+            return _("Round %(n)s · pairing %(t)s") % {"n": int(parts[1][1:]), "t": int(parts[2][1:])}
+        if parts[0] == "rr":
+            return _("Cycle %(c)s · round %(n)s · pairing %(t)s") % {
+                "c": int(parts[1][1:]), "n": int(parts[2][1:]), "t": int(parts[3][1:])}
+        bracket, round_no, index = parts[0], int(parts[1][1:]), int(parts[2][1:])
+    except (IndexError, ValueError):
+        return key
+    return f"{round_name(bracket, round_no, rounds)} · " + _("match %(m)s") % {"m": index}
+
+
+def rounds_per_bracket(slots: list[dict]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in slots:
+        out[s["bracket"]] = max(out.get(s["bracket"], 0), s["round"])
+    return out

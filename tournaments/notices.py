@@ -1,0 +1,117 @@
+"""Players told where to play: an e-mail to both players of every match an event creates.
+
+``MatchNotices`` follows the log like a projection: for every ``MatchCreated`` it records a
+:class:`~tournaments.models.MatchNotice` (one per match, whatever replays the log) and asks Celery to send it
+once the batch commits. ``match_notice_send`` sends it at most once: the row is locked and marked sent in the
+transaction that sends. The message names the opponent, the table, the length and the round.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from eventlog.projections import Projection
+from players.models import Player
+
+from . import names, stream
+from .models import MatchNotice, Tournament
+from .selectors import tournament_facts
+
+
+class MatchNotices(Projection):
+    name = "match_notices"
+    event_types = ("MatchCreated",)
+
+    def apply(self, batch) -> None:
+        for e in batch:
+            if e.stream_type != stream.STREAM_TYPE:
+                continue
+            notice, made = MatchNotice.objects.get_or_create(
+                match_id=e.payload["match_id"],
+                defaults={"tournament_id": stream.tournament_pk_of(e.stream_id), "slot": e.payload["slot"]})
+            if made:
+                transaction.on_commit(lambda m=notice.match_id: _request_send(m))
+
+    def reset(self) -> None:
+        """Nothing: the notices are what was sent, not a view of the log (a rebuild must not send them again)."""
+
+
+def _request_send(match_id: str) -> None:
+    from .tasks import send_match_notice
+
+    send_match_notice.apply_async((match_id,), retry=False)
+
+
+PENDING_AFTER = timedelta(seconds=20)  # the task asked for at the commit has had its chance
+
+
+def send_pending() -> int:
+    """Send the notices still unsent a while after they were made (their task lost); returns how many."""
+    stale = MatchNotice.objects.filter(sent_at__isnull=True, created_at__lt=timezone.now() - PENDING_AFTER)
+    sent = 0
+    for match_id in stale.values_list("match_id", flat=True)[:200]:
+        match_notice_send(match_id)
+        sent += 1
+    return sent
+
+
+def address_of(player: Player) -> str:
+    """Where a player is written to: the address the club gave, else their account's."""
+    return player.email or (player.user.email if player.user_id else "")
+
+
+def match_notice_send(match_id: str) -> list[int]:
+    """Send the notice of one match if it was not sent; returns the players written to."""
+    with transaction.atomic():
+        notice = MatchNotice.objects.select_for_update().filter(match_id=match_id).first()
+        if notice is None or notice.sent_at is not None:
+            return []
+        tournament = Tournament.objects.get(pk=notice.tournament_id)
+        facts = tournament_facts(tournament)
+        link = facts.matches.get(notice.slot)
+        if link is None or link["match_id"] != match_id:  # replaced before it was sent: its successor is told
+            notice.sent_at = timezone.now()
+            notice.save(update_fields=["sent_at"])
+            return []
+        players = Player.objects.select_related("user").in_bulk(link["players"])
+        table = facts.tables.get(notice.slot)
+        sent = []
+        for me, other in (link["players"], tuple(reversed(link["players"]))):
+            player, opponent = players[me], players[other]
+            address = address_of(player)
+            if not address:
+                continue
+            send_mail(_message_subject(tournament, table), _message_body(tournament, notice.slot, link, table, opponent),
+                      settings.DEFAULT_FROM_EMAIL, [address])
+            sent.append(me)
+        notice.sent_at, notice.sent_to = timezone.now(), sent
+        notice.save(update_fields=["sent_at", "sent_to"])
+        return sent
+
+
+def _message_subject(tournament: Tournament, table: int | None) -> str:
+    if table is None:
+        return _("%(event)s: your match is ready") % {"event": tournament.name}
+    return _("%(event)s: your match is ready at table %(table)s") % {"event": tournament.name, "table": table}
+
+
+def _message_body(tournament, slot: str, link: dict, table: int | None, opponent: Player) -> str:
+    lines = [
+        _("Your next match in %(event)s is ready.") % {"event": tournament.name},
+        _("Round: %(round)s") % {"round": names.slot_name(slot)},
+        _("Opponent: %(name)s") % {"name": opponent.display_name},
+        _("Length: %(length)s points") % {"length": link["length"]},
+    ]
+    if table is not None:
+        lines.append(_("Table: %(table)s") % {"table": table})
+    site = getattr(settings, "SITE_URL", "").rstrip("/")
+    if site:
+        lines.append(site + reverse("event-page", args=[tournament.pk]))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,59 @@
+"""Printed sheets for the wall and the tables, as PDFs: WeasyPrint lays out an HTML page with its print CSS.
+
+- the draw sheet: every round's matches with their tables (a bracket round by round; Swiss pairings by table);
+- score cards: one per match being played (players, length, table, a grid for each game's result and cube);
+- the standings.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from . import console, names, selectors
+from .models import Tournament
+
+CARD_ROWS_MIN = 9  # a 5-point match can take that many games, and more need a second card
+
+
+def _pdf(template: str, context: dict, base_url: str) -> bytes:
+    from weasyprint import HTML  # heavy (Pango, fonts): loaded when a sheet is printed, not with every view
+
+    html = render_to_string(template, {**context, "printed_at": timezone.localtime()})
+    return HTML(string=html, base_url=base_url).write_pdf()
+
+
+def _rounds(data: dict) -> list[dict]:
+    """Slots by bracket and round, as printed: a round's name and its matches, byes and the players already
+    waiting in a later round included (a slot nobody has reached yet is left out)."""
+    per = names.rounds_per_bracket(data["slots"])
+    out: dict[tuple, dict] = {}
+    for s in data["slots"]:
+        if s["players"] == [None, None]:
+            continue
+        key = (s["bracket"], s["round"])
+        row = out.setdefault(key, {"name": names.round_name(s["bracket"], s["round"], per.get(s["bracket"])),
+                                   "matches": []})
+        row["matches"].append(s)
+    for row in out.values():
+        row["matches"].sort(key=lambda s: (s["table"] is None, s["table"] or 0, s["index"]))
+    order = {b: i for i, b in enumerate(("main", "winners", "losers", "grand_final", "consolation", "last_chance"))}
+    return [out[k] for k in sorted(out, key=lambda k: (order.get(k[0], 9), k[1]))]
+
+
+def draw_sheet(tournament: Tournament, *, base_url: str) -> bytes:
+    data = selectors.tournament_data(tournament)
+    return _pdf("tournaments/sheets/draw.html", {"t": tournament, "data": data, "rounds": _rounds(data),
+                                                      "format_name": (data["format"] or "").replace("_", " ")}, base_url)
+
+
+def score_cards(tournament: Tournament, *, base_url: str) -> bytes:
+    data = console.console_data(tournament)
+    cards = [{**s, "rows": range(1, max(CARD_ROWS_MIN, 2 * s["length"] - 1) + 1)} for s in data["board"]]
+    return _pdf("tournaments/sheets/cards.html", {"t": tournament, "cards": cards}, base_url)
+
+
+def standings_sheet(tournament: Tournament, *, base_url: str) -> bytes:
+    data = selectors.tournament_data(tournament)
+    return _pdf("tournaments/sheets/standings.html", {"t": tournament, "standings": selectors.standings_by_flight(data),
+                                                       "tiebreaks": selectors.tiebreak_names(data)}, base_url)
