@@ -100,7 +100,7 @@ def main() -> None:
 
     players = [p.pk for p in Player.objects.bulk_create(Player(display_name=f"Bench {i}") for i in range(args.players))]
     club = Club(args.tables, players, random.Random(2026))
-    print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; {args.tables} matches in play at once, "
+    print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {args.database_name}; {args.tables} matches in play at once, "
           f"{args.players:,} players; CPython {sys.version.split()[0]}; {code_version()}")
     began = time.perf_counter()
 
