@@ -417,7 +417,8 @@ def _check_sequential() -> list[str]:
                         if rows:
                             compare(current, rows)
                         current, rows = r[1], []
-                    rows.append(LoggedEvent(*r))
+                    payload = json.loads(r[5]) if isinstance(r[5], str) else r[5]  # Django loads jsonb as text
+                    rows.append(LoggedEvent(*r[:5], payload, *r[6:]))
             if rows:
                 compare(current, rows)
     wrong += [f"{s}: a summary of no stream" for s in stored] + [f"{k}: a game of no stream" for k in games]
