@@ -438,7 +438,8 @@ def _digest_tables() -> list[tuple[str, list[str]]]:
             if not getattr(model, "__module__", "").endswith(".models") or model._meta.proxy:
                 continue
             columns = [f.column for f in model._meta.concrete_fields
-                       if not isinstance(f, models.AutoField) and not getattr(f, "auto_now", False)]
+                       if not isinstance(f, models.AutoField)
+                       and not getattr(f, "auto_now", False) and not getattr(f, "auto_now_add", False)]
             out.append((model._meta.db_table, columns))
     out.append((ProjectionCheckpoint._meta.db_table, ["name", "position"]))
     return out
