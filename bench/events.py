@@ -433,7 +433,7 @@ def _digest_tables() -> list[tuple[str, list[str]]]:
     from eventlog.models import ProjectionCheckpoint
 
     out = [("players_player", ["id", "merged_into_id"])]
-    for label in ("games", "ratings", "tournaments"):
+    for label in ("games", "ratings", "tournaments", "analysis"):
         for model in apps.get_app_config(label).get_models():
             if not getattr(model, "__module__", "").endswith(".models") or model._meta.proxy:
                 continue
