@@ -21,7 +21,7 @@ class AnalysisProjection(Projection):
     event_types = ("MatchRegistered", "MatchWon", streams.VOIDED)
 
     def apply(self, events) -> None:
-        registered = {}
+        registered, won = {}, []
         for e in events:
             if e.stream_type != streams.STREAM_TYPE:
                 continue
@@ -29,12 +29,13 @@ class AnalysisProjection(Projection):
                 registered[e.stream_id] = e.payload
             elif e.event_type == "MatchWon":
                 reg = registered.get(e.stream_id) or _registration(e.stream_id)
-                services.analysis_queue(
-                    stream_id=e.stream_id, player_ids=tuple(reg.get("player_ids") or (None, None)),
-                    tournament_id=reg.get("tournament_id"), ended_at=e.recorded_at,
-                )
+                won.append({"stream_id": e.stream_id, "player_ids": tuple(reg.get("player_ids") or (None, None)),
+                            "tournament_id": reg.get("tournament_id"), "ended_at": e.recorded_at})
             elif e.event_type == streams.VOIDED:
+                services.analyses_queue(won)  # in log order: what was won before the void is queued, then dropped
+                won = []
                 services.analysis_drop(stream_id=e.stream_id)
+        services.analyses_queue(won)  # together: a rebuild queues every finished match
 
     def reset(self) -> None:
         services.analyses_delete(MatchAnalysis.objects.all())

@@ -12,7 +12,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from eventlog import store
@@ -43,6 +43,32 @@ def analysis_queue(*, stream_id: str, plies: int | None = None, player_ids=(None
     if created:
         transaction.on_commit(lambda: send(row.pk))
     return row
+
+
+def analyses_queue(matches: list[dict]) -> None:
+    """:func:`analysis_queue` for many matches at once (the projection's batch: a rebuild queues every finished
+    match): one read of the rows that exist, one insert of the others, their tasks sent on commit. ``matches``
+    holds :func:`analysis_queue`'s keyword arguments (without ``plies``); a match named twice is queued once."""
+    plies = settings.ANALYSIS_PLIES
+    wanted: dict[str, dict] = {}
+    for match in matches:
+        wanted.setdefault(match["stream_id"], match)
+    have = set(MatchAnalysis.objects.filter(stream_id__in=list(wanted), plies=plies)
+               .values_list("stream_id", flat=True))
+    new = [MatchAnalysis(stream_id=s, plies=plies, player0_id=m["player_ids"][0], player1_id=m["player_ids"][1],
+                         tournament_id=m["tournament_id"], ended_at=m["ended_at"])
+           for s, m in wanted.items() if s not in have]
+    if not new:
+        return
+    try:
+        with transaction.atomic():
+            created = MatchAnalysis.objects.bulk_create(new)
+    except IntegrityError:  # another writer queued one of them meanwhile: one at a time, as get_or_create does
+        for match in wanted.values():
+            analysis_queue(**match)
+        return
+    pks = [row.pk for row in created]
+    transaction.on_commit(lambda: [send(pk) for pk in pks])
 
 
 def send(pk: int) -> None:

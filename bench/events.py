@@ -1,10 +1,11 @@
 """The event log at a million events: append throughput, raw read speed, and a full replay of every projection.
 
     .venv/bin/python bench/events.py [--events 1000000] [--appends 20000] [--late-appends 5000]
-                                     [--tables 64] [--database-url URL]
+                                     [--tables 64] [--database-url URL] [--database-name NAME] [--keep-log]
 
-Makes a fresh database ``crawford_bench_events`` on the PostgreSQL server of
-DATABASE_URL (default 127.0.0.1:5432); no Redis (nothing is woken: projections
+Makes a fresh database ``crawford_bench_events`` (``--database-name``) on the PostgreSQL server of
+DATABASE_URL (default 127.0.0.1:5432); with ``--keep-log``, a database this script filled before to at least
+``--events`` events is used as it is (phases 1 to 3 skipped: the log is seeded, so it is the same log). No Redis (nothing is woken: projections
 run only when rebuilt here). The log is what a busy club server would hold:
 ``--tables`` matches in play at once, their commands interleaved in the log,
 each match a real stream judged by the engine (``MatchRegistered``, then
@@ -26,6 +27,11 @@ when one ends; 2,000 players.
 5. **Replay**: ``eventlog.projections.rebuild(name)`` for every registered
    projection (``manage.py rebuild_projections``): empty it, replay the log
    from position 0. Figures per projection and in total, in log events per second.
+6. **Check** (not timed): every ``match_summary`` row (matches and games) against a sequential recomputation,
+   each stream folded alone from its first event to its last (``games.streams.fold``, no snapshot, no batch);
+   and a digest of every projection's tables, compared with the digest the first rebuild of this log wrote
+   beside it (``eventlog_bench_digest``, the commit that wrote it named), so a change to the rebuild path that
+   changes any row of any projection is reported.
 """
 
 from __future__ import annotations
@@ -58,11 +64,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2_000)
     parser.add_argument("--database-url",
                         default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
+    parser.add_argument("--database-name", default=DB_NAME)
+    parser.add_argument("--keep-log", action="store_true",
+                        help="reuse the database if this script filled it before to --events events")
+    parser.add_argument("--rebuild-only", action="store_true", help="with --keep-log: no read phases (4)")
     args = parser.parse_args()
 
     url = urlparse(args.database_url)
-    recreate_database(url, DB_NAME)
-    os.environ["DATABASE_URL"] = urlunparse(url._replace(path="/" + DB_NAME))
+    kept = args.keep_log and _filled_before(url, args.database_name, args.events)
+    if not kept:
+        recreate_database(url, args.database_name)
+    os.environ["DATABASE_URL"] = urlunparse(url._replace(path="/" + args.database_name))
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deploy.settings")
     os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_hex(24))  # the settings have no fallback key
@@ -72,11 +84,24 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    if kept:
+        total = _count()
+        print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {args.database_name}, the log kept from an earlier "
+              f"run: {total:,} events in {_streams():,} match streams, {_table_size()} on disk; "
+              f"CPython {sys.version.split()[0]}; {code_version()}")
+        began, meter = time.perf_counter(), CpuMeter({})
+        for run in (_rebuild,) if args.rebuild_only else (_read_raw, _read_batches, _rebuild):
+            before, started = meter.snapshot(), time.perf_counter()
+            run(total)
+            print("    " + meter.report(before, meter.snapshot(), time.perf_counter() - started))
+        _check()
+        print(f"whole run {time.perf_counter() - began:.0f} s")
+        return
     from players.models import Player
 
     players = [p.pk for p in Player.objects.bulk_create(Player(display_name=f"Bench {i}") for i in range(args.players))]
     club = Club(args.tables, players, random.Random(2026))
-    print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {DB_NAME}; {args.tables} matches in play at once, "
+    print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {args.database_name}; {args.tables} matches in play at once, "
           f"{args.players:,} players; CPython {sys.version.split()[0]}; {code_version()}")
     began = time.perf_counter()
 
@@ -95,8 +120,25 @@ def main() -> None:
           f"{_table_size()} on disk")
     phase(_read_raw, total)
     phase(_read_batches, total)
-    phase(_rebuild, total, club)
+    phase(_rebuild, total)
+    _check()
     print(f"whole run {time.perf_counter() - began:.0f} s")
+
+
+def _filled_before(url, name: str, events: int) -> bool:
+    import psycopg
+
+    try:
+        with psycopg.connect(urlunparse(url._replace(path="/" + name)), autocommit=True) as conn:
+            return conn.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] >= events
+    except psycopg.Error:
+        return False
+
+
+def _streams() -> int:
+    from eventlog.models import Event
+
+    return Event.objects.filter(stream_type="match").values("stream_id").distinct().count()
 
 
 # -- the log's content: matches at many tables, every command judged by the engine ------------------
@@ -280,22 +322,158 @@ def _read_batches(total: int) -> None:
 # -- 5: replay --------------------------------------------------------------------------------------------
 
 
-def _rebuild(total: int, club: Club) -> None:
+def _rebuild(total: int) -> None:
     from eventlog import projections
     from games.models import GameSummary, MatchSummary
 
+    import analysis.services
+
+    # The analysis projection queues gnubg's analysis of each finished match on commit: the analysis queue's
+    # work (seconds of gnubg a match), not the rebuild's. With no broker here it would run in this process, so
+    # the bench counts the tasks the rebuild queues instead of sending them.
+    queued = []
+    analysis.services.send = queued.append
     overall = 0.0
     for name in sorted(projections.registered()):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         applied = projections.rebuild(name)
         elapsed = time.perf_counter() - started
         overall += elapsed
-        print(f"rebuild {name}: {elapsed:.1f} s, {applied:,} events applied ({applied / elapsed:,.0f}/s), "
-              f"{total / elapsed:,.0f} log events/s")
-    print(f"rebuild of all projections: {overall:.1f} s for {total:,} events: {total / overall:,.0f} log events/s")
+        print(f"rebuild {name}: {elapsed:.1f} s (this process's CPU {time.process_time() - cpu:.1f} s), "
+              f"{applied:,} events applied ({applied / elapsed:,.0f}/s), {total / elapsed:,.0f} log events/s")
+    print(f"rebuild of all projections: {overall:.1f} s for {total:,} events: {total / overall:,.0f} log events/s "
+          f"({len(queued):,} analyses queued by the analysis projection, not run here)")
     summaries = MatchSummary.objects.count()
-    print(f"check: {summaries:,} match summaries for {club.streams:,} streams "
+    print(f"check: {summaries:,} match summaries for {_streams():,} streams "
           f"({MatchSummary.objects.filter(finished=True).count():,} finished), {GameSummary.objects.count():,} games")
+
+
+# -- 6: the check -----------------------------------------------------------------------------------------
+
+
+def _check() -> None:
+    started = time.perf_counter()
+    wrong = _check_sequential()
+    digest, first = _digest(), _first_digest()
+    print(f"check, sequential recomputation of match_summary (each stream folded alone): "
+          f"{'identical' if not wrong else 'DIFFERENT: ' + '; '.join(wrong[:5])}")
+    if first is None:
+        _keep_digest(digest)
+        print(f"check, digest of every projection's tables: {digest} (kept: later runs on this log compare with it)")
+    else:
+        same = first[0] == digest
+        print(f"check, digest of every projection's tables: {digest}, "
+              f"{'identical to' if same else 'DIFFERENT from'} the first rebuild of this log ({first[1]})")
+        wrong = wrong or ([] if same else ["digest"])
+    print(f"    checked in {time.perf_counter() - started:.0f} s")
+    if wrong:
+        sys.exit(1)
+
+
+def _check_sequential() -> list[str]:
+    """Every stream folded alone, from nothing, against the summary and game rows the rebuild wrote."""
+    from django.db import connection, transaction
+
+    from eventlog.projections import LoggedEvent
+    from games import streams
+    from games.models import GameSummary, MatchSummary
+    from games.projections import _GAME_FIELDS, _SUMMARY_FIELDS, summary_fields
+
+    stored = {m.stream_id: m for m in MatchSummary.objects.all()}
+    games = {(g.stream_id, g.game): g for g in GameSummary.objects.all()}
+    wrong, seen_games = [], 0
+
+    def compare(stream_id, rows):
+        nonlocal seen_games
+        record = streams.fold(stream_id, rows, None)
+        want, row = summary_fields(record), stored.pop(stream_id, None)
+        if row is None:
+            wrong.append(f"{stream_id}: no summary")
+            return
+        for name in _SUMMARY_FIELDS:
+            if name != "updated_at" and getattr(row, name) != want[name]:
+                wrong.append(f"{stream_id}.{name}: {getattr(row, name)!r} != {want[name]!r}")
+        numbers = sorted({e.payload["game"] for e in rows if e.event_type in ("GameStarted", "GameWon")})
+        for number in numbers:
+            game, g = record.state.game_record(number), games.pop((stream_id, number), None)
+            if game is None:
+                continue
+            seen_games += 1
+            expected = {"score0_before": game.score_before[0], "score1_before": game.score_before[1],
+                        "crawford": game.crawford, "post_crawford": game.post_crawford, "finished": game.finished,
+                        "winner": game.winner, "points": game.points, "kind": game.kind, "reason": game.reason}
+            if g is None or any(getattr(g, f) != expected[f] for f in _GAME_FIELDS):
+                wrong.append(f"{stream_id} game {number}")
+
+    with transaction.atomic(), connection.cursor() as django_cursor:
+        with django_cursor.connection.cursor(name="bench_check") as cursor:
+            cursor.execute("SELECT global_position, stream_id, stream_type, version, event_type, payload, recorded_at,"
+                           " schema_version FROM eventlog_event WHERE stream_type = 'match'"
+                           " ORDER BY stream_id, version")
+            current, rows = None, []
+            while batch := cursor.fetchmany(10_000):
+                for r in batch:
+                    if r[1] != current:
+                        if rows:
+                            compare(current, rows)
+                        current, rows = r[1], []
+                    payload = json.loads(r[5]) if isinstance(r[5], str) else r[5]  # Django loads jsonb as text
+                    rows.append(LoggedEvent(*r[:5], payload, *r[6:]))
+            if rows:
+                compare(current, rows)
+    wrong += [f"{s}: a summary of no stream" for s in stored] + [f"{k}: a game of no stream" for k in games]
+    return wrong
+
+
+def _digest_tables() -> list[tuple[str, list[str]]]:
+    """Every table a projection writes, with the columns it derives (not surrogate ids, not write times)."""
+    from django.apps import apps
+    from django.db import models
+
+    from eventlog.models import ProjectionCheckpoint
+
+    out = [("players_player", ["id", "merged_into_id"])]
+    for label in ("games", "ratings", "tournaments", "analysis"):
+        for model in apps.get_app_config(label).get_models():
+            if not getattr(model, "__module__", "").endswith(".models") or model._meta.proxy:
+                continue
+            columns = [f.column for f in model._meta.concrete_fields
+                       if not isinstance(f, models.AutoField)
+                       and not getattr(f, "auto_now", False) and not getattr(f, "auto_now_add", False)]
+            out.append((model._meta.db_table, columns))
+    out.append((ProjectionCheckpoint._meta.db_table, ["name", "position"]))
+    return out
+
+
+def _digest() -> str:
+    import hashlib
+
+    from django.db import connection
+
+    h = hashlib.sha256()
+    with connection.cursor() as cursor:
+        for table, columns in _digest_tables():
+            cols = ", ".join(f'"{c}"' for c in columns)
+            cursor.execute(f"SELECT count(*), coalesce(md5(string_agg(r::text, '|' ORDER BY r::text)), '') "
+                           f"FROM (SELECT {cols} FROM {table}) r")
+            h.update(f"{table}:{cursor.fetchone()}".encode())
+    return h.hexdigest()[:16]
+
+
+def _first_digest() -> tuple[str, str] | None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE IF NOT EXISTS eventlog_bench_digest (digest text, code text)")
+        cursor.execute("SELECT digest, code FROM eventlog_bench_digest")
+        return cursor.fetchone()
+
+
+def _keep_digest(digest: str) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO eventlog_bench_digest VALUES (%s, %s)", [digest, code_version()])
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import threading
 from contextlib import contextmanager
 
 from celery import shared_task
+from celery.signals import worker_ready
 
 from . import projections, wake_ups
 
@@ -23,6 +24,18 @@ def project_all() -> dict:
 def sweep_projections() -> dict:
     """Periodic (celery beat): catches up anything a lost wake-up missed."""
     return projections.run_all()
+
+
+@worker_ready.connect
+def wake_up_on_start(**_) -> None:
+    """A worker that starts sends a fresh wake-up, whatever the flag says.
+
+    A worker SIGKILLed after taking the queued wake-up, before starting it, leaves the flag set (until its TTL)
+    and the message in the broker's unacknowledged set (until the visibility timeout, an hour): meanwhile no
+    append sends another. A worker started again, or another one, then catches the projections up now rather
+    than at the beat's sweep. An extra wake-up costs one run with nothing to apply."""
+    wake_ups.release()
+    _send_wake_up()
 
 
 def wake_projections() -> None:

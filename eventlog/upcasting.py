@@ -39,6 +39,11 @@ def register(*, stream_type: str, event_type: str, schema_version: int, becomes:
     return decorate
 
 
+def applies(stream_type: str, event_type: str, schema_version: int) -> bool:
+    """Some upcaster reads rows of this type at this schema (most rows: none does)."""
+    return (stream_type, event_type, schema_version) in _registry
+
+
 def upcast(stream_type: str, event_type: str, schema_version: int, payload: dict) -> Upcast:
     """The row as today's readers know it (itself when no upcaster applies)."""
     seen = 0

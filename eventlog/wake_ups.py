@@ -7,7 +7,11 @@ a first that has not started yet has nothing left to do. A flag in Redis says
 one to set the flag (``SET NX``); ``project_all`` clears it before it reads the
 log, so whatever commits after that sends a fresh wake-up, and whatever
 committed before is read by the run. The flag expires after ``TTL``: a lost
-task silences wake-ups that long at most, and the beat sweep runs meanwhile.
+task (a worker SIGKILLed after taking it, before starting it) silences wake-ups
+that long at most, and the beat sweep runs meanwhile; a worker that starts
+clears the flag and sends a wake-up (``tasks.wake_up_on_start``). The TTL is
+short: a wake-up queued behind longer work than that lets one more be sent per
+TTL, which costs a run with little to do, never a stall.
 
 With no broker (tasks run in-process, the embedded default) nothing is merged.
 """
@@ -21,7 +25,7 @@ from urllib.parse import urlparse
 from celery import current_app
 
 KEY = "crawford:projections:wake-up-queued"
-TTL = 60  # seconds
+TTL = 15  # seconds
 
 log = logging.getLogger(__name__)
 

@@ -176,7 +176,15 @@ class Pending(NamedTuple):
 def engine_event(event_type: str, payload: dict, schema_version: int = 1):
     """The engine event of a stored row; older schemas are upcast, stored rows never edited."""
     payload = engine_events.upcast(event_type, payload, schema_version)
-    return engine_events.from_dict({"type": event_type, **payload})
+    cls = engine_events.EVENT_TYPES.get(event_type)
+    if cls is None or "type" in payload:  # what from_dict refuses or reads otherwise, it says so
+        return engine_events.from_dict({"type": event_type, **payload})
+    # from_dict's result without its copies of the payload: the fold's cost per event (every rebuild folds the log)
+    return cls(**{k: _tuples(v) if v.__class__ is list else v for k, v in payload.items()})
+
+
+def _tuples(value: list) -> tuple:
+    return tuple(_tuples(v) if v.__class__ is list else v for v in value)
 
 
 def engine_payload(event) -> tuple[str, dict]:

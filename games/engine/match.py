@@ -514,8 +514,18 @@ def evolve(state: MatchState, event) -> MatchState:
     return after
 
 
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(MatchState))
+
+
 def _r(state: MatchState, **changes) -> MatchState:
-    return dataclasses.replace(state, **changes)
+    """``dataclasses.replace(state, **changes)``, without its call of ``__init__`` with every field (a fifth of a
+    stream's fold): MatchState has no ``__post_init__``, no ``init=False`` field and caches nothing on itself, so
+    a copy of its fields with the changes is the same value."""
+    if not changes.keys() <= _STATE_FIELDS:
+        raise TypeError(f"MatchState has no field {sorted(changes.keys() - _STATE_FIELDS)}")
+    after = object.__new__(MatchState)
+    after.__dict__.update(state.__dict__, **changes)
+    return after
 
 
 def _on_started(state: MatchState, e: ev.MatchStarted) -> MatchState:

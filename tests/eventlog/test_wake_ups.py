@@ -2,6 +2,8 @@
 
 import json
 import logging
+import time
+import uuid
 
 import pytest
 from django.db.models import Max
@@ -68,7 +70,7 @@ def test_many_appends_with_no_worker_queue_one_wake_up_and_the_run_re_arms_it(wo
         assert not broker.exists(wake_ups.KEY)
     finally:
         worker.stop()
-    assert runs(worker) == 1
+    assert runs(worker) == 2  # the one queued wake-up, and the one a worker sends as it starts
 
     # the run cleared the flag: the next appends queue one wake-up again, and it is worked off
     for version in range(40, 45):
@@ -80,7 +82,7 @@ def test_many_appends_with_no_worker_queue_one_wake_up_and_the_run_re_arms_it(wo
         wait_for(lambda: queued_wake_ups(broker) == 0 and not broker.exists(wake_ups.KEY), what="the queue to drain")
     finally:
         worker.stop()
-    assert runs(worker) == 1
+    assert runs(worker) == 2  # the one queued wake-up, and the one a worker sends as it starts
 
 
 def test_a_queued_wake_up_absorbs_the_next_ones_until_its_run_starts(broker, monkeypatch):
@@ -128,3 +130,32 @@ def test_with_no_broker_the_projections_run_in_process_at_every_wake_up(monkeypa
         store.append(stream_id="s", stream_type="test", expected_version=version, events=[NewEvent("Happened", {})])
         tasks.wake_projections()
         assert caught_up()
+
+
+@pytest.mark.worker
+def test_a_flag_left_by_a_killed_worker_is_cleared_by_the_next_worker_that_starts(worker_env, transactional_db,
+                                                                                  broker):
+    """The state a worker SIGKILLed after taking the queued wake-up, before starting it, leaves: the flag set and
+    the message gone from the queue (it waits in the broker's unacknowledged set for the visibility timeout, an
+    hour). No beat here: the worker that starts must catch the projections up itself, well before the TTL."""
+    env, where = worker_env
+    killed = Worker(env, where / "killed.log", beat=False, name=f"killed-{uuid.uuid4().hex[:6]}@%h")
+    killed.start()
+    killed.kill()
+    broker.delete(wake_ups.KEY, "projections")  # the wake-up its own start sent
+    for version in range(5):
+        append_and_wake("side-stream", version)
+    assert queued_wake_ups(broker) == 1 and broker.exists(wake_ups.KEY)
+    broker.delete("projections")  # taken by the killed worker
+    append_and_wake("side-stream", 5)  # held back by the flag, as every append after the kill
+    assert queued_wake_ups(broker) == 0
+
+    worker = Worker(env, where / "restarted.log", beat=False)
+    worker.start()
+    started = time.monotonic()
+    try:
+        wait_for(caught_up, timeout=wake_ups.TTL * 2, what="the projections to catch up with no beat")
+        assert time.monotonic() - started < wake_ups.TTL  # not the flag's expiry
+        wait_for(lambda: queued_wake_ups(broker) == 0 and not broker.exists(wake_ups.KEY), what="the queue to drain")
+    finally:
+        worker.stop()

@@ -165,6 +165,7 @@ def test_after_every_batch_the_game_rows_are_the_reading_of_the_log_up_to_it(mon
             assert stored_flags(name) == read_independently(name, up_to=seen[-1])
 
     monkeypatch.setattr(projections, "BATCH", 5)
+    monkeypatch.setattr(projection, "batch_factor", 1)  # batches of 5 (a rebuild reads 10 x BATCH at a time)
     monkeypatch.setattr(projection, "apply", apply_and_check)
     projections.rebuild(NAME)
     assert seen[-1] == Event.objects.count() and len(seen) > 100
