@@ -360,6 +360,40 @@ def _scene_pair_round(world) -> dict:
     return {"type": "pair_round", "round": 1, "pairings": [[field[0], field[1]], [walk_in, None]]}
 
 
+def _scene_close_stage(world) -> dict:
+    """A one-round Swiss of the same director whose top two go on to a knockout, its round decided on paper."""
+    t = services.tournament_create(actor=world.user("director"), name="Staged night", format="swiss",
+                                   settings={"rounds": 1, "qualifiers": 2})
+    world.event = t
+    field = [world.player("player").pk, world.player("opponent").pk]
+    for pid in field:
+        _as_staff(world, t, type="enter", player=pid)
+    _as_staff(world, t, type="draw", method="manual", seeds=field)
+    services.tournament_advance(t)
+    _as_staff(world, t, type="report_result", slot=_final(world), winner=field[0], score=[7, 1])
+    services.tournament_advance(t)
+    return {"type": "close_stage"}
+
+
+def _reentry_event(world, *, lose: bool):
+    """Three players in a four-draw with re-entry until round one: the top seed's bye stays open for a buy-back;
+    with ``lose`` the other two play and the player loses."""
+    t = services.tournament_create(actor=world.user("director"), name="Buy-back night", format="single_elimination",
+                                   settings={"reentry": {"until_round": 1, "times": 1}})
+    world.event = t
+    walk_in = Player.objects.create(display_name="Walk-in").pk
+    field = [walk_in, world.player("opponent").pk, world.player("player").pk]
+    for pid in field:
+        _as_staff(world, t, type="enter", player=pid)
+        _as_staff(world, t, type="check_in", player=pid)
+    _as_staff(world, t, type="draw", method="manual", seeds=field)
+    services.tournament_advance(t)
+    if lose:
+        _as_staff(world, t, type="report_result", slot=_final(world), winner=field[1], score=[7, 1])
+        services.tournament_advance(t)
+    return t
+
+
 def _p(world, role="player") -> int:
     return world.player(role).pk
 
@@ -391,6 +425,9 @@ EVENT_SCENES = {
     "assign_table": (lambda w: (_entered(w, draw=True), {"type": "assign_table", "slot": _final(w), "table": 9})[1],
                      OFFICIALS),
     "set_table_service": (lambda w: {"type": "set_table_service", "table": 3, "in_service": False}, OFFICIALS),
+    "close_stage": (_scene_close_stage, OFFICIALS),
+    "reenter": (lambda w: (_reentry_event(w, lose=True), {"type": "reenter", "player": _p(w)})[1], OFFICIALS),
+    "close_reentry": (lambda w: (_reentry_event(w, lose=False), {"type": "close_reentry"})[1], OFFICIALS),
 }
 
 
