@@ -11,6 +11,7 @@ class ApiRootSerializer(serializers.Serializer):
     matches = serializers.URLField()
     match_import = serializers.URLField()
     tournaments = serializers.URLField()
+    seasons = serializers.URLField()
     ratings = serializers.URLField()
     player_ratings = serializers.CharField(help_text="a URL template: {id} is the player's id")
     schema = serializers.URLField(help_text="this OpenAPI document")
@@ -32,6 +33,7 @@ class ApiRoot(APIView):
             "matches": url("match-list"),
             "match_import": url("match-import"),
             "tournaments": url("tournament-list"),
+            "seasons": url("season-list"),
             "ratings": url("rating-list"),
             "player_ratings": url("rating-list").replace("ratings/", "players/{id}/ratings/"),
             "schema": url("schema"),

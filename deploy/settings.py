@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "analysis",
+    "seasons",
 ]
 
 MIDDLEWARE = [
