@@ -77,7 +77,7 @@ USBGF = {"kind": "placement", "table": [
     {"min_field": 16, "points": [12, 8, 5, 5, 2, 2, 2, 2]},
 ]}
 RULE_V1 = {"components": [USBGF, {"kind": "match_wins", "per_win": 1, "brackets": {"consolation": 0.5}},
-                          {"kind": "attendance", "points": 1}], "best": 6}
+                          {"kind": "attendance", "points": 1}], "best": 2}
 RULE_V2 = {"components": [USBGF, {"kind": "match_wins", "per_win": 2, "brackets": {"consolation": 0.5},
-                                  "rounds": {"4": 2}}], "best": 6}
+                                  "rounds": {"4": 2}}], "best": 2}
 START = date(2026, 1, 1)
