@@ -38,6 +38,18 @@ class RatedMatch(models.Model):
         return self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
 
 
+class RatedEvent(models.Model):
+    """An event's rated-match policy as its stream says (``TournamentConfigured``'s setting ``rated``, then the
+    director's ``RatedSet``): kept only for events that ever said something else than "rated"."""
+
+    stream_id = models.CharField(max_length=64, primary_key=True)
+    rated = models.BooleanField(default=True)
+    slots = models.JSONField(default=dict)  # slot -> rated, each slot's own setting (it wins over the event's)
+
+    def slot_rated(self, slot: str) -> bool:
+        return self.slots.get(slot, self.rated)
+
+
 class PlayerRating(models.Model):
     player_id = models.BigIntegerField(primary_key=True)
     rating = models.FloatField(default=START_RATING)

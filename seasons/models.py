@@ -37,6 +37,7 @@ class SeasonEvent(models.Model):
     tournament_id = models.BigIntegerField(db_index=True)
     on = models.DateField()
     finished = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)  # an unrated event gives nothing
     field_size = models.PositiveIntegerField(default=0)
     rule_version = models.PositiveIntegerField(null=True)  # the version that scored it (None: no rule in force)
 
@@ -60,8 +61,9 @@ class EventFinishes(models.Model):
 
     tournament_id = models.BigIntegerField(primary_key=True)
     finished = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
     field_size = models.PositiveIntegerField(default=0)
-    finishes = models.JSONField(default=list)  # [{"player", "place", "wins": [[bracket, round, forfeit], ...]}]
+    finishes = models.JSONField(default=list)  # [{"player", "place", "wins": [[bracket, round, forfeit, rated]...]}]
 
 
 class SeasonScore(models.Model):

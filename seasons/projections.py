@@ -35,13 +35,13 @@ class SeasonTablesProjection(Projection):
         changed = (touched & counted) | (counted - known)
         for pk in sorted(changed):
             try:
-                finished, size, finishes = results.finishes_of(pk)
+                finished, rated, size, finishes = results.finishes_of(pk)
             except (OperationalError, InterfaceError):
                 raise
             except Exception as failure:  # noqa: BLE001 - the event's stream is at fault: set it aside
                 raise StreamFailed(tournament_events.stream_id_of(pk)) from failure
             EventFinishes.objects.update_or_create(tournament_id=pk, defaults={
-                "finished": finished, "field_size": size, "finishes": finishes})
+                "finished": finished, "rated": rated, "field_size": size, "finishes": finishes})
         EventFinishes.objects.exclude(tournament_id__in=counted).delete()  # no season counts it any more
         if changed:
             seasons.update(dict.fromkeys(SeasonEvent.objects.filter(tournament_id__in=changed)
@@ -75,13 +75,14 @@ def _score(pk: int) -> None:
     events = []
     for member in members:
         done = finishes.get(member.tournament_id)
-        finished = bool(done and done.finished)
-        version = scoring.version_on(versions, member.on) if finished else None
-        member.finished, member.field_size = finished, done.field_size if finished else 0
+        finished, rated = bool(done and done.finished), bool(done is None or done.rated)
+        counts = finished and rated
+        version = scoring.version_on(versions, member.on) if counts else None
+        member.finished, member.rated, member.field_size = finished, rated, done.field_size if finished else 0
         member.rule_version = version.version if version else None
-        if finished:
+        if counts:
             events.append(results.event_result(member.tournament_id, member.on, done.field_size, done.finishes))
-    SeasonEvent.objects.bulk_update(members, ["finished", "field_size", "rule_version"])
+    SeasonEvent.objects.bulk_update(members, ["finished", "rated", "field_size", "rule_version"])
     rows = scoring.table(events, versions)
     SeasonScore.objects.filter(season_id=pk).delete()
     SeasonStanding.objects.filter(season_id=pk).delete()

@@ -22,7 +22,7 @@ Components:
     ``{"kind": "match_wins", "per_win": 1, "brackets": {"main": 1, "consolation": 0.5}, "rounds": {"3": 2}}``.
     A win is worth ``per_win`` x its bracket's weight (1 when unnamed) x its round's weight (1 when unnamed), so
     a consolation win can be worth half a main one and a final twice a first round. A forfeit is not a match
-    won (nobody played it).
+    won (nobody played it), nor is an unrated match (the director marks a friendly or a walkover unrated).
 
 ``attendance``: ``{"kind": "attendance", "points": 2}``: for each event a player took part in.
 
@@ -53,6 +53,7 @@ class Win:
     bracket: str = "main"
     round: int = 1
     forfeit: bool = False
+    rated: bool = True  # an unrated match (a friendly, a walkover the director marked) stays out of the table
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def placement_points(component: dict, place: int, field_size: int) -> float:
 def match_win_points(component: dict, wins) -> float:
     total = 0.0
     for win in wins:
-        if win.forfeit:
+        if win.forfeit or not win.rated:
             continue
         total += (component.get("per_win", 1.0) * component.get("brackets", {}).get(win.bracket, 1.0)
                   * component.get("rounds", {}).get(str(win.round), 1.0))

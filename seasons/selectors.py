@@ -28,7 +28,8 @@ def season_data(season: Season) -> dict:
         "rules": [{"version": r.version, "effective_from": r.effective_from, "rule": r.rule}
                   for r in SeasonRule.objects.filter(season_id=pk).order_by("version")],
         "events": [{"tournament_id": m.tournament_id, "name": names.get(m.tournament_id, ""), "on": m.on,
-                    "finished": m.finished, "field_size": m.field_size, "rule_version": m.rule_version}
+                    "finished": m.finished, "rated": m.rated, "field_size": m.field_size,
+                    "rule_version": m.rule_version}
                    for m in members],
         "table": [
             {"rank": s.rank, "player_id": s.player_id, "name": players.get(s.player_id, ""), "total": s.total,

@@ -23,6 +23,7 @@ class SeasonEventSerializer(serializers.Serializer):
     name = serializers.CharField(allow_blank=True)
     on = serializers.DateField(help_text="the event's date in the season (it picks the rule version)")
     finished = serializers.BooleanField(help_text="an event gives points once it has its winner")
+    rated = serializers.BooleanField(help_text="an unrated event gives no points")
     field_size = serializers.IntegerField()
     rule_version = serializers.IntegerField(allow_null=True, help_text="the version that scored it")
 

@@ -62,6 +62,7 @@ class SettingsSerializer(serializers.Serializer):
     auto_pair = serializers.BooleanField(required=False)
     late_entry_until_round = serializers.IntegerField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
     late_entry_points = serializers.FloatField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
+    rated = serializers.BooleanField(required=False, help_text="default true; false: an unrated event (command set_rated changes it)")
 
 
 class TournamentCreateSerializer(serializers.Serializer):

@@ -123,9 +123,18 @@ class VoidMatch(TournamentCommand):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class SetRated(TournamentCommand):
+    """The whole event (no ``slot``) or one slot's match rated or unrated from now on."""
+
+    type: ClassVar[str] = "set_rated"
+    rated: bool
+    slot: str = ""
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch)
+                        Forfeit, KeepMatch, VoidMatch, SetRated)
 }
 COMMAND_TYPES = tuple(COMMANDS)
 
@@ -232,6 +241,15 @@ def _forbid(c: dict) -> Forbid:
     return Forbid(players=(players[0], players[1]))
 
 
+def _set_rated(c: dict) -> SetRated:
+    rated, slot = c.get("rated"), c.get("slot", "")
+    if not isinstance(rated, bool):
+        raise BadCommand("'rated' is true or false")
+    if not isinstance(slot, str):
+        raise BadCommand("'slot' is a slot's key, e.g. \"main:r1:m1\" (none: the whole event)")
+    return SetRated(rated=rated, slot=slot)
+
+
 _PARSERS = {
     Enter: lambda c: Enter(player=_player(c)),
     CheckIn: lambda c: CheckIn(player=_player(c)),
@@ -245,6 +263,7 @@ _PARSERS = {
     Forfeit: lambda c: Forfeit(slot=_slot(c), winner=_winner(c), reason=_reason(c, "no-show")),
     KeepMatch: lambda c: KeepMatch(slot=_slot(c)),
     VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
+    SetRated: _set_rated,
 }
 
 

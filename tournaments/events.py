@@ -24,6 +24,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SlotFinished``          the slot's match ended: won at the board, or closed by the event
 ``SlotMatchResultCorrected``  the slot's match's result was set by a director on the match itself
 ``SlotMatchVoided``       the slot's match was voided
+``RatedSet``              the event (``slot`` empty) or one slot's match is rated or unrated from now on
 ========================  =====================================================================
 """
 
@@ -189,11 +190,21 @@ class SlotMatchVoided(TournamentEvent):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class RatedSet(TournamentEvent):
+    """Rated or not (federations' rated-match policies): the whole event when ``slot`` is empty, else one slot
+    (a walkover, a friendly). A slot's own setting wins over the event's. Unrated results stay out of the ratings
+    and the season tables; the event's own standings still count them."""
+
+    rated: bool
+    slot: str = ""
+
+
 EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
-                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided)
+                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, RatedSet)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

@@ -74,6 +74,16 @@ class Facts:
     kept: dict[str, str] = field(default_factory=dict)  # slot -> match id the director kept
     round_paired_at: list[int] = field(default_factory=list)  # stream version of each round's pairing
     corrected_at: int = 0  # stream version of the latest correction
+    rated_event: bool | None = None  # the director's RatedSet for the whole event (None: the setting "rated")
+    rated_slots: dict[str, bool] = field(default_factory=dict)  # slot -> its own RatedSet
+
+    @property
+    def event_rated(self) -> bool:
+        return self.config.get("rated", True) if self.rated_event is None else self.rated_event
+
+    def slot_rated(self, slot: str) -> bool:
+        """A slot's own setting, else the event's."""
+        return self.rated_slots.get(slot, self.event_rated)
 
     @property
     def format(self) -> str:
@@ -166,6 +176,11 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.paper[e.slot] = _paper(e, forfeit=True)
         case ev.MatchKept(slot=slot, match_id=match_id):
             facts.kept[slot] = match_id
+        case ev.RatedSet(rated=rated, slot=slot):
+            if slot:
+                facts.rated_slots[slot] = rated
+            else:
+                facts.rated_event = rated
         case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
             _match_fact(facts, e)
 

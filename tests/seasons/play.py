@@ -11,7 +11,7 @@ from seasons import decider, scoring
 from seasons.models import Season
 from seasons.selectors import season_data
 from tournaments import services
-from tournaments.selectors import tournament_data
+from tournaments.selectors import tournament_data, tournament_facts
 
 FLIGHTS = ("", "main")
 
@@ -51,14 +51,16 @@ def recomputed(season: Season) -> list[dict]:
     from tournaments.models import Tournament
 
     for pk, on in state.events.items():
-        data = tournament_data(Tournament.objects.get(pk=pk))
-        if data["winner"] is None:
+        tournament = Tournament.objects.get(pk=pk)
+        data, facts = tournament_data(tournament), tournament_facts(tournament)  # rated or not: the stream's facts
+        if data["winner"] is None or not facts.event_rated:
             continue
         rows = [r for r in data["standings"] if r["flight"] in FLIGHTS]
         wins: dict[int, list] = {}
         for s in data["slots"]:
             if s["winner"] is not None:
-                wins.setdefault(s["winner"], []).append(scoring.Win(s["bracket"], s["round"], s["forfeit"]))
+                wins.setdefault(s["winner"], []).append(
+                    scoring.Win(s["bracket"], s["round"], s["forfeit"], facts.slot_rated(s["key"])))
         events.append(scoring.EventResult(pk, on, len(rows), tuple(
             scoring.Finish(r["player_id"], r["rank"], tuple(wins.get(r["player_id"], []))) for r in rows)))
     return [{"rank": r.rank, "player_id": r.player, "total": r.total,

@@ -36,7 +36,8 @@ def test_placement_columns_are_read_in_field_order_whatever_order_the_club_gave_
 def test_match_wins_weighted_by_bracket_and_round():
     wins = (Win("main", 1), Win("main", 2), Win("main", 3),  # 1 + 1 + 2 (the final counts double)
             Win("consolation", 1), Win("consolation", 2),    # 0.5 + 0.5: consolation is worth half
-            Win("main", 1, forfeit=True))                    # a walkover is not a match won: 0
+            Win("main", 1, forfeit=True),                    # a walkover is not a match won: 0
+            Win("main", 2, rated=False))                     # nor is an unrated match (a friendly): 0
     component = {"kind": "match_wins", "per_win": 1, "brackets": {"main": 1, "consolation": 0.5}, "rounds": {"3": 2}}
     assert event_points(rule(component), Finish(1, 1, wins), 8) == 5.0
     # the consolation's third round is weighted by both: 0.5 x 2
