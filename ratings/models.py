@@ -32,10 +32,12 @@ class RatedMatch(models.Model):
         max_length=128, blank=True, default="",
         help_text="the event slot this match is played for: its result is rated through the slot, never twice",
     )
+    unrated = models.BooleanField(default=False, help_text="a friendly or walkover its creator or director marked")
 
     @property
     def rated(self) -> bool:
-        return self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
+        return (self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
+                and not self.unrated)
 
 
 class RatedEvent(models.Model):

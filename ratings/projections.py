@@ -50,6 +50,7 @@ class RatingsProjection(Projection):
     batch_factor = 10  # 20,000 events
     event_types = (
         "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
+        "MatchRatedSet",
         "ResultReported", "MatchForfeited", "MatchCreated", "SlotResultCorrected",  # tournament streams
         "TournamentConfigured", "RatedSet",  # an event's rated-match policy
         identity.MERGED,  # the players' stream: who is who
@@ -164,7 +165,8 @@ class _Batch:
             if payload.get("awaiting_confirmation"):
                 return  # an import nobody has vouched for yet: not a result until ImportConfirmed
             p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
-            self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs")))
+            self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs"),
+                                      unrated=payload.get("rated", True) is False))
             return
         if kind == "ImportConfirmed":
             self.on_import_confirmed(event)
@@ -176,6 +178,11 @@ class _Batch:
         was_rated = match.rated
         if kind == "MatchStarted":
             match.length = payload["length"]
+            return
+        if kind == "MatchRatedSet":  # a match outside the slots: its slot's event decides for a slot's match
+            match.unrated = not payload["rated"]
+            if not match.slot_key and was_rated != match.rated:
+                self.recompute = True  # in or out at its result's own position: recomputed in log order
             return
         if kind == "MatchWon":
             if match.seq is not None or match.voided:
@@ -334,7 +341,7 @@ class _Batch:
         _copy(RatedMatch, MATCH_COLUMNS, [_match_row(self.matches[k]) for k in self.new_matches])
         existing = [self.matches[k] for k in self.changed_matches - self.new_matches]
         RatedMatch.objects.bulk_update(existing, ["player0_id", "player1_id", "length", "ramp", "seq", "winner_seat",
-                                                  "voided", "slot_key"])
+                                                  "voided", "slot_key", "unrated"])
         if self.recompute:
             recompute_all(self.alias)
             return
@@ -355,11 +362,13 @@ def _paper(p: dict, forfeit: bool = False) -> dict:
 # value of each row than PostgreSQL took to store it (issue 13). The columns are the models' own.
 CHANGE_COLUMNS = ("player_id", "match_key", "seq", "opponent_id", "won", "length", "rating_before", "rating_after",
                   "experience_after")
-MATCH_COLUMNS = ("key", "player0_id", "player1_id", "length", "ramp", "seq", "winner_seat", "voided", "slot_key")
+MATCH_COLUMNS = ("key", "player0_id", "player1_id", "length", "ramp", "seq", "winner_seat", "voided", "slot_key",
+                 "unrated")
 
 
 def _match_row(m: RatedMatch) -> tuple:
-    return (m.key, m.player0_id, m.player1_id, m.length, m.ramp, m.seq, m.winner_seat, m.voided, m.slot_key)
+    return (m.key, m.player0_id, m.player1_id, m.length, m.ramp, m.seq, m.winner_seat, m.voided, m.slot_key,
+            m.unrated)
 
 
 def _copy(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -398,7 +407,8 @@ def recompute_all(alias: Mapping[int, int]) -> None:
     to the projection's position): what a correction of an old result, or a merge, needs."""
     ratings: dict[int, PlayerRating] = {}
     changes: list[tuple] = []
-    rated = RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="")
+    rated = RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="",
+                                      unrated=False)
     for match in rated.order_by("seq", "key"):  # by key: the slots one RatedSet rates again share its position
         seats = (alias.get(match.player0_id, match.player0_id), alias.get(match.player1_id, match.player1_id))
         if seats[0] == seats[1]:

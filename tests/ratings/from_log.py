@@ -62,7 +62,7 @@ def rated_results() -> list[tuple[int, int, int, str]]:
             if e.event_type == "MatchRegistered":
                 matches[e.stream_id] = {"players": list(p["player_ids"]), "length": 0,
                                         "ramp": p.get("rating_ramp", "fibs"), "winner": None, "at": None,
-                                        "voided": False, "slot": None}
+                                        "voided": False, "slot": None, "unrated": p.get("rated", True) is False}
                 continue
             m = matches.get(e.stream_id)
             if m is None:
@@ -75,6 +75,9 @@ def rated_results() -> list[tuple[int, int, int, str]]:
                 m["winner"], m["at"] = p["winner"], m["at"] or e.global_position
             elif e.event_type == "MatchVoided":
                 m["voided"] = True
+            elif e.event_type == "MatchRatedSet":  # a casual match's own; a slot's match is rated as its event says
+                m["unrated"] = not p["rated"]
+                continue
             else:
                 continue
             if m["slot"]:
@@ -106,7 +109,7 @@ def rated_results() -> list[tuple[int, int, int, str]]:
 
     units = []
     for stream, m in matches.items():
-        if m["slot"] is None and not m["voided"] and m["winner"] is not None:
+        if m["slot"] is None and not m["voided"] and m["winner"] is not None and not m.get("unrated"):
             w = m["players"][m["winner"]]
             units.append((m["at"], stream, (w, m["players"][1 - m["winner"]], m["length"], m["ramp"])))
     for key, s in slots.items():
