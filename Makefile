@@ -31,7 +31,7 @@ run: $(STAMP)
 # (started when none answers). Both go through scripts/test-services.sh, which also installs gnubg, the pure run's
 # oracle. Both in TEST_PROCESSES processes (pytest-xdist; a test file stays in one of them, each with its own
 # test database and Redis database: tests/settings.py). PYTEST_ARGS go to the second run.
-PURE_TESTS := $(wildcard tests/games/engine tests/tournaments/formats tests/tournaments/decider tests/tournaments/test_decider*.py)
+PURE_TESTS := $(wildcard tests/games/engine tests/tournaments/formats tests/tournaments/decider tests/tournaments/test_decider*.py tests/seasons/scoring)
 TEST_PROCESSES ?= 2
 PARALLEL = -n $(TEST_PROCESSES) --dist loadfile
 test: $(STAMP)

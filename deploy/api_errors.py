@@ -26,6 +26,7 @@ from eventlog.store import ConcurrencyError, EventRejected
 from games.engine.errors import EngineError
 from games.engine.matfile import MatFileError
 from games.services import BadCommand, MatchNotFound
+from seasons.decider import SeasonError
 from tournaments.services import TournamentError
 
 from .refusal_messages import translated
@@ -47,6 +48,7 @@ REFUSALS: dict[type[Exception], Refusal] = {
     EngineError: Refusal(status.HTTP_400_BAD_REQUEST, None),
     BadCommand: Refusal(status.HTTP_400_BAD_REQUEST, "bad_command"),
     TournamentError: Refusal(status.HTTP_400_BAD_REQUEST, "bad_command"),
+    SeasonError: Refusal(status.HTTP_400_BAD_REQUEST, None),  # its own code: already_in_season, bad_rule...
     EventRejected: Refusal(status.HTTP_400_BAD_REQUEST, "bad_command"),
     MatchNotFound: Refusal(status.HTTP_404_NOT_FOUND, "not_found"),
     PermissionDenied: Refusal(status.HTTP_403_FORBIDDEN, "permission_denied"),

@@ -11,6 +11,7 @@ class ApiRootSerializer(serializers.Serializer):
     matches = serializers.URLField()
     match_import = serializers.URLField()
     tournaments = serializers.URLField()
+    seasons = serializers.URLField()
     ratings = serializers.URLField()
     player_ratings = serializers.CharField(help_text="a URL template: {id} is the player's id")
     player_records = serializers.CharField(help_text="a URL template: a player's records (streaks, nemesis)")
@@ -34,6 +35,7 @@ class ApiRoot(APIView):
             "matches": url("match-list"),
             "match_import": url("match-import"),
             "tournaments": url("tournament-list"),
+            "seasons": url("season-list"),
             "ratings": url("rating-list"),
             "player_ratings": url("rating-list").replace("ratings/", "players/{id}/ratings/"),
             "player_records": url("rating-list").replace("ratings/", "players/{id}/records/"),

@@ -39,11 +39,13 @@ urlpatterns = [
          name="head-to-head"),
     path("api/", include("tournaments.urls")),
     path("api/", include("analysis.urls")),
+    path("api/", include("seasons.urls")),
     # analysis knows no events: the composition root hands it the event's visibility rule (a hidden one is 404)
     path("api/tournaments/<int:pk>/analysis/", EventAnalysisView.as_view(event_or_404=visible_or_404),
          name="event-analysis"),
     path("ratings/formula/", ratings_views.formula_page, name="rating-formula"),
     path("ratings/", ratings_views.rating_list_page, name="rating-list-page"),
+    path("", include("seasons.urls_pages")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # the split view serves Swagger UI's set-up script as a file: the page needs no inline script (deploy/csp.py)
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="crawford/swagger_ui.html"),

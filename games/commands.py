@@ -39,6 +39,13 @@ class VoidMatch:
 
 
 @dataclass(frozen=True)
+class SetRated:
+    """A director marks the match rated or unrated from now on (a friendly, a walkover): the ratings re-derive."""
+
+    rated: bool
+
+
+@dataclass(frozen=True)
 class ConfirmImport:
     """The other player (or an official) vouches for an imported record, which then counts for the ratings."""
 
@@ -46,6 +53,7 @@ class ConfirmImport:
 MatchCommand: TypeAlias = (
     RollDice | engine.Move | engine.Double | engine.Take | engine.Drop | engine.Beaver | engine.Raccoon
     | engine.Resign | engine.AcceptResignation | engine.DeclineResignation | CorrectResult | VoidMatch | ConfirmImport
+    | SetRated
 )
 
 # the API's name of each command type (the "type" of a command's JSON body)
@@ -63,8 +71,9 @@ COMMAND_CLASSES: dict[str, type] = {
     "correct_result": CorrectResult,
     "void": VoidMatch,
     "confirm_import": ConfirmImport,
+    "set_rated": SetRated,
 }
 COMMAND_TYPES = tuple(COMMAND_CLASSES)
 TYPE_OF = {cls: name for name, cls in COMMAND_CLASSES.items()}
 # the commands only an event's director or an official may send
-DIRECTOR_COMMANDS = (CorrectResult, VoidMatch)
+DIRECTOR_COMMANDS = (CorrectResult, VoidMatch, SetRated)

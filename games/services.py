@@ -34,6 +34,7 @@ from .commands import (
     CorrectResult,
     MatchCommand,
     RollDice,
+    SetRated,
     VoidMatch,
 )
 from .errors import BadCommand, MatchNotFound
@@ -171,13 +172,15 @@ def match_create(
     raccoons: bool = False,
     automatic_doubles: int = 0,
     cube_limit: int = 0,
+    rated: bool = True,
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
     Whoever creates it says what the match needs to know of its surroundings, and the match records it as
     given: whether it is ``published`` (a match of a hidden event is hidden, and follows its event through
     :func:`match_set_published`), who officiates it (``officiating_director_id``, a user id: its event's
-    director), the new-player ``rating_ramp`` it is rated with, and ``tournament_id``, a label for the event's
+    director), the new-player ``rating_ramp`` it is rated with (``rated`` False: a friendly, kept out of the
+    ratings until a director's ``set_rated``), and ``tournament_id``, a label for the event's
     lists that the match never looks up. ``cube_limit`` 0 means as high as the platform goes
     (:data:`games.limits.MAX_CUBE`), which is the limit the engine is given: a double past it is refused rather
     than stored where no ID can show it.
@@ -202,6 +205,8 @@ def match_create(
         cube_limit=cube_limit or limits.MAX_CUBE,
     )
     registration = _registration(published, officiating_director_id, rating_ramp, tournament_id)
+    if rated is not True:  # said only of an unrated match: every other registration stays as it was
+        registration["rated"] = False
     return _open_stream(actor, player0, player1, registration, decide(MatchState(), start), dice=DiceSource(dice))
 
 
@@ -295,7 +300,9 @@ def match_command(
                 if not official:
                     raise PermissionDenied("only the match's official (its event's director) or a federation "
                                            "official may correct or void a match")
-                new = _director_event(command, record) + _reveal_open_seed(stream_id)
+                # marking it rated reveals no dice: the match may still be at the board
+                new = (_rated_event(command, record) if isinstance(command, SetRated)
+                       else _director_event(command, record) + _reveal_open_seed(stream_id))
             after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
             _append(stream_id, record.version, new, actor, command_id, correlation_id)
         _remember_on_commit(after)
@@ -446,6 +453,12 @@ def _reveal_open_seed(stream_id: str) -> list[NewEvent]:
         seed.save(update_fields=["revealed"])
         out.append(NewEvent(streams.SEED_REVEALED, {"game": seed.game, "seed": seed.seed}))
     return out
+
+
+def _rated_event(command: SetRated, record: MatchRecord) -> list[NewEvent]:
+    if not isinstance(command.rated, bool):
+        raise BadCommand("'rated' is true or false")
+    return [NewEvent(streams.RATED_SET, {"rated": command.rated})]
 
 
 def _director_event(command: CorrectResult | VoidMatch, record: MatchRecord) -> list[NewEvent]:

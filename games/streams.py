@@ -34,8 +34,11 @@ VISIBILITY_CHANGED = "MatchVisibilityChanged"
 IMPORT_CONFIRMED = "ImportConfirmed"
 # who officiates the match (a user id), for a match whose registration did not say
 OFFICIAL_ASSIGNED = "MatchOfficialAssigned"
+# rated or not from now on (a friendly, a walkover): a match outside an event's slots; a slot's match is rated as its
+# event says (the event's own RatedSet)
+RATED_SET = "MatchRatedSet"
 PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
-                   IMPORT_CONFIRMED, OFFICIAL_ASSIGNED)
+                   IMPORT_CONFIRMED, OFFICIAL_ASSIGNED, RATED_SET)
 
 # MatchRegistered's schema: 2 names the officiating director and always the rating ramp. A version-1
 # registration is read as one with no officiating director (the data migration of the events that held such
@@ -109,6 +112,7 @@ class MatchRecord:
     officiating_director_id: int | None = None  # the user who officiates it (its event's director), if any
     rating_ramp: str = "fibs"  # the new-player ramp it is rated with, fixed by whoever created it
     published: bool = True
+    rated: bool = True  # its creator's word (MatchRegistered's "rated"), then a director's MatchRatedSet
     state: MatchState = field(default_factory=MatchState)
     correction: Correction | None = None
     voided: str | None = None
@@ -211,6 +215,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                 officiating_director_id=payload["officiating_director_id"],
                 rating_ramp=payload["rating_ramp"],
                 published=payload.get("published", True),
+                rated=payload.get("rated", True) is not False,
                 created_at=getattr(row, "recorded_at", None),
                 import_warnings=tuple(payload.get("import_warnings", ())),
                 dice_source=payload.get("dice"),
@@ -232,6 +237,8 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                                         Ending(payload.get("how", Ending.PAPER)))
         elif kind == VISIBILITY_CHANGED:
             changes["published"] = bool(payload["published"])
+        elif kind == RATED_SET:
+            changes["rated"] = bool(payload["rated"])
         elif kind in (SEED_COMMITTED, SEED_REVEALED):
             pass  # the dice's proof: nothing the rules look at
         else:

@@ -32,10 +32,24 @@ class RatedMatch(models.Model):
         max_length=128, blank=True, default="",
         help_text="the event slot this match is played for: its result is rated through the slot, never twice",
     )
+    unrated = models.BooleanField(default=False, help_text="a friendly or walkover its creator or director marked")
 
     @property
     def rated(self) -> bool:
-        return self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
+        return (self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
+                and not self.unrated)
+
+
+class RatedEvent(models.Model):
+    """An event's rated-match policy as its stream says (``TournamentConfigured``'s setting ``rated``, then the
+    director's ``RatedSet``): kept only for events that ever said something else than "rated"."""
+
+    stream_id = models.CharField(max_length=64, primary_key=True)
+    rated = models.BooleanField(default=True)
+    slots = models.JSONField(default=dict)  # slot -> rated, each slot's own setting (it wins over the event's)
+
+    def slot_rated(self, slot: str) -> bool:
+        return self.slots.get(slot, self.rated)
 
 
 class PlayerRating(models.Model):

@@ -8,6 +8,9 @@ What is rated, once each:
   director's correction if any, else the paper result (a forfeit is not rated), else the result of the
   slot's current match unless that match was voided. A match linked to a slot is never rated on its own, so a
   slot whose server match went on after a paper result, or whose correction names the match, counts once.
+  Not when the event, or that slot, is unrated (the setting ``rated`` of ``TournamentConfigured``, then the
+  director's ``RatedSet``, read from the event's stream by name, as its results are): a change of it settles
+  the event's slots again, as a correction does, so the ratings re-derive.
 
 A result is rated at the log position where its unit first had a result. A new result is rated at once; a
 change of a result already rated (a correction, a void) changes every later rating that depends on it, so the
@@ -34,7 +37,7 @@ from players import identity
 from players.selectors import player_identities
 
 from .formula import Rated, rate
-from .models import PlayerRating, RatedMatch, RatedSlot, RatingChange
+from .models import PlayerRating, RatedEvent, RatedMatch, RatedSlot, RatingChange
 
 MATCH = "match"
 TOURNAMENT = "tournament"
@@ -47,7 +50,9 @@ class RatingsProjection(Projection):
     batch_factor = 10  # 20,000 events
     event_types = (
         "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
+        "MatchRatedSet",
         "ResultReported", "MatchForfeited", "MatchCreated", "SlotResultCorrected",  # tournament streams
+        "TournamentConfigured", "RatedSet",  # an event's rated-match policy
         identity.MERGED,  # the players' stream: who is who
     )
 
@@ -65,6 +70,7 @@ class RatingsProjection(Projection):
 
     def reset(self) -> None:
         RatedSlot.objects.all().delete()
+        RatedEvent.objects.all().delete()
         RatingChange.objects.all().delete()
         PlayerRating.objects.all().delete()
         RatedMatch.objects.all().delete()
@@ -93,18 +99,27 @@ class _Batch:
         self.unrated: set[int] = set()  # players the preload looked for and found without a rating yet
         self.changes: list[tuple] = []  # rows of RatingChange, in CHANGE_COLUMNS order
         self.recompute = False
+        self.policies: dict[str, RatedEvent | None] = {}  # an event's stream -> its policy (None: all rated)
+        self.changed_policies: set[str] = set()
 
     def preload(self, events) -> None:
         """A few queries for the whole batch instead of one per match, slot and player."""
         registered = {e.stream_id for e in events if e.event_type == "MatchRegistered"}
         match_keys = {e.stream_id for e in events if e.stream_type == MATCH} - registered
-        slot_keys = {slot_key_of(e.stream_id, e.payload["slot"]) for e in events if e.stream_type == TOURNAMENT}
+        slot_keys = {slot_key_of(e.stream_id, e.payload["slot"]) for e in events
+                     if e.stream_type == TOURNAMENT and e.payload.get("slot")}
         for slot in RatedSlot.objects.filter(slot_key__in=slot_keys):
             self.slots[slot.slot_key] = slot
             match_keys.add(slot.match_key)
         match_keys |= slot_keys
         for match in RatedMatch.objects.filter(key__in=match_keys):
             self.matches[match.key] = match
+        streams = {e.stream_id for e in events if e.stream_type == TOURNAMENT}
+        streams |= {_stream_of(k) for k in slot_keys} | {_stream_of(m.slot_key) for m in self.matches.values()
+                                                         if m and m.slot_key}
+        self.policies = dict.fromkeys(streams)
+        for policy in RatedEvent.objects.filter(stream_id__in=streams):
+            self.policies[policy.stream_id] = policy
         players = {self.alias.get(p, p) for e in events if e.event_type == "MatchRegistered" for p in e.payload["player_ids"]}
         players |= {p for e in events if e.stream_type == TOURNAMENT for p in (e.payload.get("winner"), e.payload.get("loser"))}
         players |= {p for m in self.matches.values() if m for p in (m.player0_id, m.player1_id)}
@@ -150,7 +165,8 @@ class _Batch:
             if payload.get("awaiting_confirmation"):
                 return  # an import nobody has vouched for yet: not a result until ImportConfirmed
             p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
-            self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs")))
+            self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs"),
+                                      unrated=payload.get("rated", True) is False))
             return
         if kind == "ImportConfirmed":
             self.on_import_confirmed(event)
@@ -162,6 +178,11 @@ class _Batch:
         was_rated = match.rated
         if kind == "MatchStarted":
             match.length = payload["length"]
+            return
+        if kind == "MatchRatedSet":  # a match outside the slots: its slot's event decides for a slot's match
+            match.unrated = not payload["rated"]
+            if not match.slot_key and was_rated != match.rated:
+                self.recompute = True  # in or out at its result's own position: recomputed in log order
             return
         if kind == "MatchWon":
             if match.seq is not None or match.voided:
@@ -200,8 +221,43 @@ class _Batch:
             match.seq, match.winner_seat = event.global_position, payload["winner"]
             self.rate(match)
 
+    def policy(self, stream_id: str) -> RatedEvent | None:
+        if stream_id not in self.policies:
+            self.policies[stream_id] = RatedEvent.objects.filter(stream_id=stream_id).first()
+        return self.policies[stream_id]
+
+    def slot_rated(self, slot_key: str) -> bool:
+        policy = self.policy(_stream_of(slot_key))
+        return policy is None or policy.slot_rated(slot_key.split(":", 1)[1])
+
+    def on_policy(self, event) -> None:
+        """The event's rated-match policy: at its creation (only "unrated" is worth a row), then each change
+        settles the slots it touches again, as a correction would."""
+        p, stream_id = event.payload, event.stream_id
+        if event.event_type == "TournamentConfigured" and p.get("rated", True) is not False:
+            return
+        policy = self.policy(stream_id) or RatedEvent(stream_id=stream_id)
+        self.policies[stream_id] = policy
+        self.changed_policies.add(stream_id)
+        if event.event_type == "TournamentConfigured":
+            policy.rated = False
+            return
+        if p.get("slot"):
+            policy.slots = {**policy.slots, p["slot"]: p["rated"]}
+            keys = {slot_key_of(stream_id, p["slot"])}
+        else:
+            policy.rated = p["rated"]
+            prefix = f"{stream_id}:"
+            keys = set(RatedSlot.objects.filter(slot_key__startswith=prefix).values_list("slot_key", flat=True))
+            keys |= {k for k, s in self.slots.items() if s is not None and k.startswith(prefix)}
+        for key in sorted(keys):
+            self.settle_slot(self.slot(key), event.global_position)
+
     def on_tournament_event(self, event) -> None:
         p = event.payload
+        if event.event_type in ("TournamentConfigured", "RatedSet"):
+            self.on_policy(event)
+            return
         slot = self.slot(slot_key_of(event.stream_id, p["slot"]))
         if event.event_type == "MatchCreated":
             old = self.match(slot.match_key) if slot.match_key else None
@@ -251,7 +307,10 @@ class _Batch:
             self.recompute = self.recompute or unit.rated
 
     def slot_result(self, slot: RatedSlot) -> tuple[int, int, int, str] | None:
-        """(winner, loser, length, ramp): the correction, else the paper result, else the current match's."""
+        """(winner, loser, length, ramp): the correction, else the paper result, else the current match's; none
+        for an unrated slot."""
+        if not self.slot_rated(slot.slot_key):
+            return None
         for paper in (slot.correction, slot.paper):
             if paper:
                 return None if paper.get("forfeit") else (paper["winner"], paper["loser"], paper["length"], paper["ramp"])
@@ -272,18 +331,26 @@ class _Batch:
         self.changes.extend(_apply(self.rating(winner), self.rating(loser), match))
 
     def save(self) -> None:
+        for stream_id in sorted(self.changed_policies):
+            policy = self.policies[stream_id]
+            RatedEvent.objects.update_or_create(stream_id=stream_id, defaults={"rated": policy.rated,
+                                                                                "slots": policy.slots})
         RatedSlot.objects.bulk_create([self.slots[k] for k in self.new_slots])
         RatedSlot.objects.bulk_update([self.slots[k] for k in self.changed_slots - self.new_slots],
                                       ["match_key", "paper", "correction"])
         _copy(RatedMatch, MATCH_COLUMNS, [_match_row(self.matches[k]) for k in self.new_matches])
         existing = [self.matches[k] for k in self.changed_matches - self.new_matches]
         RatedMatch.objects.bulk_update(existing, ["player0_id", "player1_id", "length", "ramp", "seq", "winner_seat",
-                                                  "voided", "slot_key"])
+                                                  "voided", "slot_key", "unrated"])
         if self.recompute:
             recompute_all(self.alias)
             return
         _save_ratings(list(self.ratings.values()))
         _copy(RatingChange, CHANGE_COLUMNS, self.changes)
+
+
+def _stream_of(slot_key: str) -> str:
+    return slot_key.split(":", 1)[0]
 
 
 def _paper(p: dict, forfeit: bool = False) -> dict:
@@ -297,11 +364,13 @@ def _paper(p: dict, forfeit: bool = False) -> dict:
 # value of each row than PostgreSQL took to store it (issue 13). The columns are the models' own.
 CHANGE_COLUMNS = ("player_id", "match_key", "seq", "opponent_id", "won", "length", "rating_before", "rating_after",
                   "experience_after")
-MATCH_COLUMNS = ("key", "player0_id", "player1_id", "length", "ramp", "seq", "winner_seat", "voided", "slot_key")
+MATCH_COLUMNS = ("key", "player0_id", "player1_id", "length", "ramp", "seq", "winner_seat", "voided", "slot_key",
+                 "unrated")
 
 
 def _match_row(m: RatedMatch) -> tuple:
-    return (m.key, m.player0_id, m.player1_id, m.length, m.ramp, m.seq, m.winner_seat, m.voided, m.slot_key)
+    return (m.key, m.player0_id, m.player1_id, m.length, m.ramp, m.seq, m.winner_seat, m.voided, m.slot_key,
+            m.unrated)
 
 
 def _copy(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -340,8 +409,9 @@ def recompute_all(alias: Mapping[int, int]) -> None:
     to the projection's position): what a correction of an old result, or a merge, needs."""
     ratings: dict[int, PlayerRating] = {}
     changes: list[tuple] = []
-    rated = RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="")
-    for match in rated.order_by("seq"):
+    rated = RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="",
+                                      unrated=False)
+    for match in rated.order_by("seq", "key"):  # by key: the slots one RatedSet rates again share its position
         seats = (alias.get(match.player0_id, match.player0_id), alias.get(match.player1_id, match.player1_id))
         if seats[0] == seats[1]:
             continue  # two entries of one person, merged: not a match between two players

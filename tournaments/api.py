@@ -78,6 +78,8 @@ class SettingsSerializer(serializers.Serializer):
     reentry = ReentrySettingsSerializer(required=False, help_text="re-entry (buy-back) into a knockout's first round; "
                                                                   "not with a consolation")
 
+    rated = serializers.BooleanField(required=False, help_text="default true; false: an unrated event (command set_rated changes it)")
+
 
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)

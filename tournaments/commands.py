@@ -164,10 +164,19 @@ class CloseReentry(TournamentCommand):
     type: ClassVar[str] = "close_reentry"
 
 
+@dataclass(frozen=True)
+class SetRated(TournamentCommand):
+    """The whole event (no ``slot``) or one slot's match rated or unrated from now on."""
+
+    type: ClassVar[str] = "set_rated"
+    rated: bool
+    slot: str = ""
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
                         Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, AssignTable,
-                        SetTableService, CancelCheckIn)
+                        SetTableService, CancelCheckIn, SetRated)
 }
 COMMAND_TYPES = tuple(COMMANDS)
 
@@ -288,6 +297,15 @@ def _in_service(c: dict) -> bool:
     return value
 
 
+def _set_rated(c: dict) -> SetRated:
+    rated, slot = c.get("rated"), c.get("slot", "")
+    if not isinstance(rated, bool):
+        raise BadCommand("'rated' is true or false")
+    if not isinstance(slot, str):
+        raise BadCommand("'slot' is a slot's key, e.g. \"main:r1:m1\" (none: the whole event)")
+    return SetRated(rated=rated, slot=slot)
+
+
 _PARSERS = {
     Enter: lambda c: Enter(player=_player(c)),
     CheckIn: lambda c: CheckIn(player=_player(c)),
@@ -307,6 +325,7 @@ _PARSERS = {
     CloseStage: lambda c: CloseStage(),
     Reenter: lambda c: Reenter(player=_player(c)),
     CloseReentry: lambda c: CloseReentry(),
+    SetRated: _set_rated,
 }
 
 

@@ -17,9 +17,10 @@ MAX_ROUNDS = 99  # Swiss rounds, and the round numbers a length may be set for
 MAX_CYCLES = 4  # round robin: each player meets each other this many times at most
 BRACKETS = ("main", "consolation", "last_chance", "winners", "losers", "grand_final", "rounds")
 LENGTH_KEYS = ("default", "final", "rounds")
-BOOLEANS = ("consolation", "last_chance", "reset", "auto_pair")
+BOOLEANS = ("consolation", "last_chance", "reset", "auto_pair", "rated")
 KEYS = ("lengths", "consolation", "consolation_feeds", "last_chance", "reset", "cycles", "tiebreaks", "rounds",
-        "auto_pair", "late_entry_until_round", "late_entry_points", "dice", "qualifiers", "reentry", "groups")
+        "auto_pair", "late_entry_until_round", "late_entry_points", "dice", "qualifiers", "reentry", "groups",
+        "rated")
 MAX_GROUPS = 8  # a round robin in groups
 MAX_QUALIFIERS = 128  # a staged event's knockout: the top K of stage one
 MAX_REENTRIES = 9  # how many times one player may buy back

@@ -419,12 +419,20 @@ def _close_reentry(facts: State, cmd: c.CloseReentry) -> list:
     return [ev.ReentryClosed(tuple(open_places(facts)))]
 
 
+def _set_rated(facts: State, cmd: c.SetRated) -> list:
+    """Rated or not, the whole event or one slot (one the event has: drawn, or paired in a Swiss round)."""
+    if cmd.slot and cmd.slot not in {s.key for s in view_of(facts).slots}:
+        raise UnknownSlot(f"no slot {cmd.slot!r} in this event")
+    return [ev.RatedSet(cmd.rated, cmd.slot)]
+
+
 _HANDLERS = {
     c.Enter: _enter, c.CheckIn: _check_in, c.Withdraw: _withdraw, c.Draw: _draw, c.PairRound: _pair_round,
     c.Forbid: _forbid, c.ReportResult: _report, c.ConfirmResult: _confirm, c.CorrectResult: _correct,
     c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void, c.CloseStage: _close_stage, c.Reenter: _reenter,
     c.CloseReentry: _close_reentry,
     c.AssignTable: _assign_table, c.SetTableService: _set_table_service, c.CancelCheckIn: _cancel_check_in,
+    c.SetRated: _set_rated,
 }
 
 

@@ -31,6 +31,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``StageDrawMade``         the draw of stage two, the knockout: the qualifiers seeded by that table
 ``PlayerReentered``       a buy-back: an eliminated player takes a first-round place kept open
 ``ReentryClosed``         no more re-entries: the places still open become byes
+``RatedSet``              the event (``slot`` empty) or one slot's match is rated or unrated from now on
 ========================  =====================================================================
 """
 
@@ -239,12 +240,23 @@ class ReentryClosed(TournamentEvent):
     open_places: tuple[str, ...] = ()  # the places left open, byes from now on
 
 
+@dataclass(frozen=True)
+class RatedSet(TournamentEvent):
+    """Rated or not (federations' rated-match policies): the whole event when ``slot`` is empty, else one slot
+    (a walkover, a friendly). A slot's own setting wins over the event's. Unrated results stay out of the ratings
+    and the season tables; the event's own standings still count them."""
+
+    rated: bool
+    slot: str = ""
+
+
 EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
-                StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled)
+                StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
+                RatedSet)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

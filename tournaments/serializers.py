@@ -227,12 +227,21 @@ class CloseReentrySerializer(CommandSerializer):
     command = c.CloseReentry
 
 
+class SetRatedSerializer(CommandSerializer):
+    """Rated or unrated from now on: the whole event, or one slot's match (a walkover, a friendly)."""
+
+    command = c.SetRated
+    rated = serializers.BooleanField(help_text="false: its results stay out of the ratings and the season tables")
+    slot = StrictCharField(max_length=40, required=False, default="", allow_blank=True,
+                           help_text="one slot's key, e.g. \"main:r1:m1\"; none: the whole event")
+
+
 COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {
     s.command.type: s for s in (
         EnterSerializer, CheckInSerializer, WithdrawSerializer, DrawSerializer, PairRoundSerializer, ForbidSerializer,
         ReportResultSerializer, ConfirmResultSerializer, CorrectResultSerializer, ForfeitSerializer,
         KeepMatchSerializer, VoidMatchSerializer, CloseStageSerializer, ReenterSerializer, CloseReentrySerializer,
-        AssignTableSerializer, SetTableServiceSerializer, CancelCheckInSerializer)
+        AssignTableSerializer, SetTableServiceSerializer, CancelCheckInSerializer, SetRatedSerializer)
 }
 assert set(COMMAND_SERIALIZERS) == set(c.COMMANDS), "one serializer per command type"
 

@@ -86,6 +86,17 @@ class Facts:
         """A Swiss or round robin whose top ``qualifiers`` go on to a knockout."""
         return bool(self.config.get("qualifiers")) and self.format in (Format.SWISS, Format.ROUND_ROBIN)
 
+    rated_event: bool | None = None  # the director's RatedSet for the whole event (None: the setting "rated")
+    rated_slots: dict[str, bool] = field(default_factory=dict)  # slot -> its own RatedSet
+
+    @property
+    def event_rated(self) -> bool:
+        return self.config.get("rated", True) if self.rated_event is None else self.rated_event
+
+    def slot_rated(self, slot: str) -> bool:
+        """A slot's own setting, else the event's."""
+        return self.rated_slots.get(slot, self.event_rated)
+
     @property
     def format(self) -> str:
         return self.config.get("format", "")
@@ -191,6 +202,11 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.reentries.append((pid, place))
         case ev.ReentryClosed():
             facts.reentry_closed = True
+        case ev.RatedSet(rated=rated, slot=slot):
+            if slot:
+                facts.rated_slots[slot] = rated
+            else:
+                facts.rated_event = rated
         case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
             _match_fact(facts, e)
 

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from apikit.serializers import ErrorSerializer
 
 from games import limits
-from games.commands import COMMAND_TYPES, ConfirmImport, CorrectResult, RollDice, VoidMatch
+from games.commands import COMMAND_TYPES, ConfirmImport, CorrectResult, RollDice, SetRated, VoidMatch
 from games.engine import commands as engine
 from games.engine.events import KIND_VALUE
 from games.engine.match import Phase
@@ -80,6 +80,8 @@ class MatchCreateSerializer(serializers.Serializer):
         help_text=f"Match length (odd, at most {limits.MAX_MATCH_LENGTH}: gnubg's Match ID holds 15 bits), "
                   "or 0 for an unlimited money session")
     published = serializers.BooleanField(default=True)
+    rated = serializers.BooleanField(default=True, help_text="false: a friendly, kept out of the ratings "
+                                                             "(the command set_rated changes it)")
     crawford = serializers.BooleanField(default=True)
     jacoby = serializers.BooleanField(default=False)
     beavers = serializers.BooleanField(default=False)
@@ -224,12 +226,23 @@ class ConfirmImportCommandSerializer(_Command):
         return ConfirmImport()
 
 
+class SetRatedCommandSerializer(_Command):
+    """A director marks the match rated or unrated from now on (a friendly, a walkover): the ratings re-derive.
+    A match of an event's slot is rated as its event says (the event's command set_rated)."""
+
+    command_type = "set_rated"
+    rated = serializers.BooleanField(help_text="false: its result stays out of the ratings")
+
+    def command(self):
+        return SetRated(self.validated_data["rated"])
+
+
 COMMAND_SERIALIZERS: dict[str, type[_Command]] = {
     s.command_type: s for s in (
         RollCommandSerializer, MoveCommandSerializer, DoubleCommandSerializer, TakeCommandSerializer,
         DropCommandSerializer, BeaverCommandSerializer, RaccoonCommandSerializer, ResignCommandSerializer,
         AcceptResignationCommandSerializer, DeclineResignationCommandSerializer, CorrectResultCommandSerializer,
-        VoidCommandSerializer, ConfirmImportCommandSerializer,
+        VoidCommandSerializer, ConfirmImportCommandSerializer, SetRatedCommandSerializer,
     )
 }
 assert tuple(COMMAND_SERIALIZERS) == COMMAND_TYPES, "one serializer per command type, in the same order"

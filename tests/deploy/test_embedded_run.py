@@ -15,12 +15,16 @@ import json
 from eventlog.models import Event, ProjectionFailure
 from games.models import MatchSummary
 from ratings.models import PlayerRating, RatingChange
+from seasons.models import SeasonScore, SeasonStanding
 print("PROBE" + json.dumps({
     "events": Event.objects.count(),
     "failures": [f"{f.projection}: {f.error}" for f in ProjectionFailure.objects.all()],
     "finished": MatchSummary.objects.filter(finished=True).count(),
     "rated_players": PlayerRating.objects.count(),
     "rating_changes": RatingChange.objects.count(),
+    "rated_results": RatingChange.objects.values("match_key").distinct().count(),
+    "season_rows": SeasonStanding.objects.count(),
+    "season_versions": sorted(set(SeasonScore.objects.values_list("rule_version", flat=True))),
 }))
 """
 
@@ -43,4 +47,8 @@ def test_the_demo_loads_on_sqlite_with_every_projection_whole(tmp_path):
     facts = json.loads(next(line for line in out.splitlines() if line.startswith("PROBE"))[len("PROBE"):])
     assert facts["failures"] == []
     assert facts["finished"] >= 5
-    assert facts["rated_players"] >= 8 and facts["rating_changes"] == 2 * facts["finished"]
+    # every result rated once, for both players: the club night's matches and the demo season's paper results
+    assert facts["rated_players"] >= 8 and facts["rating_changes"] == 2 * facts["rated_results"]
+    assert facts["rated_results"] >= facts["finished"]
+    # the demo season: a table of the eight members, scored by both rule versions (seasons/demo.py)
+    assert facts["season_rows"] == 8 and facts["season_versions"] == [1, 2]

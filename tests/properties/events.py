@@ -258,7 +258,7 @@ def one_slot_one_result() -> None:
 
 
 # The project's apps: their tables, read models and write models alike, are compared around a rebuild.
-APPS = ("eventlog", "players", "games", "tournaments", "ratings", "analysis")
+APPS = ("eventlog", "players", "games", "tournaments", "ratings", "analysis", "seasons")
 # The analysis projection only makes a match's row (these columns); gnubg fills in the rest later, on the
 # worker, after the commit, so a rebuild refills them in its own time (its decisions and figures likewise).
 ANALYSIS_ROWS = {"MatchAnalysis": ("stream_id", "plies", "player0_id", "player1_id", "tournament_id", "ended_at"),

@@ -5,7 +5,9 @@ voided; an event's slot counts once, with its one result as the event reads it (
 else the paper result, a forfeit not rated, else the result of its current match unless voided), at the log
 position where the slot first had a result. Players are the persons they stand for by every merge in the log
 (``PlayersMerged``, the players' stream): a merge counts a duplicate's results, past and future, as the kept
-player's, and a result between two entries of one person counts for nobody.
+player's, and a result between two entries of one person counts for nobody. An unrated event or slot (the
+setting ``rated``, then ``RatedSet``: a slot's own setting wins) counts nothing while it is unrated; a change
+settles its slots again at the change's position.
 """
 
 from __future__ import annotations
@@ -19,8 +21,12 @@ def rated_results() -> list[tuple[int, int, int, str]]:
     alias: dict[int, int] = {}  # every merge in the log, applied to every result at the end
     matches: dict[str, dict] = {}  # stream -> {"players", "length", "ramp", "winner", "at", "voided", "slot"}
     slots: dict[str, dict] = {}  # slot -> {"match", "paper", "correction", "at"}
+    rated: dict[str, bool] = {}  # an event's stream -> rated; a slot key -> its own setting
 
-    def slot_result(s: dict):
+    def slot_result(s: dict, key: str):
+        stream = key.split(":", 1)[0]
+        if not rated.get(key, rated.get(stream, True)):
+            return None
         for paper in (s["correction"], s["paper"]):
             if paper is not None:
                 return None if paper["forfeit"] else paper["result"]
@@ -32,7 +38,7 @@ def rated_results() -> list[tuple[int, int, int, str]]:
 
     def touch(key: str, position: int):
         s = slots[key]
-        if slot_result(s) is None:
+        if slot_result(s, key) is None:
             s["at"] = None
         elif s["at"] is None:
             s["at"] = position
@@ -56,7 +62,7 @@ def rated_results() -> list[tuple[int, int, int, str]]:
             if e.event_type == "MatchRegistered":
                 matches[e.stream_id] = {"players": list(p["player_ids"]), "length": 0,
                                         "ramp": p.get("rating_ramp", "fibs"), "winner": None, "at": None,
-                                        "voided": False, "slot": None}
+                                        "voided": False, "slot": None, "unrated": p.get("rated", True) is False}
                 continue
             m = matches.get(e.stream_id)
             if m is None:
@@ -69,10 +75,20 @@ def rated_results() -> list[tuple[int, int, int, str]]:
                 m["winner"], m["at"] = p["winner"], m["at"] or e.global_position
             elif e.event_type == "MatchVoided":
                 m["voided"] = True
+            elif e.event_type == "MatchRatedSet":  # a casual match's own; a slot's match is rated as its event says
+                m["unrated"] = not p["rated"]
+                continue
             else:
                 continue
             if m["slot"]:
                 touch(m["slot"], e.global_position)
+        elif e.stream_type == "tournament" and e.event_type == "TournamentConfigured":
+            rated[e.stream_id] = p.get("rated", True) is not False
+        elif e.stream_type == "tournament" and e.event_type == "RatedSet":
+            key = f"{e.stream_id}:{p['slot']}" if p.get("slot") else e.stream_id
+            rated[key] = p["rated"]
+            for slot_key in [k for k in slots if k == key or k.startswith(f"{key}:")]:
+                touch(slot_key, e.global_position)
         elif e.stream_type == "tournament" and "slot" in p:
             key = f"{e.stream_id}:{p['slot']}"
             s = slots.setdefault(key, {"match": None, "paper": None, "correction": None, "at": None})
@@ -92,15 +108,16 @@ def rated_results() -> list[tuple[int, int, int, str]]:
             touch(key, e.global_position)
 
     units = []
-    for m in matches.values():
-        if m["slot"] is None and not m["voided"] and m["winner"] is not None:
+    for stream, m in matches.items():
+        if m["slot"] is None and not m["voided"] and m["winner"] is not None and not m.get("unrated"):
             w = m["players"][m["winner"]]
-            units.append((m["at"], (w, m["players"][1 - m["winner"]], m["length"], m["ramp"])))
-    for s in slots.values():
-        result = slot_result(s)
+            units.append((m["at"], stream, (w, m["players"][1 - m["winner"]], m["length"], m["ramp"])))
+    for key, s in slots.items():
+        result = slot_result(s, key)
         if result is not None:
-            units.append((s["at"], result))
-    persons = [(alias.get(w, w), alias.get(l, l), n, ramp) for _, (w, l, n, ramp) in sorted(units)]
+            units.append((s["at"], key, result))
+    # in log order; units rated at one position (the slots an event's RatedSet rates again) by key
+    persons = [(alias.get(w, w), alias.get(l, l), n, ramp) for _, _, (w, l, n, ramp) in sorted(units)]
     return [r for r in persons if r[2] > 0 and r[0] != r[1]]
 
 

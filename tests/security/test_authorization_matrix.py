@@ -125,6 +125,7 @@ MATCH_SCENES = {
     "correct_result": ({}, [], {"type": "correct_result", "winner": 0, "score": [5, 2], "reason": "scoresheet"},
                        "officials"),
     "void": ({}, [], {"type": "void", "reason": "wrong players"}, "officials"),
+    "set_rated": ({}, [], {"type": "set_rated", "rated": False}, "officials"),
     # a .mat record imported by "player" (seat 0): vouched for by the other seat or an official of the event
     "confirm_import": ({"imported_by": "player"}, [], {"type": "confirm_import"}, "other seat"),
 }
@@ -428,6 +429,8 @@ EVENT_SCENES = {
     "close_stage": (_scene_close_stage, OFFICIALS),
     "reenter": (lambda w: (_reentry_event(w, lose=True), {"type": "reenter", "player": _p(w)})[1], OFFICIALS),
     "close_reentry": (lambda w: (_reentry_event(w, lose=False), {"type": "close_reentry"})[1], OFFICIALS),
+    "set_rated": (lambda w: (_entered(w, draw=True), {"type": "set_rated", "rated": False, "slot": _final(w)})[1],
+                  OFFICIALS),
 }
 
 

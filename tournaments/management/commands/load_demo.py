@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from eventlog import projections
 from eventlog.tasks import one_wake_up
@@ -68,6 +70,8 @@ class Command(BaseCommand):
         self._play(director, semis[0]["match_id"], rnd, moves=None)
         self._play(director, semis[1]["match_id"], rnd, moves=40)
         self._settle(event)
+        for extra in django_settings.DEMO_EXTRAS:  # the season (seasons/demo.py)…, named by the composition root
+            self.stdout.write(import_string(extra)(director=director, club=club, players=players, event=event, rnd=rnd))
         self.stdout.write(
             f"demo loaded: {CLUB}, {len(players)} players, event '{event.name}'; "
             "log in at /admin/ as director / director"

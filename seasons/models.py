@@ -1,0 +1,85 @@
+"""A club's seasons and series. The ``Season`` row names the season (like ``Tournament``); everything else here
+is a read model kept by the ``season_tables`` projection (``seasons/projections.py``), never written by hand."""
+
+from django.conf import settings
+from django.db import models
+
+from players.models import Club
+
+
+class Season(models.Model):
+    name = models.CharField(max_length=160)
+    kind = models.CharField(max_length=8, default="season")  # "season" or "series"
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="seasons")
+    director = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="directed_seasons")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# -- read models ------------------------------------------------------------------------------------
+
+
+class SeasonState(models.Model):
+    season_id = models.BigIntegerField(primary_key=True)
+    version = models.PositiveIntegerField(default=0)
+
+
+class SeasonEvent(models.Model):
+    """An event the season counts, on its date."""
+
+    season_id = models.BigIntegerField(db_index=True)
+    tournament_id = models.BigIntegerField(db_index=True)
+    on = models.DateField()
+    finished = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)  # an unrated event gives nothing
+    field_size = models.PositiveIntegerField(default=0)
+    rule_version = models.PositiveIntegerField(null=True)  # the version that scored it (None: no rule in force)
+
+    class Meta:
+        unique_together = [("season_id", "tournament_id")]
+
+
+class SeasonRule(models.Model):
+    season_id = models.BigIntegerField(db_index=True)
+    version = models.PositiveIntegerField()
+    effective_from = models.DateField()
+    rule = models.JSONField()
+
+    class Meta:
+        unique_together = [("season_id", "version")]
+
+
+class EventFinishes(models.Model):
+    """What a finished event gave each player (place, matches won), as the seasons read it: one row per event
+    that is in some season, re-derived from the event's stream whenever it changes."""
+
+    tournament_id = models.BigIntegerField(primary_key=True)
+    finished = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    field_size = models.PositiveIntegerField(default=0)
+    finishes = models.JSONField(default=list)  # [{"player", "place", "wins": [[bracket, round, forfeit, rated]...]}]
+
+
+class SeasonScore(models.Model):
+    """The points one event gave one player in one season, and the rule version that made them."""
+
+    season_id = models.BigIntegerField(db_index=True)
+    tournament_id = models.BigIntegerField()
+    player_id = models.BigIntegerField()
+    points = models.FloatField()
+    rule_version = models.PositiveIntegerField()
+    counted = models.BooleanField(default=True)  # among the player's best N
+
+
+class SeasonStanding(models.Model):
+    season_id = models.BigIntegerField(db_index=True)
+    player_id = models.BigIntegerField()
+    rank = models.PositiveIntegerField()
+    total = models.FloatField()
+    events = models.PositiveIntegerField(default=0)

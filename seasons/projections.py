@@ -1,0 +1,95 @@
+"""The ``season_tables`` projection: every season's table, a function of the log.
+
+It reads the seasons' streams (events added and removed, rule versions) and the tournaments' streams (their
+slots' results and corrections): an event that changes re-derives what it gave each player
+(``seasons/results.py``) and every season that counts it is scored again (``seasons/scoring.py``), so a
+correction of any result re-derives every table that depends on it. Like the tournaments' view, it reads a
+stream as it stands (the projection runs after the appends it reads), so a live run and a rebuild agree.
+"""
+
+from __future__ import annotations
+
+from django.db import InterfaceError, OperationalError
+
+from eventlog import store
+from eventlog.projections import Projection, StreamFailed
+from tournaments import events as tournament_events
+
+from . import decider, results, scoring
+from .models import EventFinishes, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
+
+TOURNAMENT = tournament_events.STREAM_TYPE
+
+
+class SeasonTablesProjection(Projection):
+    name = "season_tables"
+    event_types = decider.EVENT_TYPES + tuple(tournament_events.EVENTS)
+
+    def apply(self, batch) -> None:
+        seasons = dict.fromkeys(decider.season_pk_of(e.stream_id) for e in batch if e.stream_type == decider.STREAM_TYPE)
+        for pk in seasons:
+            _refresh_season(pk)
+        counted = set(SeasonEvent.objects.values_list("tournament_id", flat=True).distinct())
+        touched = {tournament_events.tournament_pk_of(e.stream_id) for e in batch if e.stream_type == TOURNAMENT}
+        known = set(EventFinishes.objects.values_list("tournament_id", flat=True))
+        changed = (touched & counted) | (counted - known)
+        for pk in sorted(changed):
+            try:
+                finished, rated, size, finishes = results.finishes_of(pk)
+            except (OperationalError, InterfaceError):
+                raise
+            except Exception as failure:  # noqa: BLE001 - the event's stream is at fault: set it aside
+                raise StreamFailed(tournament_events.stream_id_of(pk)) from failure
+            EventFinishes.objects.update_or_create(tournament_id=pk, defaults={
+                "finished": finished, "rated": rated, "field_size": size, "finishes": finishes})
+        EventFinishes.objects.exclude(tournament_id__in=counted).delete()  # no season counts it any more
+        if changed:
+            seasons.update(dict.fromkeys(SeasonEvent.objects.filter(tournament_id__in=changed)
+                                         .values_list("season_id", flat=True)))
+        for pk in seasons:
+            _score(pk)
+
+    def reset(self) -> None:
+        for model in (SeasonState, SeasonEvent, SeasonRule, EventFinishes, SeasonScore, SeasonStanding):
+            model.objects.all().delete()
+
+
+def _refresh_season(pk: int) -> None:
+    """The season's events and rule versions, from its stream."""
+    state = decider.fold((e.event_type, e.payload) for e in store.read_stream(decider.stream_id_of(pk)))
+    SeasonState.objects.update_or_create(season_id=pk, defaults={"version": state.version})
+    kept = SeasonEvent.objects.filter(season_id=pk)
+    kept.exclude(tournament_id__in=list(state.events)).delete()
+    for tournament_id, on in state.events.items():
+        SeasonEvent.objects.update_or_create(season_id=pk, tournament_id=tournament_id, defaults={"on": on})
+    SeasonRule.objects.filter(season_id=pk).delete()
+    SeasonRule.objects.bulk_create(SeasonRule(season_id=pk, version=v.version, effective_from=v.effective_from,
+                                              rule=v.rule) for v in state.versions)
+
+
+def _score(pk: int) -> None:
+    """The season's table from its events' finishes and its rule versions."""
+    members = list(SeasonEvent.objects.filter(season_id=pk))
+    finishes = {f.tournament_id: f for f in EventFinishes.objects.filter(tournament_id__in=[m.tournament_id for m in members])}
+    versions = [scoring.Version(r.version, r.effective_from, r.rule) for r in SeasonRule.objects.filter(season_id=pk)]
+    events = []
+    for member in members:
+        done = finishes.get(member.tournament_id)
+        finished, rated = bool(done and done.finished), bool(done is None or done.rated)
+        counts = finished and rated
+        version = scoring.version_on(versions, member.on) if counts else None
+        member.finished, member.rated, member.field_size = finished, rated, done.field_size if finished else 0
+        member.rule_version = version.version if version else None
+        if counts:
+            events.append(results.event_result(member.tournament_id, member.on, done.field_size, done.finishes))
+    SeasonEvent.objects.bulk_update(members, ["finished", "rated", "field_size", "rule_version"])
+    rows = scoring.table(events, versions)
+    SeasonScore.objects.filter(season_id=pk).delete()
+    SeasonStanding.objects.filter(season_id=pk).delete()
+    SeasonScore.objects.bulk_create(
+        SeasonScore(season_id=pk, tournament_id=s.event, player_id=row.player, points=s.points,
+                    rule_version=s.version, counted=s.counted)
+        for row in rows for s in row.scores)
+    SeasonStanding.objects.bulk_create(
+        SeasonStanding(season_id=pk, player_id=row.player, rank=row.rank, total=row.total, events=len(row.scores))
+        for row in rows)

@@ -1,0 +1,249 @@
+"""Season scoring rules: how a club turns its events' results into a season table (pure Python, no Django).
+
+A club publishes its rule; anyone can recompute every number of its table from the log with this module.
+
+A rule is a plain JSON object, stored as is in the season's stream (``ScoringRuleSet``), so an old table can
+always be recomputed with the rule that made it::
+
+    {"components": [<component>, ...], "best": N or null}
+
+An event gives a player the sum of the rule's components; the player's total is the sum of their ``best``
+events (all of them when ``best`` is null: "best 3 of 5" counts a player's three highest of five). Equal
+totals share a place (1, 2, 2, 4), then the table lists them by player id, so it is the same on every machine.
+
+Components:
+
+``placement``: points by finishing place and field size, master-points style. The club gives the table:
+    ``{"kind": "placement", "table": [{"min_field": 8, "points": [10, 6, 3, 3]}, {"min_field": 16, ...}]}``.
+    An event of F players reads the column with the largest ``min_field`` <= F (none: no points); the place p
+    gets ``points[p - 1]`` (0 past the end of the list). An event too small for every column gives nothing.
+
+``match_wins``: points per match won, weighted by bracket and by round:
+    ``{"kind": "match_wins", "per_win": 1, "brackets": {"main": 1, "consolation": 0.5}, "rounds": {"3": 2}}``.
+    A win is worth ``per_win`` x its bracket's weight (1 when unnamed) x its round's weight (1 when unnamed), so
+    a consolation win can be worth half a main one and a final twice a first round. A forfeit is not a match
+    won (nobody played it), nor is an unrated match (the director marks a friendly or a walkover unrated).
+
+``attendance``: ``{"kind": "attendance", "points": 2}``: for each event a player took part in.
+
+Versions: a season's rule changes by a new version that applies from a date (``effective_from``); an event is
+scored by the latest version in force on the event's date, so a change from a date re-derives the events on
+or after it and leaves the earlier ones as they were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+KINDS = ("placement", "match_wins", "attendance")
+MAX_COMPONENTS = 10
+MAX_PLACES = 256
+MAX_COLUMNS = 64
+
+
+class RuleError(ValueError):
+    """A rule the season cannot use: the text says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Win:
+    """One match won in an event: where it stood in the structure."""
+
+    bracket: str = "main"
+    round: int = 1
+    forfeit: bool = False
+    rated: bool = True  # an unrated match (a friendly, a walkover the director marked) stays out of the table
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What one player did in one event."""
+
+    player: int
+    place: int
+    wins: tuple[Win, ...] = ()
+
+
+@dataclass(frozen=True)
+class EventResult:
+    """A finished event as the season reads it: its date, its field and every player's finish."""
+
+    event: int
+    on: date
+    field_size: int
+    finishes: tuple[Finish, ...] = ()
+
+
+@dataclass(frozen=True)
+class Version:
+    version: int
+    effective_from: date
+    rule: dict
+
+
+@dataclass(frozen=True)
+class Score:
+    """The points one event gave one player, and the rule version that made them."""
+
+    event: int
+    points: float
+    version: int
+    counted: bool = True
+
+
+@dataclass(frozen=True)
+class Row:
+    player: int
+    rank: int
+    total: float
+    scores: tuple[Score, ...] = field(default_factory=tuple)
+
+
+# -- checking a rule -----------------------------------------------------------------------------------
+
+
+def _number(value, where: str, minimum: float = 0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < minimum \
+            or value > 1_000_000:
+        raise RuleError(f"{where} is a number from {minimum:g} to 1000000")
+    return float(value)
+
+
+def checked(rule) -> dict:
+    """The rule as stored, or :class:`RuleError` saying what is wrong with it."""
+    if not isinstance(rule, dict):
+        raise RuleError("a rule is an object with 'components' (and 'best')")
+    unknown = set(rule) - {"components", "best"}
+    if unknown:
+        raise RuleError(f"unknown key {sorted(unknown)[0]!r} in the rule")
+    components = rule.get("components")
+    if not isinstance(components, list) or not 1 <= len(components) <= MAX_COMPONENTS:
+        raise RuleError(f"'components' is a list of 1 to {MAX_COMPONENTS} components")
+    best = rule.get("best")
+    if best is not None and (isinstance(best, bool) or not isinstance(best, int) or not 1 <= best <= 1000):
+        raise RuleError("'best' is null (every event counts) or a whole number from 1 to 1000")
+    return {"components": [_checked_component(c, i) for i, c in enumerate(components, 1)], "best": best}
+
+
+def _checked_component(component, index: int) -> dict:
+    where = f"component {index}"
+    if not isinstance(component, dict) or component.get("kind") not in KINDS:
+        raise RuleError(f"{where}: 'kind' is one of {', '.join(KINDS)}")
+    kind = component["kind"]
+    allowed = {"placement": {"kind", "table"}, "match_wins": {"kind", "per_win", "brackets", "rounds"},
+               "attendance": {"kind", "points"}}[kind]
+    unknown = set(component) - allowed
+    if unknown:
+        raise RuleError(f"{where}: unknown key {sorted(unknown)[0]!r} for {kind}")
+    if kind == "placement":
+        table = component.get("table")
+        if not isinstance(table, list) or not 1 <= len(table) <= MAX_COLUMNS:
+            raise RuleError(f"{where}: 'table' is a list of 1 to {MAX_COLUMNS} columns")
+        columns, seen = [], set()
+        for column in table:
+            if not isinstance(column, dict) or set(column) != {"min_field", "points"}:
+                raise RuleError(f"{where}: each column is {{'min_field': n, 'points': [...]}}")
+            size = column["min_field"]
+            if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 10_000 or size in seen:
+                raise RuleError(f"{where}: 'min_field' is a whole number from 2 to 10000, once per column")
+            seen.add(size)
+            points = column["points"]
+            if not isinstance(points, list) or not 1 <= len(points) <= MAX_PLACES:
+                raise RuleError(f"{where}: 'points' lists 1 to {MAX_PLACES} places' points")
+            columns.append({"min_field": size, "points": [_number(p, f"{where}: a place's points") for p in points]})
+        return {"kind": kind, "table": sorted(columns, key=lambda c: c["min_field"])}
+    if kind == "match_wins":
+        out = {"kind": kind, "per_win": _number(component.get("per_win", 1), f"{where}: 'per_win'")}
+        brackets = component.get("brackets", {})
+        if not isinstance(brackets, dict) or not all(isinstance(k, str) and 0 < len(k) <= 32 for k in brackets):
+            raise RuleError(f"{where}: 'brackets' maps a bracket's name to its weight")
+        out["brackets"] = {k: _number(v, f"{where}: bracket {k!r}'s weight") for k, v in brackets.items()}
+        rounds = component.get("rounds", {})
+        if not isinstance(rounds, dict) or not all(str(k).isdigit() and 1 <= int(k) <= 1000 for k in rounds):
+            raise RuleError(f"{where}: 'rounds' maps a round number to its weight")
+        out["rounds"] = {str(int(k)): _number(v, f"{where}: round {k}'s weight") for k, v in rounds.items()}
+        return out
+    return {"kind": kind, "points": _number(component.get("points", 1), f"{where}: 'points'")}
+
+
+# -- scoring ---------------------------------------------------------------------------------------------
+
+
+def placement_points(component: dict, place: int, field_size: int) -> float:
+    column = None
+    for candidate in component["table"]:  # sorted by min_field
+        if candidate["min_field"] <= field_size:
+            column = candidate
+    if column is None or not 1 <= place <= len(column["points"]):
+        return 0.0
+    return float(column["points"][place - 1])
+
+
+def match_win_points(component: dict, wins) -> float:
+    total = 0.0
+    for win in wins:
+        if win.forfeit or not win.rated:
+            continue
+        total += (component.get("per_win", 1.0) * component.get("brackets", {}).get(win.bracket, 1.0)
+                  * component.get("rounds", {}).get(str(win.round), 1.0))
+    return total
+
+
+def event_points(rule: dict, finish: Finish, field_size: int) -> float:
+    """What one event gives one player under one rule."""
+    points = 0.0
+    for component in rule["components"]:
+        kind = component["kind"]
+        if kind == "placement":
+            points += placement_points(component, finish.place, field_size)
+        elif kind == "match_wins":
+            points += match_win_points(component, finish.wins)
+        elif kind == "attendance":
+            points += component["points"]
+    return round(points, 6)  # the same figure on every machine, whatever the order of the additions
+
+
+def version_on(versions, on: date) -> Version | None:
+    """The version in force on a date: the latest one whose ``effective_from`` is on or before it (of two from the
+    same date, the later version)."""
+    found = None
+    for version in sorted(versions, key=lambda v: (v.effective_from, v.version)):
+        if version.effective_from <= on:
+            found = version
+    return found
+
+
+def table(events, versions) -> list[Row]:
+    """The season table: each player's points per event (with the version that scored it), the events counted
+    (the best N under the rule in force on the season's latest event), the total and the place."""
+    versions = list(versions)
+    per_player: dict[int, list[Score]] = {}
+    for event in sorted(events, key=lambda e: (e.on, e.event)):
+        version = version_on(versions, event.on)
+        if version is None:
+            continue  # no rule in force yet on that date: the event gives no points
+        for finish in event.finishes:
+            score = Score(event.event, event_points(version.rule, finish, event.field_size), version.version)
+            per_player.setdefault(finish.player, []).append(score)
+    latest = max((e.on for e in events), default=None)
+    current = version_on(versions, latest) if latest is not None else None
+    best = current.rule.get("best") if current else None
+    rows = []
+    for player, scores in per_player.items():
+        kept = _best(scores, best)
+        marked = tuple(Score(s.event, s.points, s.version, i in kept) for i, s in enumerate(scores))
+        rows.append((player, round(sum(s.points for s in marked if s.counted), 6), marked))
+    rows.sort(key=lambda r: (-r[1], r[0]))
+    out, rank = [], 0
+    for i, (player, total, scores) in enumerate(rows):
+        if i == 0 or total != rows[i - 1][1]:
+            rank = i + 1
+        out.append(Row(player, rank, total, scores))
+    return out
+
+
+def _best(scores: list[Score], best: int | None) -> set[int]:
+    """Indexes of the scores that count: the ``best`` highest (of equal points, the earlier event)."""
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i].points, i))
+    return set(order if best is None else order[:best])

@@ -1,0 +1,52 @@
+"""Reads of seasons from their read models (kept by the ``season_tables`` projection)."""
+
+from __future__ import annotations
+
+from players.models import Player
+from tournaments.models import Tournament
+
+from .models import Season, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
+
+
+def season_rows():
+    return Season.objects.values("id", "name", "kind", "club_id").order_by("-created_at", "pk")
+
+
+def season_data(season: Season) -> dict:
+    pk = season.pk
+    state = SeasonState.objects.filter(season_id=pk).first()
+    members = sorted(SeasonEvent.objects.filter(season_id=pk), key=lambda m: (m.on, m.tournament_id))
+    names = dict(Tournament.objects.filter(pk__in=[m.tournament_id for m in members]).values_list("pk", "name"))
+    standings = list(SeasonStanding.objects.filter(season_id=pk).order_by("rank", "player_id"))
+    players = dict(Player.objects.filter(pk__in=[s.player_id for s in standings]).values_list("pk", "display_name"))
+    scores: dict[int, dict[int, SeasonScore]] = {}
+    for score in SeasonScore.objects.filter(season_id=pk):
+        scores.setdefault(score.player_id, {})[score.tournament_id] = score
+    return {
+        "id": pk, "name": season.name, "kind": season.kind, "club": season.club_id,
+        "version": state.version if state else 0,
+        "rules": [{"version": r.version, "effective_from": r.effective_from, "rule": r.rule}
+                  for r in SeasonRule.objects.filter(season_id=pk).order_by("version")],
+        "events": [{"tournament_id": m.tournament_id, "name": names.get(m.tournament_id, ""), "on": m.on,
+                    "finished": m.finished, "rated": m.rated, "field_size": m.field_size,
+                    "rule_version": m.rule_version}
+                   for m in members],
+        "table": [
+            {"rank": s.rank, "player_id": s.player_id, "name": players.get(s.player_id, ""), "total": s.total,
+             "events": s.events,
+             "scores": [{"tournament_id": m.tournament_id, "points": sc.points, "rule_version": sc.rule_version,
+                         "counted": sc.counted}
+                        for m in members if (sc := scores.get(s.player_id, {}).get(m.tournament_id))]}
+            for s in standings
+        ],
+    }
+
+
+def table_grid(data: dict) -> list[dict]:
+    """The page's table: one cell per event of the season, in the events' order (None: did not play it)."""
+    order = [e["tournament_id"] for e in data["events"]]
+    grid = []
+    for row in data["table"]:
+        by_event = {s["tournament_id"]: s for s in row["scores"]}
+        grid.append({**row, "cells": [by_event.get(t) for t in order]})
+    return grid

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("seasons/", api.SeasonListOpen.as_view(), name="season-list"),
+    path("seasons/<int:pk>/", api.SeasonDetail.as_view(), name="season-detail"),
+    path("seasons/<int:pk>/commands/", api.SeasonCommands.as_view(), name="season-commands"),
+]

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("seasons/", views.season_list_page, name="season-list-page"),
+    path("seasons/rules/", views.rules_page, name="season-rules"),
+    path("seasons/<int:pk>/", views.season_page, name="season-page"),
+]

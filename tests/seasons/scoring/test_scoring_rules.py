@@ -1,0 +1,122 @@
+"""Each scoring rule on tables computed by hand (pure: no Django, run with -p no:django -p tests.pure)."""
+
+from datetime import date
+
+import pytest
+
+from seasons.scoring import EventResult, Finish, RuleError, Version, Win, checked, event_points, table, version_on
+
+# USBGF-style: the club's table of places x field sizes (master points grow with the field)
+USBGF = {"kind": "placement", "table": [
+    {"min_field": 8, "points": [4, 2, 1, 1]},
+    {"min_field": 16, "points": [8, 5, 3, 3, 1, 1, 1, 1]},
+    {"min_field": 32, "points": [16, 10, 6, 6, 3, 3, 3, 3]},
+]}
+
+
+def rule(*components, best=None):
+    return checked({"components": list(components), "best": best})
+
+
+@pytest.mark.parametrize("field_size, place, points", [
+    (7, 1, 0),    # smaller than every column: nothing
+    (8, 1, 4), (12, 2, 2), (15, 4, 1), (15, 5, 0),  # the 8-player column; past its list: nothing
+    (16, 1, 8), (16, 5, 1), (31, 8, 1), (31, 9, 0),
+    (32, 1, 16), (40, 3, 6), (64, 8, 3),
+])
+def test_placement_by_place_and_field_size(field_size, place, points):
+    assert event_points(rule(USBGF), Finish(1, place), field_size) == points
+
+
+def test_placement_columns_are_read_in_field_order_whatever_order_the_club_gave_them():
+    shuffled = {"kind": "placement", "table": list(reversed(USBGF["table"]))}
+    assert event_points(rule(shuffled), Finish(1, 1), 20) == 8
+
+
+def test_match_wins_weighted_by_bracket_and_round():
+    wins = (Win("main", 1), Win("main", 2), Win("main", 3),  # 1 + 1 + 2 (the final counts double)
+            Win("consolation", 1), Win("consolation", 2),    # 0.5 + 0.5: consolation is worth half
+            Win("main", 1, forfeit=True),                    # a walkover is not a match won: 0
+            Win("main", 2, rated=False))                     # nor is an unrated match (a friendly): 0
+    component = {"kind": "match_wins", "per_win": 1, "brackets": {"main": 1, "consolation": 0.5}, "rounds": {"3": 2}}
+    assert event_points(rule(component), Finish(1, 1, wins), 8) == 5.0
+    # the consolation's third round is weighted by both: 0.5 x 2
+    assert event_points(rule(component), Finish(1, 1, (Win("consolation", 3),)), 8) == 1.0
+    # an unnamed bracket weighs 1; per_win scales everything
+    assert event_points(rule({"kind": "match_wins", "per_win": 3}), Finish(1, 1, (Win("last_chance", 1),)), 8) == 3
+
+
+def test_attendance_and_components_add_up():
+    r = rule(USBGF, {"kind": "attendance", "points": 2}, {"kind": "match_wins", "per_win": 1})
+    # 16 players, 2nd place with 3 wins: 5 + 2 + 3
+    assert event_points(r, Finish(1, 2, (Win(), Win(round=2), Win(round=3))), 16) == 10
+
+
+def test_best_3_of_5():
+    # hand-computed: the points each player got in each of five events, one point per match won
+    got = {1: {1: 10, 2: 6, 3: 10}, 2: {1: 2, 2: 6}, 3: {1: 7, 2: 6, 3: 10}, 4: {1: 5}, 5: {1: 0, 3: 1}}
+    events = [EventResult(event, date(2026, 2, event), 8,
+                          tuple(Finish(p, place, tuple(Win() for _ in range(points[p])))
+                                for place, p in enumerate(sorted(points, key=lambda p: -points[p]), 1)))
+              for event, points in got.items()]
+    versions = [Version(1, date(2026, 1, 1), rule({"kind": "match_wins", "per_win": 1}, best=3))]
+    rows = {r.player: r for r in table(events, versions)}
+    # player 1: 10, 2, 7, 5, 0 -> best three 10 + 7 + 5 = 22; player 3: 10, 10, 1 -> 21; player 2: 6, 6, 6 -> 18
+    assert (rows[1].total, rows[3].total, rows[2].total) == (22, 21, 18)
+    assert (rows[1].rank, rows[3].rank, rows[2].rank) == (1, 2, 3)
+    assert [(s.event, s.points, s.counted) for s in rows[1].scores] == [
+        (1, 10, True), (2, 2, False), (3, 7, True), (4, 5, True), (5, 0, False)]
+    assert [s.counted for s in rows[3].scores] == [True, True, True]  # three events: all three count
+    # every event counts without "best": 24, 21, 18
+    every = {r.player: r.total for r in table(events, [Version(1, date(2026, 1, 1), rule({"kind": "match_wins"}))])}
+    assert every == {1: 24, 3: 21, 2: 18}
+
+
+def test_equal_totals_share_a_place():
+    event = EventResult(1, date(2026, 1, 5), 4, tuple(Finish(p, place) for place, p in enumerate((4, 3, 2, 1), 1)))
+    versions = [Version(1, date(2026, 1, 1), rule({"kind": "placement", "table": [{"min_field": 2, "points": [5, 3, 3]}]}))]
+    assert [(r.player, r.rank, r.total) for r in table([event], versions)] == [(4, 1, 5), (2, 2, 3), (3, 2, 3), (1, 4, 0)]
+
+
+def test_a_rule_change_from_a_date_rescores_only_the_events_from_that_date():
+    events = [EventResult(n, day, 8, (Finish(1, 1), Finish(2, 2)))
+              for n, day in enumerate((date(2026, 1, 15), date(2026, 2, 15), date(2026, 3, 1), date(2026, 4, 1)), 1)]
+    v1 = Version(1, date(2026, 1, 1), rule({"kind": "attendance", "points": 1}))
+    v2 = Version(2, date(2026, 3, 1), rule({"kind": "attendance", "points": 3}, USBGF))
+    before = {r.player: r for r in table(events, [v1])}
+    after = {r.player: r for r in table(events, [v1, v2])}
+    assert [(s.points, s.version) for s in after[1].scores] == [(1, 1), (1, 1), (7, 2), (7, 2)]
+    assert [(s.points, s.version) for s in after[2].scores] == [(1, 1), (1, 1), (5, 2), (5, 2)]
+    for player in (1, 2):  # the two events before the date are exactly as they were
+        assert after[player].scores[:2] == before[player].scores[:2]
+    assert (after[1].total, after[2].total) == (16, 12)
+
+
+def test_no_rule_in_force_yet_gives_no_points():
+    event = EventResult(1, date(2025, 12, 31), 8, (Finish(1, 1),))
+    assert table([event], [Version(1, date(2026, 1, 1), rule({"kind": "attendance", "points": 1}))]) == []
+
+
+def test_the_version_in_force():
+    v1, v2, v3 = (Version(n, d, {}) for n, d in ((1, date(2026, 1, 1)), (2, date(2026, 3, 1)), (3, date(2026, 3, 1))))
+    assert version_on([v1, v2, v3], date(2026, 2, 28)) is v1
+    assert version_on([v3, v2, v1], date(2026, 3, 1)) is v3  # two from one date: the later version
+    assert version_on([v1], date(2025, 1, 1)) is None
+
+
+@pytest.mark.parametrize("bad, says", [
+    ([], "an object"),
+    ({"components": []}, "1 to 10"),
+    ({"components": [{"kind": "lottery"}]}, "'kind' is one of"),
+    ({"components": [{"kind": "attendance", "points": -1}]}, "from 0"),
+    ({"components": [{"kind": "attendance", "bonus": 1}]}, "unknown key 'bonus'"),
+    ({"components": [{"kind": "placement", "table": [{"min_field": 1, "points": [1]}]}]}, "'min_field'"),
+    ({"components": [{"kind": "placement", "table": [{"min_field": 8, "points": [1]},
+                                                      {"min_field": 8, "points": [2]}]}]}, "once per column"),
+    ({"components": [{"kind": "match_wins", "rounds": {"final": 2}}]}, "round number"),
+    ({"components": [{"kind": "attendance"}], "best": 0}, "'best'"),
+    ({"components": [{"kind": "attendance"}], "worst": 1}, "unknown key 'worst'"),
+])
+def test_a_bad_rule_is_refused_with_its_reason(bad, says):
+    with pytest.raises(RuleError, match=says):
+        checked(bad)
