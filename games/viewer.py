@@ -6,7 +6,7 @@ from django.core.cache import cache
 
 from eventlog import store
 from games.engine.board import BAR, OFF
-from games.engine.match import MOVE, MatchState, evolve
+from games.engine.match import DOUBLED, MOVE, ROLL, MatchState, evolve
 from games.engine.state_ids import position_id_of
 from games.limits import gnubg_match_id, xgid
 
@@ -83,8 +83,11 @@ def _frame(before: MatchState, s: MatchState, kind: str, p: dict, version: int) 
         "off": [board.mine[OFF], board.theirs[OFF]],
         "dice": list(s.dice) if s.dice and s.phase == MOVE else (list(p["dice"]) if "dice" in p else None),
         "turn": s.turn,
-        "cube": s.cube,
-        "cube_owner": s.cube_owner,
+        # a game's last frame shows the cube it was won on (the fold has already set the next game's at 1)
+        "cube": p["cube"] if kind == "GameWon" else s.cube,
+        "cube_owner": before.cube_owner if kind == "GameWon" else s.cube_owner,
+        "offered": s.cube * 2 if s.phase == DOUBLED else None,  # a double not yet answered: the cube offered
+        "on_roll": s.turn if s.phase in (ROLL, MOVE, DOUBLED) else None,
         "score": list(s.score),
         "crawford": s.crawford,
         "pips": list(s.pip_counts()),
