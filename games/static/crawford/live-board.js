@@ -31,7 +31,9 @@
     else if (s.phase === "resigned") line = `${name(s.resignation.player)} offers to resign a ${s.resignation.kind}.`;
     $("status").textContent = line || "";
     $("freshness").textContent = `updated ${new Date().toLocaleTimeString()}`;
-    document.body.dataset.version = s.version;  // the browser test reads which event is on screen
+    // the browser test reads which event is on screen, and when it was drawn (the delay after the tablet's tap)
+    document.body.dataset.version = s.version;
+    document.body.dataset.drawnAt = Date.now();
   }
 
   let fetching = null;
