@@ -6,7 +6,8 @@ window.Crawford = window.Crawford || {};
 
 (function (C) {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 640, H = 420, PW = 40, BAR = 40, TRAY = 40, R = 17, LABEL = 18;  // LABEL: the strips holding the point numbers
+  const PW = 40, BAR = 40, TRAY = 40, R = 17, LABEL = 18;  // LABEL: the strips holding the point numbers
+  const W = 20 + 12 * PW + BAR, H = 420;  // W: where the tray begins, right of the last point
 
   function el(name, attrs, text) {
     const e = document.createElementNS(NS, name);
