@@ -61,13 +61,26 @@ def frames(rows, state: MatchState | None = None) -> list[dict]:
     ``state`` is the match before the first of ``rows`` (a new match when not given)."""
     state = state or MatchState()
     out = []
+    roll = None  # a roll is one step with the play that follows it: the play's frame shows its dice
     for row in rows:
         if row.event_type in streams.PLATFORM_EVENTS:
             continue
         before = state
         event = streams.engine_event(row.event_type, row.payload)
         state = evolve(state, event)
-        out.append(_frame(before, state, row.event_type, row.payload, row.version))
+        frame = _frame(before, state, row.event_type, row.payload, row.version)
+        if row.event_type == "DiceRolled":
+            roll = frame
+            continue
+        if roll is not None:
+            if row.event_type in ("CheckersMoved", "CannotMove"):
+                frame.update(dice=roll["dice"], text=f"{roll['text']}: {frame['text']}", roll_version=roll["version"])
+            else:
+                out.append(roll)
+            roll = None
+        out.append(frame)
+    if roll is not None:
+        out.append(roll)
     return out
 
 

@@ -87,3 +87,17 @@ def test_a_publish_with_redis_down_does_not_fail_the_command(settings):
         live.publish(live.stream_topic("x"), 3)  # logged, not raised: the append has committed already
     finally:
         live._client = None
+
+
+def test_without_redis_the_embedded_site_pushes_in_process(director, match_id, settings):
+    settings.REDIS_URL = ""  # `make run`: one process (runserver), no Redis
+    now = matches.match_load(match_id).version
+    response = Client().get(f"/matches/{match_id}/follow/")
+    stream = iter(response.streaming_content)
+    assert events([next(stream)]) == [now]
+    threading.Timer(0.3, roll, args=(director, match_id)).start()
+    heard = []
+    while not events(heard):
+        heard.append(next(stream))
+    response.close()
+    assert events(heard) == [now + 1]

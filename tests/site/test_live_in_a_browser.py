@@ -206,6 +206,24 @@ def test_a_tablet_records_and_a_big_screen_follows_within_a_second(live_server, 
     # pushed, not polled: the watcher asked for the match only after a push, once per change at most
     assert len(watcher.follows) >= 1
     assert len([u for u in watcher.polls if "/api/matches/" in u]) <= matches.match_load(match_id).version - first
+    # the viewer of game 1: a roll and its play one step, a move list to jump with, the offered cube, the cube the
+    # game was won on in its last frame, which colour is whose
+    watcher.goto(f"{url}/matches/{match_id}/?game=1")
+    watcher.wait_for_selector("#moves li")
+    frames = watcher.evaluate("JSON.parse(document.getElementById('frames').textContent)")
+    assert any(": Alice plays " in f["text"] and f["dice"] for f in frames)
+    assert not any(f["text"].endswith(("rolls 5-2", "rolls 6-4")) for f in frames[:-1])
+    assert watcher.locator("#moves li").count() == len(frames)
+    assert "Alice plays the light checkers" in watcher.locator(".colour-key").inner_text()
+    offered = next(k for k, f in enumerate(frames) if f["offered"])
+    watcher.locator("#moves li button").nth(offered).click()
+    assert watcher.inner_text("#step") == f"{offered + 1} / {len(frames)}"
+    assert watcher.locator("#board rect.cube.offered").count() == 1
+    shot(watcher, "46-viewer-offered-cube")
+    watcher.click("#last")
+    assert frames[-1]["text"].startswith("Alice wins") or frames[-1]["text"].startswith("Bob wins")
+    assert watcher.inner_text("#cube").startswith(str(record.events[119].cube))
+    assert watcher.locator("form.jump input[name=game]").count() == 1
     for page in (tablet, watcher):
         assert page.errors == []
 
