@@ -74,7 +74,10 @@ def frames(rows, state: MatchState | None = None) -> list[dict]:
             continue
         if roll is not None:
             if row.event_type in ("CheckersMoved", "CannotMove"):
-                frame.update(dice=roll["dice"], text=f"{roll['text']}: {frame['text']}", roll_version=roll["version"])
+                dice = "-".join(map(str, roll["dice"]))
+                text = (f"{frame['text']} with {dice}" if row.event_type == "CheckersMoved"
+                        else f"{roll['text']} and cannot move")
+                frame.update(dice=roll["dice"], text=text, roll_version=roll["version"])
             else:
                 out.append(roll)
             roll = None

@@ -211,7 +211,7 @@ def test_a_tablet_records_and_a_big_screen_follows_within_a_second(live_server, 
     watcher.goto(f"{url}/matches/{match_id}/?game=1")
     watcher.wait_for_selector("#moves li")
     frames = watcher.evaluate("JSON.parse(document.getElementById('frames').textContent)")
-    assert any(": Alice plays " in f["text"] and f["dice"] for f in frames)
+    assert any(f["text"].startswith("Alice plays ") and " with " in f["text"] and f["dice"] for f in frames)
     assert not any(f["text"].endswith(("rolls 5-2", "rolls 6-4")) for f in frames[:-1])
     assert watcher.locator("#moves li").count() == len(frames)
     assert "Alice plays the light checkers" in watcher.locator(".colour-key").inner_text()

@@ -157,9 +157,9 @@
     show("resign", !finished && (phase === P.ROLL || phase === P.MOVE || phase === P.DOUBLED));
     show("accept", !finished && phase === P.RESIGNED); show("decline", !finished && phase === P.RESIGNED);
     $("move-text").value = phase === P.MOVE ? text(steps) : "";
-    let line = message || pending;
+    // what the last answer said, then what comes next
+    const line = message || [pending, situation()].filter(Boolean).join(" ");
     pending = "";
-    if (!line) line = situation();
     $("status").textContent = line;
     $("status").classList.toggle("error", !!isError);
   }
