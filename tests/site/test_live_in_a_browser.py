@@ -224,6 +224,13 @@ def test_a_tablet_records_and_a_big_screen_follows_within_a_second(live_server, 
     assert frames[-1]["text"].startswith("Alice wins") or frames[-1]["text"].startswith("Bob wins")
     assert watcher.inner_text("#cube").startswith(str(record.events[119].cube))
     assert watcher.locator("form.jump input[name=game]").count() == 1
+    # the match goes on while the viewer is open: the reader is told, the board stays where they are
+    assert watcher.locator("#moved-on").is_hidden()
+    record_now = matches.match_load(match_id)
+    matches.match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(6, 5)),
+                          expected_version=record_now.version)
+    watcher.wait_for_selector("#moved-on:not([hidden])", timeout=5_000)
+    assert watcher.inner_text("#step") == f"{len(frames)} / {len(frames)}"
     for page in (tablet, watcher):
         assert page.errors == []
 

@@ -63,4 +63,14 @@
     else window.location.search = `?at=${encodeURIComponent(e.detail)}`;  // a play of another game: its page
   });
   show();
+
+  // a match in play: the server says when it moves on (follow.js); the reader is told, and the board they are
+  // studying stays where it is until they ask for the latest
+  const moved = document.getElementById("moved-on");
+  if (moved && moved.dataset.follow && window.Crawford.follow) {
+    const seen = +moved.dataset.version;
+    const following = Crawford.follow(moved.dataset.follow, (version) => {
+      if (version > seen) { moved.hidden = false; following.stop(); }
+    }, () => {});
+  }
 })();
