@@ -123,9 +123,29 @@ class VoidMatch(TournamentCommand):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class CloseStage(TournamentCommand):
+    """Close stage one (its table is final) and draw the knockout of its top ``qualifiers``."""
+
+    type: ClassVar[str] = "close_stage"
+
+
+@dataclass(frozen=True)
+class Reenter(TournamentCommand):
+    """A buy-back: the director puts an eliminated player back into the knockout's first round."""
+
+    type: ClassVar[str] = "reenter"
+    player: int
+
+
+@dataclass(frozen=True)
+class CloseReentry(TournamentCommand):
+    type: ClassVar[str] = "close_reentry"
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch)
+                        Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry)
 }
 COMMAND_TYPES = tuple(COMMANDS)
 
@@ -245,6 +265,9 @@ _PARSERS = {
     Forfeit: lambda c: Forfeit(slot=_slot(c), winner=_winner(c), reason=_reason(c, "no-show")),
     KeepMatch: lambda c: KeepMatch(slot=_slot(c)),
     VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
+    CloseStage: lambda c: CloseStage(),
+    Reenter: lambda c: Reenter(player=_player(c)),
+    CloseReentry: lambda c: CloseReentry(),
 }
 
 

@@ -24,6 +24,10 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SlotFinished``          the slot's match ended: won at the board, or closed by the event
 ``SlotMatchResultCorrected``  the slot's match's result was set by a director on the match itself
 ``SlotMatchVoided``       the slot's match was voided
+``StageClosed``           the director closed stage one (a Swiss or round robin): its final table
+``StageDrawMade``         the draw of stage two, the knockout: the qualifiers seeded by that table
+``PlayerReentered``       a buy-back: an eliminated player takes a first-round place kept open
+``ReentryClosed``         no more re-entries: the places still open become byes
 ========================  =====================================================================
 """
 
@@ -189,11 +193,37 @@ class SlotMatchVoided(TournamentEvent):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class StageClosed(TournamentEvent):
+    stage: int
+    standings: tuple[int, ...]  # the stage's table at closing, best first
+
+
+@dataclass(frozen=True)
+class StageDrawMade(TournamentEvent):
+    stage: int
+    seeds: tuple[int, ...]
+    method: str = "standings"
+
+
+@dataclass(frozen=True)
+class PlayerReentered(TournamentEvent):
+    player_id: int
+    place: str  # the first-round slot whose open place the re-entry takes
+    entry: int  # 2 for a first buy-back, 3 for a second…
+
+
+@dataclass(frozen=True)
+class ReentryClosed(TournamentEvent):
+    open_places: tuple[str, ...] = ()  # the places left open, byes from now on
+
+
 EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
-                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided)
+                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
+                StageDrawMade, PlayerReentered, ReentryClosed)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

@@ -89,6 +89,8 @@ class Slot:
     (None: nowhere, or a fresh draw). ``known`` tells, per side, whether it
     is settled (a player, or known to be nobody): a side None and known is
     the empty side of a bye, a side None and not known is still to come.
+    ``entries`` marks, per side, which entry of its player this is (a
+    re-entered player's second entry is 2, all along its path).
     """
 
     key: str
@@ -102,6 +104,7 @@ class Slot:
     feeds: tuple[str | None, str | None] = (None, None)
     sources: tuple[str, str] = ("", "")
     known: tuple[bool, bool] = (True, True)
+    entries: tuple[int, int] = (1, 1)  # per side: 1 for a first entry, 2, 3… for a re-entry (buy-back)
 
     @property
     def status(self) -> SlotStatus:
