@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from celery import shared_task
 from celery.signals import worker_ready
 
-from . import projections, wake_ups
+from . import live, projections, wake_ups
 
 _local = threading.local()
 log = logging.getLogger(__name__)
@@ -17,13 +17,20 @@ log = logging.getLogger(__name__)
 def project_all() -> dict:
     """Woken after appends commit (one queued wake-up at a time: see ``wake_ups``)."""
     wake_ups.release()  # first: an append committed from here on queues a fresh wake-up
-    return projections.run_all()
+    return _told(projections.run_all())
 
 
 @shared_task(acks_late=True, name="eventlog.tasks.sweep_projections")
 def sweep_projections() -> dict:
     """Periodic (celery beat): catches up anything a lost wake-up missed."""
-    return projections.run_all()
+    return _told(projections.run_all())
+
+
+def _told(applied: dict[str, int]) -> dict[str, int]:
+    # the event pages (eventlog/live.py) show projections: they are told once these have moved on
+    if any(applied.values()):
+        live.publish(live.PROJECTIONS, live.projected_position())
+    return applied
 
 
 @worker_ready.connect

@@ -15,6 +15,7 @@ def match_state_data(record: MatchRecord) -> dict:
     """The live state of a match, folded from its stream."""
     s = record.state
     board0 = s.board_of(0)
+    plays = s.legal_plays() if s.phase == MOVE else []
     return {
         "id": record.stream_id,
         "version": record.version,
@@ -33,6 +34,10 @@ def match_state_data(record: MatchRecord) -> dict:
         "crawford": s.crawford,
         "crawford_games": list(s.crawford_games),
         "resignation": {"player": s.resignation[0], "kind": s.resignation[1]} if s.resignation else None,
+        # the game last won: the recording screen says who won it while the next one waits for its opening roll
+        "last_game": ({"game": s.last_game.game, "winner": s.last_game.winner, "points": s.last_game.points,
+                       "kind": s.last_game.kind, "cube": s.last_game.cube, "reason": s.last_game.reason}
+                      if s.last_game else None),
         "position_id": position_id_of(s),
         "match_id": gnubg_match_id(s),  # None where gnubg cannot write one
         "xgid": xgid(s),
@@ -43,7 +48,9 @@ def match_state_data(record: MatchRecord) -> dict:
             "bar": [board0.mine[BAR], board0.theirs[BAR]],
             "off": [board0.mine[OFF], board0.theirs[OFF]],
         },
-        "legal_moves": [str(p) for p in s.legal_plays()] if s.phase == MOVE else [],
+        "legal_moves": [str(p) for p in plays],
+        # each legal play's resulting position, so the recording screen can tell which taps still lead to one
+        "legal_positions": [_position_key(p.position) for p in plays],
         "may_double": s.may_double(s.turn),  # no dead cube, no Crawford game: the recording screen's button follows
         "answerer": s.answerer if s.phase == DOUBLED else None,  # after a beaver the doubler answers
         "import_warnings": list(record.import_warnings),
@@ -66,6 +73,11 @@ def match_state_data(record: MatchRecord) -> dict:
             else None
         ),
     }
+
+
+def _position_key(position) -> str:
+    """The mover's 26 counts then the opponent's (index 0 off, 25 the bar), one base-36 digit each."""
+    return "".join("0123456789abcdefghijklmnopqrstuvwxyz"[n] for n in (*position.mine, *position.theirs))
 
 
 def _options(s) -> dict:

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
-from eventlog import store
+from eventlog import live, store
 from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
@@ -662,8 +662,14 @@ def _append(stream_id: str, expected: int, events: list[NewEvent], actor, comman
             expected_version=expected,
             events=events,
             metadata=metadata,
-            on_commit=wake_projections,
+            on_commit=lambda: _told(stream_id, expected + len(events)),
         )
+
+
+def _told(stream_id: str, version: int) -> None:
+    # after the commit: the projections are woken, and the pages following the match (eventlog/live.py) fetch it
+    wake_projections()
+    live.publish(live.stream_topic(stream_id), version)
 
 
 # -- who may create, and imports ----------------------------------------------------------

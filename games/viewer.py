@@ -6,7 +6,7 @@ from django.core.cache import cache
 
 from eventlog import store
 from games.engine.board import BAR, OFF
-from games.engine.match import MOVE, MatchState, evolve
+from games.engine.match import DOUBLED, MOVE, ROLL, MatchState, evolve
 from games.engine.state_ids import position_id_of
 from games.limits import gnubg_match_id, xgid
 
@@ -61,13 +61,29 @@ def frames(rows, state: MatchState | None = None) -> list[dict]:
     ``state`` is the match before the first of ``rows`` (a new match when not given)."""
     state = state or MatchState()
     out = []
+    roll = None  # a roll is one step with the play that follows it: the play's frame shows its dice
     for row in rows:
         if row.event_type in streams.PLATFORM_EVENTS:
             continue
         before = state
         event = streams.engine_event(row.event_type, row.payload)
         state = evolve(state, event)
-        out.append(_frame(before, state, row.event_type, row.payload, row.version))
+        frame = _frame(before, state, row.event_type, row.payload, row.version)
+        if row.event_type == "DiceRolled":
+            roll = frame
+            continue
+        if roll is not None:
+            if row.event_type in ("CheckersMoved", "CannotMove"):
+                dice = "-".join(map(str, roll["dice"]))
+                text = (f"{frame['text']} with {dice}" if row.event_type == "CheckersMoved"
+                        else f"{roll['text']} and cannot move")
+                frame.update(dice=roll["dice"], text=text, roll_version=roll["version"])
+            else:
+                out.append(roll)
+            roll = None
+        out.append(frame)
+    if roll is not None:
+        out.append(roll)
     return out
 
 
@@ -83,8 +99,11 @@ def _frame(before: MatchState, s: MatchState, kind: str, p: dict, version: int) 
         "off": [board.mine[OFF], board.theirs[OFF]],
         "dice": list(s.dice) if s.dice and s.phase == MOVE else (list(p["dice"]) if "dice" in p else None),
         "turn": s.turn,
-        "cube": s.cube,
-        "cube_owner": s.cube_owner,
+        # a game's last frame shows the cube it was won on (the fold has already set the next game's at 1)
+        "cube": p["cube"] if kind == "GameWon" else s.cube,
+        "cube_owner": before.cube_owner if kind == "GameWon" else s.cube_owner,
+        "offered": s.cube * 2 if s.phase == DOUBLED else None,  # a double not yet answered: the cube offered
+        "on_roll": s.turn if s.phase in (ROLL, MOVE, DOUBLED) else None,
         "score": list(s.score),
         "crawford": s.crawford,
         "pips": list(s.pip_counts()),

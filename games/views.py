@@ -5,6 +5,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
+from eventlog import live, store
+
 from . import selectors, services, viewer
 from .engine.match import Phase
 
@@ -50,3 +52,17 @@ def match_record(request, stream_id: str):
     return render(request, "games/record.html", {"m": selectors.match_state_data(record),
                                                  "seat": services.seat_of(request.user, record),
                                                  "phases": {phase.name: phase.value for phase in Phase}})
+
+
+def match_live(request, stream_id: str):
+    """The live board of a match in play, for a big screen or a stream's overlay: follows the match as it is
+    recorded (board, dice, score, cube, pip counts)."""
+    record = _record_or_404(request, stream_id)
+    return render(request, "games/live.html", {"m": selectors.match_state_data(record),
+                                               "overlay": request.GET.get("overlay") == "1"})
+
+
+def match_follow(request, stream_id: str):
+    """Server-sent events: the match's version, at once and after each append (eventlog/live.py)."""
+    _record_or_404(request, stream_id)
+    return live.event_stream(request, live.stream_topic(stream_id), lambda: store.stream_version(stream_id))

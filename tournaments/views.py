@@ -3,6 +3,7 @@
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
+from eventlog import live
 from games import selectors as match_selectors
 from players import authority
 
@@ -26,3 +27,9 @@ def event_page(request, pk: int):
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "history": selectors.tournament_history(tournament)}
     template = "tournaments/event_live.html" if request.GET.get("partial") else "tournaments/event.html"
     return render(request, template, context)
+
+
+def event_follow(request, pk: int):
+    """Server-sent events for the event page: told each time the projections it shows have moved on."""
+    services.visible_or_404(request.user, pk)
+    return live.event_stream(request, live.PROJECTIONS, live.projected_position)

@@ -1,4 +1,8 @@
-"""gunicorn for Crawford: `gunicorn -c deploy/services/gunicorn.conf.py deploy.wsgi`."""
+"""gunicorn for Crawford: `gunicorn -c deploy/services/gunicorn.conf.py deploy.wsgi`.
+
+The live nodes (the pages' push, server-sent events: eventlog/live.py) run the same file with the ASGI app and
+uvicorn's worker class, where a page waiting for the next move costs a coroutine, not a thread:
+`GUNICORN_WORKER_CLASS=uvicorn_worker.UvicornWorker gunicorn -c deploy/services/gunicorn.conf.py deploy.asgi`."""
 
 import multiprocessing
 import os
@@ -6,6 +10,8 @@ import os
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
 threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+# a live node's answers are streams held open for minutes; its worker's heartbeat is separate from any request
 timeout = 30
 graceful_timeout = 30
 accesslog = "-"

@@ -345,6 +345,15 @@ class _Resignation(serializers.Serializer):
     kind = serializers.ChoiceField(choices=list(KIND_VALUE))
 
 
+class _LastGame(serializers.Serializer):
+    game = serializers.IntegerField()
+    winner = serializers.IntegerField()
+    points = serializers.IntegerField()
+    kind = serializers.CharField(help_text="single, gammon or backgammon")
+    cube = serializers.IntegerField(help_text="the cube's value the game was won on")
+    reason = serializers.CharField(help_text="bearoff, drop or resignation")
+
+
 class _Board(serializers.Serializer):
     points = serializers.ListField(child=serializers.IntegerField(),
                                    help_text="points 1-24 in player 0's numbering: positive = player 0's checkers, "
@@ -389,12 +398,16 @@ class MatchStateSerializer(serializers.Serializer):
     crawford = serializers.BooleanField(help_text="the current (or next) game is the Crawford game")
     crawford_games = serializers.ListField(child=serializers.IntegerField())
     resignation = _Resignation(allow_null=True)
+    last_game = _LastGame(allow_null=True, help_text="the game last won (null before the first ends)")
     position_id = serializers.CharField()
     match_id = serializers.CharField(allow_null=True)
     xgid = serializers.CharField(allow_null=True)
     pips = serializers.ListField(child=serializers.IntegerField())
     board = _Board()
     legal_moves = serializers.ListField(child=serializers.CharField())
+    legal_positions = serializers.ListField(
+        child=serializers.CharField(), help_text="each legal play's resulting position (same order as legal_moves): "
+        "the mover's 26 checker counts then the opponent's, index 0 borne off and 25 the bar, one base-36 digit each")
     may_double = serializers.BooleanField()
     answerer = serializers.IntegerField(allow_null=True)
     import_warnings = _ImportWarning(many=True)

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -70,6 +71,26 @@ def test_gunicorn_unit_serves_the_api(service_env):
             return False
 
     run_until(exec_start("crawford-web@.service", str(port)), env, answers)
+
+
+def test_live_unit_serves_the_push_through_the_asgi_worker(service_env):
+    """crawford-live@: the ASGI app under uvicorn's worker class (its Environment= lines), answering /follow/."""
+    unit = (SERVICES / "crawford-live@.service").read_text()
+    env = dict(service_env, **dict(pair.split("=", 1) for line in re.findall(r"^Environment=(.+)$", unit, re.M)
+                                   for pair in shlex.split(line)))
+    env["GUNICORN_WORKERS"] = "1"
+    port = free_port()
+
+    def answers(log):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/matches/no-such-match/follow/", timeout=2)
+        except urllib.error.HTTPError as refused:
+            return refused.code == 404 and "uvicorn_worker.UvicornWorker" in log
+        except OSError:
+            return False
+        return False
+
+    run_until(exec_start("crawford-live@.service", str(port)), env, answers)
 
 
 def test_worker_unit_starts_on_the_broker(service_env):

@@ -6,7 +6,8 @@ window.Crawford = window.Crawford || {};
 
 (function (C) {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 640, H = 420, PW = 40, BAR = 40, TRAY = 40, R = 17;
+  const PW = 40, BAR = 40, TRAY = 40, R = 17, LABEL = 18;  // LABEL: the strips holding the point numbers
+  const W = 20 + 12 * PW + BAR, H = 420;  // W: where the tray begins, right of the last point
 
   function el(name, attrs, text) {
     const e = document.createElementNS(NS, name);
@@ -36,18 +37,23 @@ window.Crawford = window.Crawford || {};
 
   C.drawBoard = function (svg, pos, opts) {
     opts = opts || {};
-    svg.setAttribute("viewBox", `0 0 ${W + TRAY} ${H}`);
-    svg.setAttribute("role", "img");
+    svg.setAttribute("viewBox", `0 0 ${W + TRAY} ${H + 2 * LABEL}`);
+    svg.setAttribute("role", opts.clickable ? "group" : "img");  // an image has no buttons inside
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    svg.appendChild(el("rect", { x: 0, y: 0, width: W + TRAY, height: H, class: "frame" }));
+    svg.appendChild(el("rect", { x: 0, y: 0, width: W + TRAY, height: H + 2 * LABEL, class: "frame" }));
+    // the playing area sits between the two label strips: the numbers are never under a die or a checker
+    const field = el("g", { transform: `translate(0 ${LABEL})` });
+    svg.appendChild(field);
+    svg = field;
     for (let p = 1; p <= 24; p++) {
       const { x, top } = column(p);
       const tip = top ? H / 2 - 20 : H / 2 + 20;
       const base = top ? 10 : H - 10;
-      const g = el("g", { class: "point" + (opts.selected === p ? " selected" : ""), "data-point": p, tabindex: opts.clickable ? 0 : -1 });
+      const marked = opts.targets && opts.targets.has(p) ? " target" : "";
+      const g = el("g", { class: "point" + (opts.selected === p ? " selected" : "") + marked, "data-point": p, tabindex: opts.clickable ? 0 : -1 });
       g.appendChild(el("polygon", { points: `${x},${base} ${x + PW},${base} ${x + PW / 2},${tip}`, class: p % 2 ? "t1" : "t2" }));
       g.appendChild(el("rect", { x, y: top ? 0 : H / 2, width: PW, height: H / 2, class: "hit" }));
-      g.appendChild(el("text", { x: x + PW / 2, y: top ? H / 2 - 4 : H / 2 + 14, class: "label", "text-anchor": "middle" }, String(opts.numbering ? opts.numbering(p) : p)));
+      g.appendChild(el("text", { x: x + PW / 2, y: top ? -5 : H + 14, class: "label", "text-anchor": "middle" }, String(opts.numbering ? opts.numbering(p) : p)));
       const n = pos.points[p - 1];
       if (n) checkers(g, x, top, Math.abs(n), n > 0 ? 0 : 1, `point ${p}: ${Math.abs(n)}`);
       if (opts.clickable) {
@@ -69,7 +75,7 @@ window.Crawford = window.Crawford || {};
       bar.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onPoint(25); } });
     }
     svg.appendChild(bar);
-    const tray = el("g", { class: "tray", "data-point": "off", tabindex: opts.clickable ? 0 : -1 });
+    const tray = el("g", { class: "tray" + (opts.targetOff ? " target" : ""), "data-point": "off", tabindex: opts.clickable ? 0 : -1 });
     tray.appendChild(el("rect", { x: W, y: 0, width: TRAY, height: H, class: "trayrect" }));
     tray.appendChild(el("text", { x: W + TRAY / 2, y: H - 20, "text-anchor": "middle", class: "offcount" }, `${pos.off[0]}`));
     tray.appendChild(el("text", { x: W + TRAY / 2, y: 30, "text-anchor": "middle", class: "offcount" }, `${pos.off[1]}`));
@@ -79,14 +85,26 @@ window.Crawford = window.Crawford || {};
       tray.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onPoint(0); } });
     }
     svg.appendChild(tray);
+    // the cube beside its owner's side, clear of the off counts at the tray's ends
     if (pos.cube) {
-      const cy = pos.cube_owner === 0 ? H - 40 : pos.cube_owner === 1 ? 40 : H / 2;
+      const cy = pos.cube_owner === 0 ? H / 2 + 90 : pos.cube_owner === 1 ? H / 2 - 90 : H / 2;
       svg.appendChild(el("rect", { x: W + 4, y: cy - 16, width: 32, height: 32, rx: 4, class: "cube" }));
       svg.appendChild(el("text", { x: W + 20, y: cy + 6, "text-anchor": "middle", class: "cubetext" }, String(pos.cube)));
     }
+    if (pos.offered) {  // a double on the table, not yet answered: the cube offered, in the doubler's half
+      const x = 10 + 2 * PW, y = H / 2 - 18;
+      svg.appendChild(el("rect", { x, y, width: 36, height: 36, rx: 4, class: "cube offered" }));
+      svg.appendChild(el("text", { x: x + 18, y: y + 25, "text-anchor": "middle", class: "cubetext" }, String(pos.offered)));
+      svg.appendChild(el("text", { x: x + 44, y: y + 24, class: "offcount" }, "offered"));
+    }
+    if (pos.on_roll === 0 || pos.on_roll === 1) {  // whose turn: a checker of that colour with a ring, left of the middle
+      const mark = el("circle", { cx: 10 + PW / 2, cy: H / 2, r: R - 3, class: `c${pos.on_roll} turnmark`, "data-on-roll": pos.on_roll });
+      mark.appendChild(el("title", {}, pos.on_roll === 0 ? "light to play" : "dark to play"));
+      svg.appendChild(mark);
+    }
     if (pos.dice) {
       pos.dice.forEach((d, i) => {
-        const x = 10 + 9 * PW + BAR + i * 44, y = H / 2 - 18;
+        const x = 10 + 8 * PW + BAR + i * 44, y = H / 2 - 18;  // in the middle band, between the points' tips
         svg.appendChild(el("rect", { x, y, width: 36, height: 36, rx: 6, class: "die" }));
         svg.appendChild(el("text", { x: x + 18, y: y + 25, "text-anchor": "middle", class: "dietext" }, String(d)));
       });

@@ -1,5 +1,8 @@
-// Recording a match at the table: dice, taps from-point then to-point (or typed notation), cube actions.
-// The server's engine is the judge: an illegal play comes back with the reason and changes nothing.
+// Recording a match at the table: dice, then taps (a checker, then where it goes), cube actions.
+// A tap on a checker shows where it may go (its targets); a tap on a target moves it there, with one die or
+// several. What is left is played by itself when only one legal way remains, and a play is sent as soon as it is
+// whole: a typical move is two taps. The server's engine stays the judge: the screen knows the legal plays only as
+// the positions they leave (state.legal_positions), and a refused play comes back with the reason.
 "use strict";
 (function () {
   let state = JSON.parse(document.getElementById("state").textContent);
@@ -8,33 +11,125 @@
   const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
   const svg = document.getElementById("board");
   const $ = (id) => document.getElementById(id);
-  let steps = [];      // the play being composed: [from, to] in the mover's numbering (25 bar, 0 off)
-  let from = null;
-
-  const moverPoint = (p0) => (p0 === 0 || p0 === 25) ? p0 : (state.turn === 0 ? p0 : 25 - p0);
-  const boardPoint = (mp) => (state.turn === 0 ? mp : 25 - mp);
   const name = (seat) => state.players[seat].name;
+  const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+  // -- the play being composed, in the mover's frame: mine[p] / theirs[q], index 0 borne off, 25 the bar ------
+  let steps = [];      // [from, to] single-die steps, mover's numbering (25 bar, 0 off)
+  let start = null;    // the position before the play
+  let pos = null;      // the position after the steps
+  let dice = [];       // the dice not yet used
+  let guess = null;    // the checker last tapped, moved by the larger die: {before: the play before it, at: where}
+  let targets = new Map();  // where else it may go: mover point -> the way there
+  let legal = new Set();
+  let pending = "";    // a message to show once (what the last answer said)
+  let busy = false;
+  let chosen = [];     // the dice pad's first die, waiting for the second
+
+  const boardPoint = (mp) => (state.turn === 0 ? mp : 25 - mp);
+  const moverPoint = (bp) => (bp === 0 || bp === 25) ? bp : (state.turn === 0 ? bp : 25 - bp);
+
+  function moverFrame() {
+    const mine = new Array(26).fill(0), theirs = new Array(26).fill(0);
+    const sign = state.turn === 0 ? 1 : -1, me = state.turn, them = 1 - me;
+    for (let p = 1; p <= 24; p++) {
+      const v = state.board.points[boardPoint(p) - 1] * sign;
+      if (v > 0) mine[p] = v; else if (v < 0) theirs[25 - p] = -v;
+    }
+    mine[25] = state.board.bar[me]; mine[0] = state.board.off[me];
+    theirs[25] = state.board.bar[them]; theirs[0] = state.board.off[them];
+    return { mine, theirs };
+  }
+  const key = (q) => q.mine.concat(q.theirs).map((n) => DIGITS[n]).join("");
+
+  // one checker moved by one die, or null where the rules forbid it (the bar first, blocked points, bearing off)
+  function step(q, f, die) {
+    if (q.mine[f] === 0 || (q.mine[25] > 0 && f !== 25)) return null;
+    let to = f - die;
+    if (to <= 0) {
+      for (let p = 7; p <= 25; p++) if (q.mine[p]) return null;  // not all home
+      if (to < 0) for (let p = f + 1; p <= 6; p++) if (q.mine[p]) return null;  // a higher checker must move first
+      to = 0;
+    } else if (q.theirs[25 - to] >= 2) return null;
+    const mine = q.mine.slice(), theirs = q.theirs.slice();
+    mine[f] -= 1; mine[to] += 1;
+    if (to > 0 && theirs[25 - to] === 1) { theirs[25 - to] = 0; theirs[25] += 1; }
+    return { q: { mine, theirs }, to };
+  }
+
+  // every legal play's resulting position reachable from q with the dice left, with the steps to it
+  function completions(q, left, path, found) {
+    const k = key(q);
+    if (legal.has(k) && !found.has(k)) found.set(k, path);
+    const tried = new Set();
+    left.forEach((die, i) => {
+      if (tried.has(die)) return;
+      tried.add(die);
+      const rest = left.slice(0, i).concat(left.slice(i + 1));
+      for (let f = 25; f >= 1; f--) {
+        const s = step(q, f, die);
+        if (s) completions(s.q, rest, path.concat([[f, s.to]]), found);
+      }
+    });
+    return found;
+  }
+  const viable = (q, left) => completions(q, left, [], new Map()).size > 0;
+
+  // where the checker on f may go: one die, or several in a row for the same checker, each stop still leading
+  // to a legal play. A place two ways reach with different results (one hits on the way, the other not) is no
+  // target: the recorder taps the stop on the way instead, so the screen never guesses a hit.
+  function destinations(f) {
+    const out = new Map(), ambiguous = new Set();
+    (function walk(q, at, left, path) {
+      const tried = new Set();
+      left.forEach((die, i) => {
+        if (tried.has(die)) return;
+        tried.add(die);
+        const s = step(q, at, die);
+        if (!s) return;
+        const rest = left.slice(0, i).concat(left.slice(i + 1));
+        const way = path.concat([[at, s.to]]);
+        if (!viable(s.q, rest)) return;
+        const known = out.get(s.to);
+        if (!known) out.set(s.to, { steps: way, q: s.q, left: rest, to: s.to, die });
+        else if (key(known.q) !== key(s.q)) ambiguous.add(s.to);
+        if (s.to > 0) walk(s.q, s.to, rest, way);
+      });
+    })(pos, f, dice, []);
+    ambiguous.forEach((t) => out.delete(t));
+    return out;
+  }
+
+  function begin() {
+    steps = []; guess = null; targets = new Map();
+    legal = new Set(state.legal_positions || []);
+    if (state.phase !== P.MOVE || state.finished) { start = pos = null; dice = []; return; }
+    start = pos = moverFrame();
+    const [a, b] = state.dice;
+    dice = a === b ? [a, a, a, a] : [a, b];
+  }
 
   function preview() {
-    // the composed steps applied to a copy of the board, so the recorder sees the checkers move
     const b = { points: state.board.points.slice(), bar: state.board.bar.slice(), off: state.board.off.slice(),
-                dice: state.dice, cube: state.cube.value, cube_owner: state.cube.owner };
-    const sign = state.turn === 0 ? 1 : -1, me = state.turn, them = 1 - state.turn;
-    for (const [f, t] of steps) {
-      if (f === 25) b.bar[me] -= 1; else b.points[boardPoint(f) - 1] -= sign;
-      if (t === 0) { b.off[me] += 1; continue; }
-      const i = boardPoint(t) - 1;
-      if (b.points[i] === -sign) { b.points[i] = 0; b.bar[them] += 1; }
-      b.points[i] += sign;
-    }
+                dice: state.dice, cube: state.crawford ? null : state.cube.value, cube_owner: state.cube.owner,
+                offered: state.phase === P.DOUBLED ? state.cube.value * 2 : null,
+                on_roll: [P.ROLL, P.MOVE, P.DOUBLED].includes(state.phase) && !state.finished ? state.turn : null };
+    if (!pos) return b;
+    const sign = state.turn === 0 ? 1 : -1, me = state.turn, them = 1 - me;
+    for (let p = 1; p <= 24; p++) b.points[boardPoint(p) - 1] = sign * (pos.mine[p] - pos.theirs[25 - p]);
+    b.bar[me] = pos.mine[25]; b.bar[them] = pos.theirs[25]; b.off[me] = pos.mine[0]; b.off[them] = pos.theirs[0];
     return b;
   }
 
-  function text() { return steps.map(([f, t]) => `${f === 25 ? "bar" : f}/${t === 0 ? "off" : t}`).join(" "); }
+  const spot = (p) => (p === 25 ? "bar" : p === 0 ? "off" : String(p));
+  function text(list) { return list.map(([f, t]) => `${spot(f)}/${spot(t)}`).join(" "); }
 
   function render(message, isError) {
     Crawford.drawBoard(svg, preview(), {
-      clickable: state.phase === P.MOVE, selected: from === null ? null : (from === 25 ? 25 : boardPoint(from)),
+      clickable: state.phase === P.MOVE && !state.finished && !busy,
+      selected: guess === null || guess.at === 0 ? null : boardPoint(guess.at),
+      targets: new Set(Array.from(targets.keys(), (t) => (t === 0 ? -1 : boardPoint(t)))),
+      targetOff: targets.has(0),
       onPoint: tap, numbering: (p) => moverPoint(p),
     });
     $("score").textContent = `${state.score[0]}–${state.score[1]}`;
@@ -42,43 +137,137 @@
     $("facts").textContent = `${state.length ? state.length + "-point match" : "Money session"} · game ${state.game} · cube ${state.cube.value}` +
       `${crawford} · pips ${name(0)} ${state.pips[0]}, ${name(1)} ${state.pips[1]}`;
     const phase = state.phase, finished = state.finished;
-    const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on; };
+    const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on || busy; };
     // the match's dice come from one source, fixed when it was created: only that source's control is offered
     const rolling = !finished && (phase === P.OPENING || phase === P.ROLL);
     show("roll", rolling && state.dice_source !== "board");
-    show("enter-dice", rolling && state.dice_source !== "server");
-    $("die1").disabled = $("die2").disabled = !rolling || state.dice_source === "server";
+    const byHand = rolling && state.dice_source !== "server";
+    $("dice-pad").hidden = !byHand;
+    document.querySelectorAll(".die-key").forEach((k) => { k.disabled = !byHand || busy; });
+    show("enter-dice", byHand);
+    $("die1").disabled = $("die2").disabled = !byHand;
+    $("dice-chosen").textContent = chosen.length ? `${chosen.join("-")}…` : "";
     show("play", !finished && phase === P.MOVE);
     show("undo", phase === P.MOVE && steps.length > 0);
+    show("other-die", phase === P.MOVE && guess !== null &&
+      Array.from(guess.ways.values()).some((w) => w.steps.length === 1 && w.die !== guess.first.die));
     show("double", !finished && phase === P.ROLL && state.may_double);
     show("take", !finished && phase === P.DOUBLED); show("drop", !finished && phase === P.DOUBLED);
     // the player doubled may resign instead of answering (gnubg too): worth the cube before the double
     show("resign", !finished && (phase === P.ROLL || phase === P.MOVE || phase === P.DOUBLED));
     show("accept", !finished && phase === P.RESIGNED); show("decline", !finished && phase === P.RESIGNED);
-    $("move-text").value = phase === P.MOVE ? text() : "";
-    let line = message;
-    if (!line) {
-      if (finished && state.over_because && state.winner === null) line = `${state.over_because[0].toUpperCase()}${state.over_because.slice(1)}.`;
-      else if (finished) line = state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.` +
-        (state.closed ? ` (${state.closed.summary})` : "");
-      else if (phase === P.OPENING) line = `Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
-      else if (phase === P.ROLL) line = `${name(state.turn)} to roll or double.`;
-      else if (phase === P.MOVE) line = `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker's point, then where it goes.`;
-      else if (phase === P.DOUBLED) line = `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
-      else if (phase === P.RESIGNED) line = `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
-    }
+    $("move-text").value = phase === P.MOVE ? text(steps) : "";
+    // what the last answer said, then what comes next
+    const line = message || [pending, situation()].filter(Boolean).join(" ");
+    pending = "";
     $("status").textContent = line;
     $("status").classList.toggle("error", !!isError);
   }
 
-  function tap(p0) {
-    const p = moverPoint(p0);
-    if (from === null) { if (p !== 0) from = p; }
-    else if (p === from) from = null;
-    else { steps.push([from, p]); from = null; }
+  function situation() {
+    const phase = state.phase;
+    if (state.finished && state.over_because && state.winner === null) return `${state.over_because[0].toUpperCase()}${state.over_because.slice(1)}.`;
+    if (state.finished) return state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.` +
+      (state.closed ? ` (${state.closed.summary})` : "");
+    if (phase === P.OPENING) {
+      const last = state.last_game;
+      const won = last ? `${name(last.winner)} won game ${last.game}: ${last.points} point${last.points === 1 ? "" : "s"}` +
+        ` (${last.kind}${last.cube > 1 ? `, cube ${last.cube}` : ""}${last.reason === "bearoff" ? "" : `, ${last.reason}`}); ` +
+        `${name(0)} ${state.score[0]}, ${name(1)} ${state.score[1]}. ` : "";
+      return `${won}Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
+    }
+    if (phase === P.ROLL) return `${name(state.turn)} to roll or double.`;
+    if (phase === P.MOVE) {
+      if (guess !== null) return `${text(steps)}: tap a marked point to move it there instead, it again to go on, or the next checker.`;
+      return steps.length ? `${name(state.turn)} plays ${text(steps)}…: the next checker.` :
+        `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker, then where it goes.`;
+    }
+    if (phase === P.DOUBLED) return `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
+    if (phase === P.RESIGNED) return `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
+    return "";
+  }
+
+  // -- taps ------------------------------------------------------------------------------------------------
+  // A tap on a checker moves it at once by the larger die it may use (the usual order at the table), and marks
+  // where else it may go: a tap on a mark moves it there instead (the other die, or both), a tap on it again takes
+  // it further, a tap on another checker plays that one. Two taps make a typical play; a point can also be made
+  // by tapping it (the one play that brings two checkers there).
+  function tap(bp) {
+    if (busy || state.phase !== P.MOVE) return;
+    const p = moverPoint(bp);
+    if (guess && targets.has(p)) { const way = targets.get(p); undoGuess(); advance(way); return; }
+    if (guess && p === guess.at && p !== 0) { guess = null; targets = new Map(); checker(p); return; }
+    guess = null; targets = new Map();
+    if (p === 0) { render(complete() ? "The play is whole: Play records it." : "Tap a checker to bear off first.", true); return; }
+    if (!pos.mine[p]) {
+      if (p !== 25 && makePoint(p)) return;
+      render(p === 25 ? "You have no checker on the bar." : `You have no checker on ${p}, and no play makes that point: tap a checker.`, true);
+      return;
+    }
+    if (pos.mine[25] && p !== 25) { render("A checker on the bar must come in first: tap the bar.", true); return; }
+    checker(p);
+  }
+
+  const complete = () => legal.has(key(pos));
+
+  function checker(p) {
+    const ways = destinations(p);
+    if (!ways.size) { render(complete() ? "The play is whole: Play records it." : `No legal move from ${spot(p)}.`, true); return; }
+    if (ways.size === 1) { advance(ways.values().next().value); return; }  // one place to go: go there
+    // the larger die first; the checker's other places become marks
+    const first = Array.from(ways.values()).filter((w) => w.steps.length === 1).sort((a, b) => b.die - a.die)[0] ||
+      ways.values().next().value;
+    guess = { before: { steps, pos, dice }, at: first.to, ways, first };
+    steps = steps.concat(first.steps); pos = first.q; dice = first.left;
+    // a point holding the mover's checkers stays a checker to tap: "Other die" moves this one there instead
+    targets = new Map(Array.from(ways).filter(([t]) => t !== first.to && (t === 0 || !guess.before.pos.mine[t])));
     render();
   }
 
+  // the checker just tapped goes by the other die instead (a place where its own checkers stand, say)
+  function otherDie() {
+    if (!guess) return;
+    const { ways, first } = guess;
+    const other = Array.from(ways.values()).find((w) => w.steps.length === 1 && w.die !== first.die);
+    if (!other) return;
+    undoGuess();
+    advance(other);
+  }
+
+  function undoGuess() { ({ steps, pos, dice } = guess.before); guess = null; targets = new Map(); }
+
+  // a tap on a point with none of the mover's checkers: the one play bringing the most checkers there (two at least)
+  function makePoint(p) {
+    let best = 1, found = [];
+    for (const [k, path] of completions(pos, dice, [], new Map())) {
+      const brought = parseInt(k[p], 36) - pos.mine[p];
+      if (brought > best) { best = brought; found = [path]; } else if (brought === best && best > 1) found.push(path);
+    }
+    if (found.length !== 1) return false;
+    steps = steps.concat(found[0]);
+    submit();
+    return true;
+  }
+
+  function advance(way) {
+    steps = steps.concat(way.steps); pos = way.q; dice = way.left; guess = null; targets = new Map();
+    const rest = completions(pos, dice, [], new Map());
+    if (complete()) { submit(); return; }
+    if (rest.size === 1) {  // only one way to play what is left: it plays itself
+      steps = steps.concat(rest.values().next().value);
+      submit();
+      return;
+    }
+    render();
+  }
+
+  function submit() {
+    const play = text(steps);
+    render(`Recording ${play}…`);
+    send({ type: "move", move: play }, `${name(state.turn)} played ${play}.`);
+  }
+
+  // -- talking to the server -------------------------------------------------------------------------------
   // One key per press, kept for the retries of that press only: a retry is answered once, and another tablet's
   // command (or this tablet's next one) is never mistaken for it. getRandomValues works on a club's plain-http LAN.
   function newKey() {
@@ -101,40 +290,100 @@
     }
   }
 
-  function adopt(fresh) { state = fresh; steps = []; from = null; }
+  function adopt(fresh) { state = fresh; chosen = []; $("die1").value = ""; $("die2").value = ""; begin(); }
 
-  async function send(command) {
+  // what the answer's events say that the new state alone does not: a tied opening roll, a roll that cannot be
+  // played, a play that was the only one
+  function told(appended) {
+    const said = [];
+    let roll = "";
+    for (const e of appended || []) {
+      const p = e.payload || {};
+      if (e.type === "DiceRolled") roll = `${p.dice[0]}-${p.dice[1]}`;
+      else if (e.type === "OpeningRollTied") said.push(`Both rolled ${p.die}: roll again.`);
+      else if (e.type === "CannotMove") said.push(`${name(p.player)} ${roll ? `rolled ${roll} and ` : ""}cannot move: the turn passes.`);
+    }
+    return said.join(" ");
+  }
+
+  async function send(command, note) {
     command.expected_version = state.version;
+    busy = true;
     let response;
     try { response = await post(command, newKey()); }
-    catch (lost) { render("No answer from the server: check the connection and try again.", true); return false; }
+    catch (lost) { busy = false; render("No answer from the server: check the connection and try again.", true); return false; }
     const body = await response.json();
+    busy = false;
     if (response.status === 409 && body.state) {  // the other tablet was first: show what it recorded, and where we are
       adopt(body.state); render(body.detail, true); return false;
     }
-    if (!response.ok) { render(body.detail || "refused", true); return false; }
+    if (!response.ok) { begin(); render(body.detail || "refused", true); return false; }
     adopt(body.state);
+    pending = [note, told(body.appended)].filter(Boolean).join(" ");
     const now = +response.headers.get("X-Match-Version");
     if (now > state.version) { await refresh("The match has moved on since; the screen is updated."); return true; }
-    render(); return true;
+    if (!playForced()) render();
+    return true;
   }
 
-  // another tablet may record the same match: follow the match, so this screen is never out of date for long
+  // a roll with one legal play only: it is recorded without a tap, and said
+  function playForced() {
+    if (state.phase !== P.MOVE || state.finished || legal.size !== 1) return false;
+    const only = completions(pos, dice, [], new Map());
+    if (only.size !== 1) return false;
+    steps = only.values().next().value;
+    const play = text(steps), roll = `${name(state.turn)}'s ${state.dice[0]}-${state.dice[1]} has one way to play: ${play}`;
+    const note = `${roll}, recorded.`;
+    render(`${roll}: recording…`);
+    send({ type: "move", move: play }, note);
+    return true;
+  }
+
+  // another tablet may record the same match: the server says when it moves on (follow.js)
   async function refresh(message) {
     const response = await fetch(`/api/matches/${state.id}/`, { credentials: "same-origin" });
     if (!response.ok) return;
     const fresh = await response.json();
     if (fresh.version === state.version) return;
-    const composing = steps.length > 0 || from !== null;
+    const composing = steps.length > 0;
     adopt(fresh);
     render(message || (composing ? "Another tablet recorded a move: the screen is updated, play again." : undefined));
   }
-  setInterval(() => { if (!document.hidden) refresh().catch(() => {}); }, 3000);
+  let soon = null;
+  Crawford.follow(`/matches/${state.id}/follow/`, (version) => {
+    // through a timer, so a burst of appends is one fetch (and a test with a frozen clock decides when it looks)
+    if (version > state.version && !busy && !soon) soon = setTimeout(() => { soon = null; refresh().catch(() => {}); }, 20);
+  }, () => { if (!busy) refresh().catch(() => {}); }, 3000);
+
+  // -- the dice pad: two taps, sent at the second; the pad is empty again for the next roll ------------------
+  document.querySelectorAll(".die-key").forEach((k) => k.addEventListener("click", () => {
+    if (busy) return;
+    chosen.push(+k.dataset.die);
+    if (chosen.length < 2) { render(); return; }
+    const dice2 = chosen.slice(0, 2);
+    chosen = [];
+    send({ type: "roll", dice: dice2 });
+  }));
 
   $("roll").addEventListener("click", () => send({ type: "roll" }));
-  $("enter-dice").addEventListener("click", () => send({ type: "roll", dice: [+$("die1").value, +$("die2").value] }));
+  $("enter-dice").addEventListener("click", () => {
+    if (!$("die1").value || !$("die2").value) { render("Choose both dice first.", true); return; }
+    send({ type: "roll", dice: [+$("die1").value, +$("die2").value] });
+  });
   $("play").addEventListener("click", () => send({ type: "move", move: $("move-text").value.trim() }));
-  $("undo").addEventListener("click", () => { steps.pop(); from = null; render(); });
+  $("other-die").addEventListener("click", otherDie);
+  $("undo").addEventListener("click", () => {
+    steps.pop();
+    // replayed from the start: a step undone may have hit, and the dice it used come back
+    const kept = steps;
+    begin();
+    for (const [f, t] of kept) {
+      const die = dice.find((d) => { const s = step(pos, f, d); return s && s.to === t; });
+      const s = step(pos, f, die);
+      pos = s.q; dice.splice(dice.indexOf(die), 1); steps.push([f, t]);
+    }
+    render();
+  });
   $("double").addEventListener("click", () => send({ type: "double" }));
   $("take").addEventListener("click", () => send({ type: "take" }));
   $("drop").addEventListener("click", () => send({ type: "drop" }));
@@ -148,5 +397,6 @@
     else if (e.key === "Backspace" && steps.length) { e.preventDefault(); $("undo").click(); }
     else if (e.key === "Enter" && !$("play").hidden) $("play").click();
   });
-  render();
+  begin();
+  if (!playForced()) render();
 })();

@@ -6,7 +6,7 @@
   const at = document.getElementById("step");
   // the page shows one game; ?at=<version> opens it on that event, else on the game's last position
   const startAt = JSON.parse(document.getElementById("start-version").textContent);
-  const started = frames.findIndex((f) => f.version === startAt);
+  const started = frames.findIndex((f) => f.version === startAt || f.roll_version === startAt);
   let i = started >= 0 ? started : frames.length ? frames.length - 1 : 0;
 
   function show() {
@@ -23,17 +23,34 @@
     document.getElementById("matchid").textContent = f.match_id || "unavailable (beyond what gnubg can write)";
     document.getElementById("xgid").textContent = f.xgid || "unavailable";
     at.textContent = `${i + 1} / ${frames.length}`;
+    document.querySelectorAll("#moves button").forEach((b) => {
+      const here = +b.dataset.index === i;
+      b.classList.toggle("here", here);
+      if (here) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+    });
     document.getElementById("prev").disabled = i === 0;
     document.getElementById("next").disabled = i === frames.length - 1;
     // the analysis (analysis.js) marks the play on the board
     document.dispatchEvent(new CustomEvent("crawford:frame", { detail: f }));
   }
   function go(k) { i = Math.max(0, Math.min(frames.length - 1, k)); show(); }
+  // the game's move list: each step a button that takes the board there
+  const list = document.getElementById("moves");
+  if (list) {
+    frames.forEach((f, k) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button"; button.className = "link"; button.dataset.index = k; button.textContent = f.text;
+      button.addEventListener("click", () => go(k));
+      item.appendChild(button); list.appendChild(item);
+    });
+  }
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("prev").addEventListener("click", () => go(i - 1));
   document.getElementById("next").addEventListener("click", () => go(i + 1));
   document.getElementById("last").addEventListener("click", () => go(frames.length - 1));
   document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
     if (e.key === "ArrowLeft") go(i - 1);
     else if (e.key === "ArrowRight") go(i + 1);
     else if (e.key === "Home") go(0);
@@ -46,4 +63,14 @@
     else window.location.search = `?at=${encodeURIComponent(e.detail)}`;  // a play of another game: its page
   });
   show();
+
+  // a match in play: the server says when it moves on (follow.js); the reader is told, and the board they are
+  // studying stays where it is until they ask for the latest
+  const moved = document.getElementById("moved-on");
+  if (moved && moved.dataset.follow && window.Crawford.follow) {
+    const seen = +moved.dataset.version;
+    const following = Crawford.follow(moved.dataset.follow, (version) => {
+      if (version > seen) { moved.hidden = false; following.stop(); }
+    }, () => {});
+  }
 })();

@@ -1,0 +1,280 @@
+"""Live pages and the recording screen in a real browser (issue 17, items 5 and 6).
+
+One tablet records a match (a GNU Backgammon match replayed up to a roll that cannot be played), a second browser
+watches its live board: each submission is on the board within a second, pushed (server-sent events through Redis
+pub/sub), not polled. The recording screen's own checks: touch targets of 44 px at 768x1024 and 1024x768, a tied
+opening roll asks to roll again, a roll that cannot be played says so, the game's winner is said between games,
+the dice pad is empty after each roll, an empty point is refused at once, the cube never covers the tray's counts,
+a point made in one tap. Then an event page follows a result without reloading, keeping the bracket's sideways
+scroll and the focused link, with no live region over the whole bracket.
+
+Headless Debian Chromium driven by Playwright against the live server (threaded WSGI: the push's sync path; the
+ASGI path is tests/eventlog/test_live_push.py)."""
+
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from eventlog import tasks
+from games import commands as match_commands
+from games import services as matches
+from games.engine import commands as engine
+from games.engine import events as ev
+from games.engine.matfile import read_mat
+from players.models import Player
+from tests.tournaments.test_running_events import play_to_end
+from tournaments import services
+
+from .test_club_night_in_a_browser import CHROMIUM, SHOTS, shot
+
+MAT = Path(__file__).resolve().parents[1] / "fixtures/gnubg/matches/match_023_5pt.mat"
+DELAYS: list[float] = []
+
+
+@pytest.fixture
+def director(django_user_model):
+    return django_user_model.objects.create_user("dora", password="dora-pass-1234", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def browser(live_server, monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+    from django.db import connections
+
+    connections.close_all()
+
+
+def open_page(browser, live_server, *, login: bool, width=1024, height=768, touch=False):
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.errors, page.polls, page.follows = [], [], []
+    app = urlparse(live_server.url).netloc
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.submissions = []
+    page.on("requestfinished", lambda r: page.submissions.append(r.timing["startTime"])
+            if r.method == "POST" and r.url.endswith("/commands/") else None)
+    page.on("request", lambda r: page.errors.append(f"foreign {r.url}") if urlparse(r.url).netloc not in (app, "")
+            and not r.url.startswith("data:") else None)
+    page.on("request", lambda r: page.follows.append(r.url) if r.url.endswith("/follow/") else None)
+    page.on("request", lambda r: page.polls.append(r.url) if "partial=1" in r.url or "/api/matches/" in r.url
+            and r.method == "GET" else None)
+    if login:
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", "dora")
+        page.fill("#id_password", "dora-pass-1234")
+        page.click("button[type=submit]")
+        page.wait_for_load_state()
+    return page
+
+
+def replay(director, match_id: str, events) -> None:
+    """The file's actions as commands, through the service (the board's dice)."""
+    for event in events:
+        if isinstance(event, ev.GameStarted) or isinstance(event, ev.DiceRolled):
+            command = match_commands.RollDice(dice=tuple(event.dice))
+        elif isinstance(event, ev.CheckersMoved):
+            command = engine.Move(None, event.move)
+        elif isinstance(event, ev.DoubleOffered):
+            command = engine.Double(None)
+        elif isinstance(event, ev.DoubleTaken):
+            command = engine.Take(None)
+        else:
+            continue  # what the engine appends by itself (CannotMove, GameWon)
+        record = matches.match_load(match_id)
+        matches.match_command(actor=director, stream_id=match_id, command=command, expected_version=record.version)
+
+
+def tap_dice(page, a: int, b: int) -> None:
+    page.locator(f".die-key[data-die='{a}']").tap()
+    page.locator(f".die-key[data-die='{b}']").tap()
+
+
+def watched_within_a_second(tablet, watcher, version_after: int, act) -> float:
+    """Do ``act`` on the tablet; the watcher's live board must show ``version_after`` within a second of the
+    tablet's submission (its command's request, as the browser started it: epoch milliseconds, one clock)."""
+    sent = len(tablet.submissions)
+    act()
+    watcher.wait_for_function("(v) => +document.body.dataset.version >= v", arg=version_after, timeout=5_000)
+    for _ in range(100):
+        if len(tablet.submissions) > sent:
+            break
+        tablet.wait_for_timeout(20)
+    delay = (int(watcher.evaluate("document.body.dataset.drawnAt")) - tablet.submissions[-1]) / 1000
+    DELAYS.append(delay)
+    assert delay < 1.0, f"the live board showed it {delay:.3f} s after the tap"
+    return delay
+
+
+def sizes(page, selector: str) -> list[dict]:
+    return page.eval_on_selector_all(selector, "els => els.filter(e => e.getClientRects().length)"
+                                               ".map(e => { const r = e.getBoundingClientRect(); "
+                                               "return {w: r.width, h: r.height, id: e.id || e.textContent}; })")
+
+
+def test_a_tablet_records_and_a_big_screen_follows_within_a_second(live_server, director, browser):
+    url = live_server.url
+    record = read_mat(MAT.read_text())
+    alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
+    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
+    replay(director, match_id, record.events[1:67])  # up to Bob's 5-1, which cannot be played
+    tablet = open_page(browser, live_server, login=True, touch=True)
+    watcher = open_page(browser, live_server, login=False, width=1280, height=800)
+    tablet.goto(f"{url}/matches/{match_id}/record/")
+    tablet.wait_for_selector("#board .point")
+    watcher.goto(f"{url}/matches/{match_id}/live/")
+    watcher.wait_for_selector("#board .point")
+    version = first = matches.match_load(match_id).version
+    assert watcher.locator("body").get_attribute("data-version") == str(version)
+    assert "Bob" in watcher.locator("#who1").inner_text() and "dark checkers" in watcher.locator("#who1").inner_text()
+    assert watcher.locator("#board .turnmark").count() == 1  # whose turn
+
+    # touch targets: 44 px at least, landscape and portrait
+    for width, height in ((1024, 768), (768, 1024)):
+        tablet.set_viewport_size({"width": width, "height": height})
+        points = sizes(tablet, "#board g.point")
+        assert len(points) == 24 and min(p["w"] for p in points) >= 44, (width, min(p["w"] for p in points))
+        controls = sizes(tablet, ".sidecol button:not([hidden]), .sidecol select")
+        assert controls and min(min(c["w"], c["h"]) for c in controls) >= 44, (width, controls)
+        shot(tablet, f"40-record-{width}x{height}")
+    tablet.set_viewport_size({"width": 1024, "height": 768})
+
+    # the cube (Bob owns it at 2) never covers the tray's off counts
+    overlap = tablet.evaluate("""() => {
+        const box = (e) => e.getBoundingClientRect();
+        const cube = box(document.querySelector('#board rect.cube'));
+        return Array.from(document.querySelectorAll('#board .offcount')).some((t) => { const b = box(t);
+            return b.left < cube.right && cube.left < b.right && b.top < cube.bottom && cube.top < b.bottom; });
+    }""")
+    assert overlap is False
+
+    # Bob's 5-1 cannot be played: the tablet says so, the big screen shows it within a second
+    watched_within_a_second(tablet, watcher, version + 2, lambda: tap_dice(tablet, 5, 1))
+    tablet.wait_for_selector("text=Bob rolled 5-1 and cannot move")
+    assert tablet.locator("#dice-chosen").inner_text() == "" and tablet.input_value("#die1") == ""
+    shot(tablet, "41-record-cannot-move")
+
+    # Alice's 5-2: an empty point is refused at once (nothing sent), then her play, seen on the big screen
+    version = matches.match_load(match_id).version
+    watched_within_a_second(tablet, watcher, version + 1, lambda: tap_dice(tablet, 5, 2))
+    tablet.wait_for_selector("#play:not([hidden])")
+    sent = len(tablet.polls)
+    empty = tablet.evaluate("""() => Array.from(document.querySelectorAll('#board g.point'))
+        .find((g) => !g.querySelector('circle') && !g.classList.contains('target')).dataset.point""")
+    tablet.locator(f"#board g.point[data-point='{empty}']").tap()
+    assert "no checker" in tablet.locator("#status").inner_text() and tablet.input_value("#move-text") == ""
+    assert "error" in tablet.locator("#status").get_attribute("class") and len(tablet.polls) == sent
+    version = matches.match_load(match_id).version
+    # 5/3 5/off: the checker on 5 goes by the larger die (5/off) at once; the next tap on 5 plays the 2
+    watched_within_a_second(tablet, watcher, version + 1, lambda: (
+        tablet.locator("#board g.point[data-point='5']").tap(), tablet.locator("#board g.point[data-point='5']").tap()))
+    assert matches.match_load(match_id).state.game == 1
+    shot(watcher, "42-live-board")
+
+    # to the end of game 1 through the service: the tablet says who won it while game 2 waits
+    replay(director, match_id, record.events[71:120])
+    tablet.reload()
+    tablet.wait_for_selector("text=won game 1")
+    watcher.wait_for_function("(v) => +document.body.dataset.version >= v", arg=matches.match_load(match_id).version)
+    shot(tablet, "43-record-between-games")
+
+    # a tied opening roll: roll again; then a point made with one tap, the big screen following
+    version = matches.match_load(match_id).version
+    tap_dice(tablet, 4, 4)
+    tablet.wait_for_selector("text=Both rolled 4: roll again.")
+    assert tablet.locator("#dice-pad").is_visible() and tablet.locator("#dice-chosen").inner_text() == ""
+    watched_within_a_second(tablet, watcher, version + 2, lambda: tap_dice(tablet, 3, 1))
+    version = matches.match_load(match_id).version
+    mover = matches.match_load(match_id).state.turn
+    five = "5" if mover == 0 else "20"  # the mover's 5-point, in the board's (Alice's) numbering
+    watched_within_a_second(tablet, watcher, version + 1,
+                            lambda: tablet.locator(f"#board g.point[data-point='{five}']").tap())
+    assert matches.match_load(match_id).state.phase == "roll"
+    shot(watcher, "44-live-board-point-made")
+    print(f"live board delays after the tablet's tap (s): {', '.join(f'{d:.3f}' for d in DELAYS)}")
+    # pushed, not polled: the watcher asked for the match only after a push, once per change at most
+    assert len(watcher.follows) >= 1
+    assert len([u for u in watcher.polls if "/api/matches/" in u]) <= matches.match_load(match_id).version - first
+    # the viewer of game 1: a roll and its play one step, a move list to jump with, the offered cube, the cube the
+    # game was won on in its last frame, which colour is whose
+    watcher.goto(f"{url}/matches/{match_id}/?game=1")
+    watcher.wait_for_selector("#moves li")
+    frames = watcher.evaluate("JSON.parse(document.getElementById('frames').textContent)")
+    assert any(f["text"].startswith("Alice plays ") and " with " in f["text"] and f["dice"] for f in frames)
+    assert not any(f["text"].endswith(("rolls 5-2", "rolls 6-4")) for f in frames[:-1])
+    assert watcher.locator("#moves li").count() == len(frames)
+    assert "Alice plays the light checkers" in watcher.locator(".colour-key").inner_text()
+    offered = next(k for k, f in enumerate(frames) if f["offered"])
+    watcher.locator("#moves li button").nth(offered).click()
+    assert watcher.inner_text("#step") == f"{offered + 1} / {len(frames)}"
+    assert watcher.locator("#board rect.cube.offered").count() == 1
+    shot(watcher, "46-viewer-offered-cube")
+    watcher.click("#last")
+    assert frames[-1]["text"].startswith("Alice wins") or frames[-1]["text"].startswith("Bob wins")
+    assert watcher.inner_text("#cube").startswith(str(record.events[119].cube))
+    assert watcher.locator("form.jump input[name=game]").count() == 1
+    # the match goes on while the viewer is open: the reader is told, the board stays where they are
+    assert watcher.locator("#moved-on").is_hidden()
+    record_now = matches.match_load(match_id)
+    matches.match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(6, 5)),
+                          expected_version=record_now.version)
+    watcher.wait_for_selector("#moved-on:not([hidden])", timeout=5_000)
+    assert watcher.inner_text("#step") == f"{len(frames)} / {len(frames)}"
+    for page in (tablet, watcher):
+        assert page.errors == []
+
+
+def settle(event) -> None:
+    for _ in range(10):
+        tasks.project_all()  # as the worker does: the projections run, and the event pages are told
+        if not services.tournament_advance(event):
+            tasks.project_all()
+            return
+
+
+def test_an_event_page_follows_a_result_and_keeps_the_readers_place(live_server, director, browser):
+    url = live_server.url
+    players = [Player.objects.create(display_name=f"Player {i}") for i in range(8)]
+    event = services.tournament_create(actor=director, name="Live night", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 3}}, "dice": "board"})
+    event.published = True
+    event.save(update_fields=["published"])
+    for p in players:
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p.pk})
+    services.tournament_command(actor=director, tournament=event,
+                                command={"type": "draw", "method": "manual", "seeds": [p.pk for p in players]})
+    settle(event)
+    page = open_page(browser, live_server, login=False, width=420, height=800)
+    page.goto(f"{url}/events/{event.pk}/")
+    page.wait_for_selector(".bracket .match")
+    assert page.locator("#live").get_attribute("aria-live") is None  # not the whole bracket re-read
+    page.eval_on_selector(".bracket", "b => { b.scrollLeft = 120; }")
+    scrolled = page.eval_on_selector(".bracket", "b => b.scrollLeft")
+    assert scrolled > 0, "the bracket is wider than the page here"
+    link = page.locator("#live a[href^='/players/']").first
+    href = link.get_attribute("href")
+    link.focus()
+    fetched = len([u for u in page.polls if "partial=1" in u])
+    time.sleep(6)  # longer than the old 5 s poll: nothing is fetched while nothing happens
+    assert len([u for u in page.polls if "partial=1" in u]) == fetched
+
+    facts = services.tournament_facts(event)
+    play_to_end(director, facts.matches["main:r1:m1"]["match_id"], winner_seat=0)
+    settle(event)
+    page.wait_for_selector(".match[data-slot='main:r1:m1'][data-status='done']", timeout=5_000)
+    assert page.eval_on_selector(".bracket", "b => b.scrollLeft") == scrolled
+    assert page.evaluate("document.activeElement.getAttribute('href')") == href
+    assert page.locator("#live-news").inner_text() == "A result came in."
+    shot(page, "45-event-page-followed")
+    assert page.follows and page.errors == []
