@@ -24,7 +24,15 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SlotFinished``          the slot's match ended: won at the board, or closed by the event
 ``SlotMatchResultCorrected``  the slot's match's result was set by a director on the match itself
 ``SlotMatchVoided``       the slot's match was voided
+``ChallengeIssued``       a ladder challenge (its slot ``ladder:c{n}``), with its deadline
+``ChallengeDeclined``     the defender refused a challenge (``outcome``: a walkover, or cancelled)
+``ChallengeLapsed``       a challenge unplayed by its deadline (``outcome`` as above)
+``DivisionsMade``         a league's divisions (made at its draw) and its clock: start, days per round
+``MatchUnplayed``         a league match nobody played by its round's deadline (the unplayed rule)
 ========================  =====================================================================
+
+Time enters the decider as data: a command that depends on the clock carries the reading the service took
+(``at``, whole seconds since the epoch), and the events record it, so a replay never reads a clock.
 """
 
 from __future__ import annotations
@@ -189,11 +197,55 @@ class SlotMatchVoided(TournamentEvent):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class ChallengeIssued(TournamentEvent):
+    number: int
+    challenger: int
+    defender: int
+    issued_at: int
+    deadline: int
+    length: int
+
+
+@dataclass(frozen=True)
+class ChallengeDeclined(TournamentEvent):
+    number: int
+    player_id: int | None  # the defender who refused; None: the director, on their behalf
+    at: int
+    outcome: str  # "walkover" (to the challenger, with its MatchForfeited) or "cancelled"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ChallengeLapsed(TournamentEvent):
+    number: int
+    at: int
+    outcome: str  # as ChallengeDeclined's
+
+
+@dataclass(frozen=True)
+class DivisionsMade(TournamentEvent):
+    divisions: tuple[tuple[int, ...], ...]
+    starts_at: int
+    round_days: int
+    previous: int | None = None  # the league event the divisions were made from (promotion and relegation)
+
+
+@dataclass(frozen=True)
+class MatchUnplayed(TournamentEvent):
+    slot: str
+    at: int
+
+
+LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
+LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
+
 EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
-                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided)
+                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided,
+                *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

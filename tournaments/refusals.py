@@ -43,6 +43,11 @@ class TournamentRefusal(StrEnum):
     NOT_FLAGGED = "not_flagged"
     NO_MATCH = "no_match"
     BAD_EVENT = "bad_event"  # creating an event: its name, format or settings
+    NOT_LADDER = "not_ladder"
+    CHALLENGE_REFUSED = "challenge_refused"
+    UNKNOWN_CHALLENGE = "unknown_challenge"
+    CHALLENGE_BEGUN = "challenge_begun"
+    NO_PREVIOUS_SEASON = "no_previous_season"
 
 
 class Refused(Exception):
@@ -99,3 +104,12 @@ NoResult = _refusal("NoResult", TournamentRefusal.NO_RESULT, "Only a slot with a
 NotFlagged = _refusal("NotFlagged", TournamentRefusal.NOT_FLAGGED, "Only a flagged match can be kept.")
 NoMatch = _refusal("NoMatch", TournamentRefusal.NO_MATCH, "The slot has no match.")
 BadEvent = _refusal("BadEvent", TournamentRefusal.BAD_EVENT, "An event's name, format or settings are refused.")
+NotLadder = _refusal("NotLadder", TournamentRefusal.NOT_LADDER, "Challenges are a ladder's.")
+ChallengeRefused = _refusal("ChallengeRefused", TournamentRefusal.CHALLENGE_REFUSED,
+                            "The ladder's rules forbid this challenge (reach, one open challenge each).")
+UnknownChallenge = _refusal("UnknownChallenge", TournamentRefusal.UNKNOWN_CHALLENGE,
+                            "No open challenge of that number.")
+ChallengeBegun = _refusal("ChallengeBegun", TournamentRefusal.CHALLENGE_BEGUN,
+                          "A challenge whose match has begun is played out, not declined.")
+NoPreviousSeason = _refusal("NoPreviousSeason", TournamentRefusal.NO_PREVIOUS_SEASON,
+                            "A next season is drawn from a league event that has divisions.")
