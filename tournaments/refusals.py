@@ -44,6 +44,7 @@ class TournamentRefusal(StrEnum):
     NO_MATCH = "no_match"
     BAD_EVENT = "bad_event"  # creating an event: its name, format or settings
     NOT_LADDER = "not_ladder"
+    NOT_LEAGUE = "not_league"
     CHALLENGE_REFUSED = "challenge_refused"
     UNKNOWN_CHALLENGE = "unknown_challenge"
     CHALLENGE_BEGUN = "challenge_begun"
@@ -113,3 +114,4 @@ ChallengeBegun = _refusal("ChallengeBegun", TournamentRefusal.CHALLENGE_BEGUN,
                           "A challenge whose match has begun is played out, not declined.")
 NoPreviousSeason = _refusal("NoPreviousSeason", TournamentRefusal.NO_PREVIOUS_SEASON,
                             "A next season is drawn from a league event that has divisions.")
+NotLeague = _refusal("NotLeague", TournamentRefusal.NOT_LEAGUE, "Divisions are a league's.")

@@ -84,6 +84,7 @@ class Facts:
     divisions: list[tuple[int, ...]] = field(default_factory=list)
     league_clock: tuple[int, int] = (0, 7)  # (starts_at, round_days)
     unplayed: set[str] = field(default_factory=set)
+    league_previous: int | None = None  # the league event this season's divisions were made from
 
     @property
     def format(self) -> str:
@@ -195,6 +196,7 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
         case ev.DivisionsMade():
             facts.divisions = [tuple(d) for d in e.divisions]
             facts.league_clock = (e.starts_at, e.round_days)
+            facts.league_previous = e.previous
         case ev.MatchUnplayed(slot=slot):
             facts.unplayed.add(slot)
 
