@@ -213,3 +213,15 @@ def test_settings_belong_to_their_format(director):
         services.tournament_create(actor=director, name="x", format="league", settings={"reach": 2})
     with pytest.raises(BadEvent, match="unplayed is double_loss or void"):
         services.tournament_create(actor=director, name="x", format="league", settings={"unplayed": "walkover"})
+
+
+def test_the_demo_has_a_ladder_and_a_league():
+    from tournaments.models import Tournament as Event
+
+    call_command("load_demo")
+    ladder = ladder_data(Event.objects.get(name="Club ladder"))
+    assert len(ladder["rungs"]) == 8 and len(ladder["open"]) == 1 and ladder["open"][0]["match_id"]
+    assert [m["how"] for m in reversed(ladder["history"])] == ["played", "played", "refused"]
+    league = league_data(Event.objects.get(name="Winter league"))
+    assert [len(d["rows"]) for d in league["divisions"]] == [4, 4]
+    assert league["rounds"][0]["round"] == 2  # round 1 is played

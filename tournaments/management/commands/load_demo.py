@@ -25,6 +25,7 @@ from games.engine.match import MOVE, OPENING, ROLL
 from players.models import Club, Player
 from tournaments.formats.core import READY
 from tournaments import services
+from tournaments import demo_ladder
 from tournaments.selectors import tournament_data
 
 CLUB = "Crawford Demo Backgammon Club"
@@ -68,6 +69,7 @@ class Command(BaseCommand):
         self._play(director, semis[0]["match_id"], rnd, moves=None)
         self._play(director, semis[1]["match_id"], rnd, moves=40)
         self._settle(event)
+        demo_ladder.load(director=director, club=club, players=players)
         self.stdout.write(
             f"demo loaded: {CLUB}, {len(players)} players, event '{event.name}'; "
             "log in at /admin/ as director / director"
