@@ -139,6 +139,8 @@ def tournament_history(tournament: Tournament) -> list[dict]:
             line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
         elif kind == "MatchKept":
             line = {"text": f"{p['slot']}: the director kept the match played before a correction"}
+        elif kind == "MatchUnplayed":
+            line = {"text": _("%(slot)s: not played by its round's deadline") % {"slot": p["slot"]}}
         elif kind == "SlotMatchVoided":
             line = {"text": f"{p['slot']}: match voided", "reason": p.get("reason", "")}
         else:
@@ -202,8 +204,13 @@ def _move(m, names: dict) -> dict:
         text = _("Challenge %(n)s, %(who)s v %(other)s: cancelled") % {"n": m.number, "who": who, "other": other}
     else:
         won = m.winner == m.player
-        text = (_("Challenge %(n)s: %(who)s (rung %(before)s) beat %(other)s and moved to rung %(after)s")
-                if won else _("Challenge %(n)s: %(other)s kept rung %(rung)s against %(who)s")) % {
+        if won and m.result is not None and m.result.forfeit:
+            beat = _("Challenge %(n)s: %(who)s (rung %(before)s) took rung %(after)s from %(other)s")
+        elif won:
+            beat = _("Challenge %(n)s: %(who)s (rung %(before)s) beat %(other)s and moved to rung %(after)s")
+        else:
+            beat = _("Challenge %(n)s: %(other)s kept rung %(rung)s against %(who)s")
+        text = beat % {
             "n": m.number, "who": who, "other": other, "before": m.rung_before, "after": m.rung_after,
             "rung": m.opponent_rung_after}
         if HOW.get(m.how):
