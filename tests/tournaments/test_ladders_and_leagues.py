@@ -225,3 +225,72 @@ def test_the_demo_has_a_ladder_and_a_league():
     league = league_data(Event.objects.get(name="Winter league"))
     assert [len(d["rows"]) for d in league["divisions"]] == [4, 4]
     assert league["rounds"][0]["round"] == 2  # round 1 is played
+
+
+@pytest.mark.parametrize("n", [2, 40])
+def test_fields_of_2_and_40_through_the_services(director, n):
+    """The ends of the 2-to-40 range on the real stack (the sizes between are the pure tests'): a ladder's
+    challenges, a refusal and a lapse; a league's season with walkovers and a deadline, then the next season;
+    every read the same after a rebuild."""
+    import random
+
+    rng = random.Random(n)
+    players = field(n, "F")
+    ladder = start(director, players, "ladder", reach=3, challenge_days=5, refused="walkover", unplayed="walkover")
+    settle(ladder)
+    expected = list(players)
+    for _ in range(min(n, 12)):
+        board = ladder_data(ladder)
+        free = [r["player_id"] for r in board["rungs"] if r["challengeable"]]
+        pairs = [(a, b) for a in free for b in free if 1 <= expected.index(a) - expected.index(b) <= 3]
+        if not pairs:
+            break
+        a, b = rng.choice(pairs)
+        cmd(ladder, director, type="issue_challenge", challenger=a, defender=b)
+        number = max(int(k.rsplit("c", 1)[1]) for k in (s["key"] for s in settle(ladder)["slots"]))
+        what = rng.random()
+        if what < 0.5:
+            winner = rng.choice([a, b])
+            cmd(ladder, director, type="report_result", slot=f"ladder:c{number}", winner=winner, score=[7, 2])
+        elif what < 0.75:
+            cmd(ladder, director, type="decline_challenge", number=number)
+            winner = a
+        else:
+            services.tournament_apply_deadlines(tournament=ladder, at=services.clock() + 5 * DAY)
+            winner = a
+        if winner == a:
+            expected.remove(a)
+            expected.insert(expected.index(b), a)
+        settle(ladder)
+        assert rungs(ladder) == expected
+
+    league = start(director, players, "league", division_size=8, round_days=7, promote=2, relegate=2)
+    data = settle(league)
+    ready = [s for s in data["slots"] if s["status"] == "ready"]
+    assert all(s["match_id"] for s in ready)
+    for s in ready:
+        roll = rng.random()
+        if roll < 0.7:
+            cmd(league, director, type="report_result", slot=s["key"], winner=s["players"][rng.randint(0, 1)],
+                score=[s["length"], rng.randint(0, s["length"] - 1)])
+        elif roll < 0.85:
+            cmd(league, director, type="forfeit", slot=s["key"], winner=s["players"][0])
+    services.tournament_apply_deadlines(tournament=league, at=services.clock() + 400 * DAY)
+    data = settle(league)
+    assert all(s["status"] in ("done", "bye", "void") for s in data["slots"])
+    season = league_data(league)
+    assert season["winner"] == season["divisions"][0]["rows"][0]["player_id"] and season["rounds"] == []
+    before = (tournament_data(ladder), ladder_data(ladder), tournament_data(league), league_data(league))
+    call_command("rebuild_projections")
+    assert (tournament_data(ladder), ladder_data(ladder), tournament_data(league), league_data(league)) == before
+
+    nxt = services.tournament_create(actor=director, name="Next", format="league",
+                                     settings={"promote": 2, "relegate": 2})
+    for p in players:
+        cmd(nxt, director, type="enter", player=p)
+    cmd(nxt, director, type="draw", method="previous", previous=league.pk)
+    where = {r["player_id"]: d["number"] for d in league_data(nxt)["divisions"] for r in d["rows"]}
+    for d in season["divisions"]:
+        for r in d["rows"]:
+            moved = {"promoted": -1, "relegated": 1, "": 0}[r["zone"]]
+            assert where[r["player_id"]] == d["number"] + moved
