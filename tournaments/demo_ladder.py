@@ -7,6 +7,8 @@ of two divisions a round into its season. Results are given on paper, as a club'
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from eventlog import projections
 
 from . import services
@@ -19,11 +21,18 @@ def load(*, director, club, players) -> None:
     p = [player.pk for player in players]
     for challenger, defender, outcome in ((7, 5, "challenger"), (3, 1, "defender"), (6, 4, "declined"),
                                           (2, 0, None)):
+        if outcome == "declined":  # declined at once, in the same transaction: no match is created for it
+            with transaction.atomic():
+                _send(director, ladder, type="issue_challenge", challenger=p[challenger], defender=p[defender],
+                      settle=False)
+                number = max(services.tournament_facts(ladder).challenges)
+                _send(director, ladder, type="decline_challenge", number=number, reason="away this fortnight",
+                      settle=False)
+            _advance(ladder)
+            continue
         _send(director, ladder, type="issue_challenge", challenger=p[challenger], defender=p[defender])
-        number = max(int(s["key"].rsplit("c", 1)[1]) for s in tournament_data(ladder)["slots"])
-        if outcome == "declined":
-            _send(director, ladder, type="decline_challenge", number=number, reason="away this fortnight")
-        elif outcome:
+        number = max(services.tournament_facts(ladder).challenges)
+        if outcome:
             winner = p[challenger] if outcome == "challenger" else p[defender]
             _send(director, ladder, type="report_result", slot=f"ladder:c{number}", winner=winner, score=[5, 2])
     league = _event(director, club, players, "Winter league", "league",
@@ -45,7 +54,12 @@ def _event(director, club, players, name: str, fmt: str, settings: dict):
 
 def _send(director, event, settle: bool = True, **command) -> None:
     services.tournament_command(actor=director, tournament=event, command=command)
-    if settle:  # the process manager's part: the matches of what became playable
-        projections.run_all()
-        services.tournament_advance(event)
-        projections.run_all()
+    if settle:
+        _advance(event)
+
+
+def _advance(event) -> None:
+    """The process manager's part: the matches of what became playable."""
+    projections.run_all()
+    services.tournament_advance(event)
+    projections.run_all()
