@@ -1,8 +1,9 @@
 """The demo's ladder and league (``manage.py load_demo`` calls :func:`load`): what a newcomer sees at once.
 
 Run through the same services as the API and the run page: a challenge ladder of the demo club's members
-with challenges won, defended, refused and one still open (its match waiting at the board), and a league
-of two divisions a round into its season. Results are given on paper, as a club's director records them.
+with challenges played, one refused and one still open (its match waiting at the board), and a league of
+two divisions a round into its season. The matches are played by the demo's self-play, as the club
+night's are, so each is analysed like them.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from . import services
 from .selectors import tournament_data
 
 
-def load(*, director, club, players) -> None:
+def load(*, director, club, players, play) -> None:
+    """``play(match_id)``: the demo's self-play of a match to its end (its moves judged by the engine)."""
     ladder = _event(director, club, players, "Club ladder", "ladder",
-                    {"reach": 3, "challenge_days": 14, "lengths": {"rounds": {"default": 5}}})
+                    {"reach": 3, "challenge_days": 14, "lengths": {"rounds": {"default": 3}}})
     p = [player.pk for player in players]
-    for challenger, defender, outcome in ((7, 5, "challenger"), (3, 1, "defender"), (6, 4, "declined"),
-                                          (2, 0, None)):
+    for challenger, defender, outcome in ((7, 5, "played"), (3, 1, "played"), (6, 4, "declined"), (2, 0, None)):
         if outcome == "declined":  # declined at once, in the same transaction: no match is created for it
             with transaction.atomic():
                 _send(director, ladder, type="issue_challenge", challenger=p[challenger], defender=p[defender],
@@ -31,16 +32,18 @@ def load(*, director, club, players) -> None:
             _advance(ladder)
             continue
         _send(director, ladder, type="issue_challenge", challenger=p[challenger], defender=p[defender])
-        number = max(services.tournament_facts(ladder).challenges)
         if outcome:
-            winner = p[challenger] if outcome == "challenger" else p[defender]
-            _send(director, ladder, type="report_result", slot=f"ladder:c{number}", winner=winner, score=[5, 2])
+            number = max(services.tournament_facts(ladder).challenges)
+            play(services.tournament_facts(ladder).matches[f"ladder:c{number}"]["match_id"])
+            _advance(ladder)
+    # a league of two divisions, its first round played (one-point matches: the demo loads quickly)
     league = _event(director, club, players, "Winter league", "league",
                     {"division_size": 4, "round_days": 7, "promote": 1, "relegate": 1,
-                     "lengths": {"rounds": {"default": 7}}})
+                     "lengths": {"rounds": {"default": 1}}})
     for slot in tournament_data(league)["slots"]:
         if slot["round"] == 1 and slot["status"] == "ready":
-            _send(director, league, type="report_result", slot=slot["key"], winner=slot["players"][0], score=[7, 4])
+            play(slot["match_id"])
+    _advance(league)
 
 
 def _event(director, club, players, name: str, fmt: str, settings: dict):

@@ -69,7 +69,7 @@ class Command(BaseCommand):
         self._play(director, semis[0]["match_id"], rnd, moves=None)
         self._play(director, semis[1]["match_id"], rnd, moves=40)
         self._settle(event)
-        demo_ladder.load(director=director, club=club, players=players)
+        demo_ladder.load(director=director, club=club, players=players, play=lambda m: self._play(director, m, rnd, None))
         self.stdout.write(
             f"demo loaded: {CLUB}, {len(players)} players, event '{event.name}'; "
             "log in at /admin/ as director / director"
