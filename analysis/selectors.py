@@ -31,7 +31,10 @@ def player_history(player_id: int) -> list[dict]:
                                              analysis__plies=settings.ANALYSIS_PLIES)
                 .select_related("analysis").order_by("analysis__ended_at", "analysis__pk"))
     public = set(_public({f.analysis.stream_id for f in rows}))
+    # the page names the opponent of each match (the match's read model seats both players)
+    seats = {m.stream_id: (m.player0_name, m.player1_name) for m in MatchSummary.objects.filter(stream_id__in=public)}
     return [{"match": f.analysis.stream_id, "ended_at": f.analysis.ended_at, "plies": f.analysis.plies,
+             "opponent": seats.get(f.analysis.stream_id, ("", ""))[1 - f.side],
              **{k: getattr(f, k) for k in FIGURES}, "overall_rating": f.overall_rating}
             for f in rows if f.analysis.stream_id in public]
 

@@ -44,6 +44,7 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
 
 class HistoryPointSerializer(serializers.Serializer):
     match = serializers.CharField()
+    opponent = serializers.CharField(allow_blank=True, help_text="the other player's name in that match")
     ended_at = serializers.DateTimeField(allow_null=True)
     plies = serializers.IntegerField()
     chequer_rate = serializers.FloatField()

@@ -13,6 +13,8 @@ class ApiRootSerializer(serializers.Serializer):
     tournaments = serializers.URLField()
     ratings = serializers.URLField()
     player_ratings = serializers.CharField(help_text="a URL template: {id} is the player's id")
+    player_records = serializers.CharField(help_text="a URL template: a player's records (streaks, nemesis)")
+    head_to_head = serializers.CharField(help_text="a URL template: {id} against {opponent_id}")
     schema = serializers.URLField(help_text="this OpenAPI document")
     docs = serializers.URLField(help_text="the OpenAPI document in Swagger UI")
     health = serializers.URLField()
@@ -34,6 +36,8 @@ class ApiRoot(APIView):
             "tournaments": url("tournament-list"),
             "ratings": url("rating-list"),
             "player_ratings": url("rating-list").replace("ratings/", "players/{id}/ratings/"),
+            "player_records": url("rating-list").replace("ratings/", "players/{id}/records/"),
+            "head_to_head": url("rating-list").replace("ratings/", "players/{id}/head-to-head/{opponent_id}/"),
             "schema": url("schema"),
             "docs": url("api-docs"),
             "health": url("health"),

@@ -5,12 +5,16 @@ It joins two apps that do not know each other, so it lives here, at the composit
 from django.shortcuts import get_object_or_404, render
 
 from players.models import Player
+from ratings import records
 from ratings import selectors as ratings
+from tournaments import placings
 from tournaments.models import Tournament, TournamentStanding
+
+from . import rating_chart
 
 
 def player_page(request, pk: int):
-    """A member's rating, its history as a chart, and their results event by event."""
+    """A member's rating, its history as a chart, their records, and their results event by event."""
     player = get_object_or_404(Player, pk=pk)
     history = ratings.rating_history(player.pk, viewer=request.user)
     events = {t.pk: t for t in Tournament.objects.filter(published=True)}
@@ -22,19 +26,32 @@ def player_page(request, pk: int):
         for r in TournamentStanding.objects.filter(player_id=player.pk).order_by("-tournament_id")
         if r.tournament_id in events
     ]
+    played = records.player_results(player.pk, viewer=request.user)
+    opponents = records.opponents(player.pk, results=played)
+    person = records.person_of(player.pk)  # a merged duplicate's records are its kept player's
     return render(request, "tournaments/player.html", {
         "player": player, "rating": ratings.player_rating(player.pk), "history": history,
-        "chart": _chart([h["rating_after"] for h in history]), "results": results,
+        "chart": rating_chart.chart(history), "results": results,
+        "records": records.player_records(player.pk, results=played),
+        "opponents": opponents[:OPPONENTS_SHOWN], "more_opponents": max(0, len(opponents) - OPPONENTS_SHOWN),
+        "person": Player.objects.filter(pk=person).first() if person != player.pk else None,
+        "best": placings.best_results(player.pk)[:BEST_SHOWN],
     })
 
 
-def _chart(values: list[float], width: int = 600, height: int = 160) -> dict | None:
-    """An SVG polyline of a rating history, drawn on the server: no chart library to fetch."""
-    if not values:
-        return None
-    series = [1500.0] + values
-    low, high = min(series), max(series)
-    span = (high - low) or 1.0
-    step = width / max(1, len(series) - 1)
-    points = " ".join(f"{i * step:.1f},{height - (v - low) / span * (height - 10) - 5:.1f}" for i, v in enumerate(series))
-    return {"points": points, "width": width, "height": height, "low": round(low, 1), "high": round(high, 1)}
+OPPONENTS_SHOWN = 10  # the page shows the most frequent; the API pages through them all
+BEST_SHOWN = 5
+
+
+def head_to_head_page(request, pk: int, other: int):
+    """Two players' matches against each other, from the first one's side."""
+    player, opponent = get_object_or_404(Player, pk=pk), get_object_or_404(Player, pk=other)
+    h2h = records.head_to_head(player.pk, opponent.pk, viewer=request.user)
+    events = {t.pk: t for t in Tournament.objects.filter(published=True)}
+    for m in h2h["results"]:
+        m["event"] = events.get(m["tournament_id"])
+        m["won"] = m["winner_id"] == h2h["player_id"]
+    known = {p.pk: p for p in Player.objects.filter(pk__in=[h2h["player_id"], h2h["opponent_id"]])}
+    return render(request, "tournaments/head_to_head.html", {
+        "player": known.get(h2h["player_id"], player), "opponent": known.get(h2h["opponent_id"], opponent), "h2h": h2h,
+    })

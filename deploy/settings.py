@@ -208,6 +208,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "deploy.openapi.declare_refusals"],
     # a match's and an event's correct_result bodies share their one-value "type": one enum, named
     "ENUM_NAME_OVERRIDES": {"CorrectResultTypeEnum": [("correct_result", "correct_result")]},
+    # no deep links: with them Swagger UI puts a link inside each operation's button (axe-core: nested-interactive)
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
 }
 
 # -- Celery ---------------------------------------------------------------------

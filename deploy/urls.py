@@ -16,7 +16,7 @@ from deploy.api_root import ApiRoot
 from ratings import views as ratings_views
 from tournaments.services import visible_or_404
 
-from . import player_page
+from . import player_page, records_api
 from .health import Health
 
 urlpatterns = [
@@ -30,6 +30,12 @@ urlpatterns = [
     path("api/health/", Health.as_view(), name="health"),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
+    path("api/players/<int:player_id>/records/", records_api.PlayerRecords.as_view(), name="player-records"),
+    path("api/players/<int:player_id>/opponents/", records_api.PlayerOpponents.as_view(), name="player-opponents"),
+    path("api/players/<int:player_id>/best-results/", records_api.PlayerBestResults.as_view(),
+         name="player-best-results"),
+    path("api/players/<int:player_id>/head-to-head/<int:opponent_id>/", records_api.HeadToHead.as_view(),
+         name="head-to-head"),
     path("api/", include("tournaments.urls")),
     path("api/", include("analysis.urls")),
     # analysis knows no events: the composition root hands it the event's visibility rule (a hidden one is 404)
@@ -44,6 +50,7 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     path("", include("tournaments.urls_pages")),
     path("players/<int:pk>/", player_page.player_page, name="player-page"),
+    path("players/<int:pk>/vs/<int:other>/", player_page.head_to_head_page, name="head-to-head-page"),
     path("", include("games.urls")),
 ]
 

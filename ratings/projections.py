@@ -287,8 +287,10 @@ class _Batch:
 
 
 def _paper(p: dict, forfeit: bool = False) -> dict:
+    # the score is not rated: it is kept for the players' records (ratings/records.py), which read the slot's result
     return {"winner": p["winner"], "loser": p["loser"], "length": p.get("length", 0),
-            "ramp": p.get("rating_ramp", "fibs"), "forfeit": forfeit}
+            "ramp": p.get("rating_ramp", "fibs"), "forfeit": forfeit,
+            "score": [p.get("winner_points", 0), p.get("loser_points", 0)]}
 
 
 # The rows a batch writes go in with COPY, as plain tuples: Django's bulk_create spent more time preparing each

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
@@ -28,6 +29,15 @@ class TournamentForm(forms.ModelForm):
     dice = forms.ChoiceField(choices=[("server", "server dice (verifiable)"), ("board", "dice from the board")],
                              required=False, initial="server",
                              help_text="Where the rolls of the event's matches come from; fixed for each match.")
+    groups = forms.IntegerField(required=False, min_value=1, label=_("Groups"),
+                                help_text=_("Round robin only: in this many groups (seeds dealt in snake order)."))
+    qualifiers = forms.IntegerField(required=False, min_value=2, label=_("Knockout of the top"),
+                                    help_text=_("Swiss or round robin in stages: its top K go on to a knockout, "
+                                                "drawn when you close stage 1. Empty: one stage."))
+    reentry_until_round = forms.IntegerField(
+        required=False, min_value=1, label=_("Re-entry up to round"),
+        help_text=_("Knockout: players knocked out up to this round may buy back in. Empty: no re-entry."))
+    reentry_times = forms.IntegerField(required=False, min_value=1, initial=1, label=_("Re-entries per player"))
 
     reach = forms.IntegerField(required=False, min_value=1, help_text="Ladder: how many rungs up one may challenge")
     challenge_days = forms.IntegerField(required=False, min_value=1, help_text="Ladder: days to play a challenge")
@@ -100,6 +110,12 @@ class TournamentAdmin(admin.ModelAdmin):
         own = {stream.Format.LADDER: ("reach", "challenge_days"),
                stream.Format.LEAGUE: ("division_size", "round_days", "promote", "relegate")}.get(fmt, ())
         settings.update({k: data[k] for k in own if data.get(k) is not None})
+        if data.get("qualifiers"):
+            settings["qualifiers"] = data["qualifiers"]
+        if data.get("groups"):
+            settings["groups"] = data["groups"]
+        if data.get("reentry_until_round"):
+            settings["reentry"] = {"until_round": data["reentry_until_round"], "times": data.get("reentry_times") or 1}
         created = services.tournament_create(actor=request.user, name=obj.name, format=fmt, club=obj.club,
                                              settings=settings)
         obj.pk = created.pk
@@ -156,6 +172,7 @@ class TournamentAdmin(admin.ModelAdmin):
             "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
             "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
             "history": selectors.tournament_history(tournament),
+            "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
             "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
             **_format_controls(request.user, tournament, data),
         }

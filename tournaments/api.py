@@ -47,6 +47,13 @@ class BracketLengthsSerializer(serializers.Serializer):
     rounds = LengthsSerializer(required=False, help_text="Swiss and round robin")
 
 
+class ReentrySettingsSerializer(serializers.Serializer):
+    until_round = serializers.IntegerField(min_value=1, max_value=config.MAX_ROUNDS, required=False,
+                                           help_text="the last main round whose losers may re-enter (default 1)")
+    times = serializers.IntegerField(min_value=1, max_value=config.MAX_REENTRIES, required=False,
+                                     help_text="how many times one player may re-enter (default 1)")
+
+
 class SettingsSerializer(serializers.Serializer):
     """The event's settings: documented here with their limits; ``tournaments/config.py`` checks them."""
 
@@ -79,6 +86,14 @@ class SettingsSerializer(serializers.Serializer):
     relegate = serializers.IntegerField(min_value=0, required=False, help_text="league: how many go down")
     round_days = serializers.IntegerField(min_value=1, max_value=config.MAX_DAYS, required=False,
                                           help_text="league: days per round (each round's deadline)")
+    groups = serializers.IntegerField(min_value=1, max_value=config.MAX_GROUPS, required=False,
+                                      help_text="round robin: in groups (the seeds dealt in snake order)")
+    qualifiers = serializers.IntegerField(
+        min_value=2, max_value=config.MAX_QUALIFIERS, required=False,
+        help_text="Swiss or round robin: its top K go on to a knockout (stage two), drawn when the director closes "
+                  "stage one (command close_stage)")
+    reentry = ReentrySettingsSerializer(required=False, help_text="re-entry (buy-back) into a knockout's first round; "
+                                                                  "not with a consolation")
 
 
 class TournamentCreateSerializer(serializers.Serializer):

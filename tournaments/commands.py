@@ -160,9 +160,30 @@ class ApplyDeadlines(TournamentCommand):
     at: int = 0
 
 
+@dataclass(frozen=True)
+class CloseStage(TournamentCommand):
+    """Close stage one (its table is final) and draw the knockout of its top ``qualifiers``."""
+
+    type: ClassVar[str] = "close_stage"
+
+
+@dataclass(frozen=True)
+class Reenter(TournamentCommand):
+    """A buy-back: the director puts an eliminated player back into the knockout's first round."""
+
+    type: ClassVar[str] = "reenter"
+    player: int
+
+
+@dataclass(frozen=True)
+class CloseReentry(TournamentCommand):
+    type: ClassVar[str] = "close_reentry"
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch, IssueChallenge, DeclineChallenge, ApplyDeadlines)
+                        Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, IssueChallenge,
+                        DeclineChallenge, ApplyDeadlines)
 }
 CLOCKED = (Draw, IssueChallenge, DeclineChallenge, ApplyDeadlines)  # the service fills their ``at``
 COMMAND_TYPES = tuple(COMMANDS)
@@ -291,6 +312,9 @@ _PARSERS = {
     IssueChallenge: lambda c: IssueChallenge(challenger=_player(c, "challenger"), defender=_player(c, "defender")),
     DeclineChallenge: lambda c: DeclineChallenge(number=_number(c), reason=_reason(c, "")),
     ApplyDeadlines: lambda c: ApplyDeadlines(),
+    CloseStage: lambda c: CloseStage(),
+    Reenter: lambda c: Reenter(player=_player(c)),
+    CloseReentry: lambda c: CloseReentry(),
 }
 
 

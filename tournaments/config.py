@@ -19,10 +19,14 @@ BRACKETS = ("main", "consolation", "last_chance", "winners", "losers", "grand_fi
 LENGTH_KEYS = ("default", "final", "rounds")
 BOOLEANS = ("consolation", "last_chance", "reset", "auto_pair")
 KEYS = ("lengths", "consolation", "consolation_feeds", "last_chance", "reset", "cycles", "tiebreaks", "rounds",
-        "auto_pair", "late_entry_until_round", "late_entry_points", "dice",
+        "auto_pair", "late_entry_until_round", "late_entry_points", "dice", "qualifiers", "reentry", "groups",
         # ladders and leagues
         "reach", "on_win", "challenge_days", "refused", "unplayed", "division_size", "promote", "relegate",
         "round_days")
+MAX_GROUPS = 8  # a round robin in groups
+MAX_QUALIFIERS = 128  # a staged event's knockout: the top K of stage one
+MAX_REENTRIES = 9  # how many times one player may buy back
+REENTRY_KEYS = ("until_round", "times")
 MAX_DAYS = 90  # a challenge's or a league round's time to play
 MAX_FIELD = 4096
 LADDER_KEYS = ("reach", "on_win", "challenge_days", "refused", "unplayed")
@@ -130,6 +134,12 @@ def checked(format: str, settings) -> dict:
             if value not in choices:
                 raise SettingsError(f"unplayed is {' or '.join(choices)}")
             out[key] = value
+        elif key == "groups":
+            out[key] = _whole(value, "groups", 1, MAX_GROUPS)
+        elif key == "qualifiers":
+            out[key] = _whole(value, "qualifiers", 2, MAX_QUALIFIERS)
+        elif key == "reentry":
+            out[key] = _reentry(value)
         elif key == "late_entry_points":
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_ROUNDS:
                 raise SettingsError(f"late_entry_points is a number of points from 0 to {MAX_ROUNDS}")
@@ -140,6 +150,24 @@ def checked(format: str, settings) -> dict:
     foreign = [k for k in out if k in set(LADDER_KEYS + LEAGUE_KEYS) - set(own)]
     if foreign:
         raise SettingsError(f"{foreign[0]} is a setting of a {'ladder' if foreign[0] in LADDER_KEYS else 'league'}")
+    if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
+        raise SettingsError("qualifiers go from a Swiss or a round robin on to a knockout stage")
+    if "groups" in out and format != Format.ROUND_ROBIN:
+        raise SettingsError("groups are a round robin's: each group plays its own round robin")
+    if "reentry" in out:
+        if not (format == Format.SINGLE_ELIMINATION or "qualifiers" in out):
+            raise SettingsError("re-entry is into a knockout: a single elimination, or a staged event's knockout")
+        if out.get("consolation"):
+            raise SettingsError("re-entry and a consolation both take the early losers: choose one")
     if out.get("last_chance") and not out.get("consolation"):
         raise SettingsError("a Last Chance flight is fed by the Consolation: set consolation too")
     return out
+
+
+def _reentry(value) -> dict:
+    if not isinstance(value, dict) or any(k not in REENTRY_KEYS for k in value):
+        raise SettingsError("reentry is an object: {\"until_round\": 1, \"times\": 1}")
+    return {
+        "until_round": _whole(value.get("until_round", 1), "reentry.until_round", 1, MAX_ROUNDS),
+        "times": _whole(value.get("times", 1), "reentry.times", 1, MAX_REENTRIES),
+    }

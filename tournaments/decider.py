@@ -16,8 +16,9 @@ from __future__ import annotations
 import random
 
 from games.limits import max_final_score
-from tournaments.formats import ladder, league, swiss
-from tournaments.formats.core import READY, SETTLED, FormatError
+from tournaments.formats import ladder, league, single_elimination, swiss
+from tournaments.formats.core import READY, SETTLED, Bracket, FormatError
+from tournaments.formats.knockout import OpenPlace
 
 from . import commands as c
 from . import derive
@@ -28,6 +29,10 @@ from .refusals import (
     UnknownChallenge, LateEntryClosed, NoMatch, NoResult, NotDrawn, NotEntered, NotFlagged,
     NotInEvent, NotPermitted, NotSwiss, PairingImpossible, ReasonRequired, RoundBegun, RoundNotFinished, SlotNotReady,
     UnknownCommand, UnknownSlot,
+)
+from .refusals import (
+    NoOpenPlace, NoReentry, NotEliminated, NotStaged, ReentriesUsed, ReentryClosed, ReentryTooLate, StageClosed,
+    StageNotFinished,
 )
 from .stream import Facts, Format, evolve, fold  # noqa: F401 - the decider's other half, re-exported
 
@@ -62,6 +67,8 @@ def _enter(facts: State, cmd: c.Enter) -> list:
         raise EventFull(f"a member's casual event takes at most {limit} players")
     if not facts.drawn:
         return [ev.PlayerEntered(pid, 1)]
+    if facts.stage_closed is not None:
+        raise LateEntryClosed("stage one is closed: its knockout is drawn")
     if facts.format == Format.LADDER:  # a ladder is open: a newcomer starts on the bottom rung
         return [ev.PlayerEntered(pid, 1)]
     if facts.format != Format.SWISS:
@@ -101,6 +108,9 @@ def _draw(facts: State, cmd: c.Draw) -> list:
     field = draw_field(facts)
     if len(field) < 2:
         raise FieldTooSmall("the draw needs at least two checked-in players")
+    groups = facts.config.get("groups", 1) if facts.format == Format.ROUND_ROBIN else 1
+    if len(field) < 2 * groups:
+        raise FieldTooSmall(f"{groups} groups need at least {2 * groups} players")
     if cmd.method == "random":
         seeds = list(field)
         random.Random(cmd.entropy).shuffle(seeds)  # the service's secret seed: unpredictable, and replayable here
@@ -404,11 +414,86 @@ def deadlines(facts: State) -> list[dict]:
     return []
 
 
+# -- stages and re-entry ------------------------------------------------------------------------
+
+
+def _close_stage(facts: State, cmd: c.CloseStage) -> list:
+    """Stage one's table is final: its top ``qualifiers`` (withdrawn players left out) are the knockout's seeds,
+    seeded by that table (1 meets the last qualifier, 1 and 2 only in the final)."""
+    if not facts.staged:
+        raise NotStaged("this event has no knockout stage: set 'qualifiers' when creating it")
+    if facts.stage_closed is not None:
+        raise StageClosed("stage one is closed already: its knockout is drawn")
+    if not facts.drawn:
+        raise NotDrawn("make the draw first: stage one has not begun")
+    view = view_of(facts)
+    if facts.format == Format.SWISS and len(facts.rounds) < facts.config.get("rounds", 0):
+        raise StageNotFinished(f"round {len(facts.rounds)} of {facts.config['rounds']} is the last paired")
+    unfinished = sorted({s.key for s in view.slots if s.status not in SETTLED})
+    if unfinished:
+        raise StageNotFinished(f"{len(unfinished)} match(es) of stage one undecided, e.g. {unfinished[0]}")
+    table = derive.qualifying_order(facts, view)
+    qualifiers = [p for p in table if p not in facts.withdrawn][: facts.config["qualifiers"]]
+    if len(qualifiers) < 2:
+        raise FieldTooSmall("a knockout needs two qualifiers still in the event")
+    return [ev.StageClosed(1, tuple(table)), ev.StageDrawMade(2, tuple(qualifiers), "standings")]
+
+
+def _knockout_drawn(facts: State):
+    if facts.config.get("reentry") is None or derive.knockout_seeds(facts) is None:
+        raise NoReentry("this event's knockout offers no re-entry, or it is not drawn yet")
+    if facts.reentry_closed:
+        raise ReentryClosed("the director has closed re-entry")
+
+
+def open_places(facts: State, view: derive.View | None = None) -> list[str]:
+    """The knockout's first-round places still open for re-entries, in the order they are taken (a re-entry a
+    correction left without ground gives its place back: the view's open places, not the facts', count)."""
+    view = view or view_of(facts)
+    open_now = {s.key for s in view.slots if s.sources[1] == str(OpenPlace())}
+    return [k for k in single_elimination.reentry_places(len(derive.knockout_seeds(facts)))
+            if k in open_now]
+
+
+def _reenter(facts: State, cmd: c.Reenter) -> list:
+    _knockout_drawn(facts)
+    place, entry = reentry_for(facts, view_of(facts), cmd.player)
+    return [ev.PlayerReentered(cmd.player, place, entry)]
+
+
+def reentry_for(facts: State, view: derive.View, pid: int) -> tuple[str, int]:
+    """The place and entry number a re-entry of ``pid`` takes now; a refusal when the rules do not allow it.
+    (``view`` is ``facts``' own, passed in so that a page asking for every player derives it once.)"""
+    rules = facts.config["reentry"]
+    if pid in facts.withdrawn:
+        raise NotInEvent("the player has withdrawn")
+    main = [s for s in view.slots if s.bracket == single_elimination.MAIN]
+    lost_in = single_elimination.eliminated_in(Bracket(tuple(main), None, {}, {}, {}), pid)
+    if lost_in is None:
+        raise NotEliminated("only a player knocked out of the main bracket re-enters")
+    if lost_in > rules["until_round"]:
+        raise ReentryTooLate(f"re-entry is for the losers of round {rules['until_round']} or earlier; "
+                             f"the player lost in round {lost_in}")
+    made = max(s.entries[s.players.index(pid)] for s in main if pid in s.players) - 1  # re-entries that stand
+    if made >= rules["times"]:
+        raise ReentriesUsed(f"a player may re-enter {rules['times']} time(s)")
+    places = open_places(facts, view)
+    if not places:
+        raise NoOpenPlace("every place kept for re-entries is taken")
+    return places[0], made + 2
+
+
+def _close_reentry(facts: State, cmd: c.CloseReentry) -> list:
+    _knockout_drawn(facts)
+    return [ev.ReentryClosed(tuple(open_places(facts)))]
+
+
 _HANDLERS = {
     c.Enter: _enter, c.CheckIn: _check_in, c.Withdraw: _withdraw, c.Draw: _draw, c.PairRound: _pair_round,
     c.Forbid: _forbid, c.ReportResult: _report, c.ConfirmResult: _confirm, c.CorrectResult: _correct,
-    c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void,
-    c.IssueChallenge: _issue, c.DeclineChallenge: _decline, c.ApplyDeadlines: _apply_deadlines,
+    c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void, c.CloseStage: _close_stage, c.Reenter: _reenter,
+    c.CloseReentry: _close_reentry, c.IssueChallenge: _issue, c.DeclineChallenge: _decline,
+    c.ApplyDeadlines: _apply_deadlines,
 }
 
 

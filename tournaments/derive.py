@@ -80,19 +80,64 @@ def derive(facts: Facts) -> View:
     return view
 
 
+def knockout_config(facts: Facts) -> single_elimination.Config:
+    """A single elimination's settings: the event's own, or a staged event's knockout (stage two)."""
+    c = facts.config
+    spec = c.get("reentry")
+    reentry = None if spec is None else single_elimination.Reentry(
+        until_round=spec["until_round"], times=spec["times"],
+        entries=tuple(facts.reentries), closed=facts.reentry_closed)
+    return single_elimination.Config(
+        lengths=lengths(c.get("lengths", {}).get("main")),
+        withdrawn=frozenset(facts.withdrawn),
+        consolation=lengths(c.get("lengths", {}).get("consolation")) if c.get("consolation") else None,
+        consolation_feeds=c.get("consolation_feeds", 1),
+        last_chance=lengths(c.get("lengths", {}).get("last_chance")) if c.get("last_chance") else None,
+        reentry=reentry,
+    )
+
+
+def knockout_seeds(facts: Facts) -> list[int] | None:
+    """Who the knockout was drawn with: the event's draw, or stage two's."""
+    return facts.stage_seeds if facts.staged else facts.seeds
+
+
 def _structure(facts: Facts, results: dict[str, Result]) -> View:
+    view = _first_stage(facts, results)
+    if not facts.staged:
+        return view
+    # stage one's table is a flight of its own, named by its slots' bracket (or one per group); the event's
+    # winner is the knockout's
+    if "" in view.flights:
+        view.flights = {"swiss" if facts.format == Format.SWISS else "rr": view.flights[""]}
+    view.winner = None
+    if facts.stage_seeds is None:
+        return view
+    bracket = single_elimination.derive(facts.stage_seeds, results, knockout_config(facts))
+    ko = _from_bracket(facts, bracket, results, seeds=facts.stage_seeds)
+    ko.champions = {**view.champions, **ko.champions}
+    ko.slots = view.slots + ko.slots
+    ko.flights = {**view.flights, **ko.flights}
+    ko.standings = [r for rows in ko.flights.values() for r in rows]
+    return ko
+
+
+def qualifying_order(facts: Facts, view: View) -> list[int]:
+    """Stage one's players in the order they qualify for the knockout: the table's; with groups, the group
+    winners first, then the runners-up… (``round_robin.group_order``)."""
+    tables = [rows for flight, rows in view.flights.items() if flight.startswith("group")]
+    if tables:
+        return round_robin.group_order(tables, frozenset(facts.withdrawn))
+    first = "swiss" if facts.format == Format.SWISS else "rr"
+    return [r.player for r in view.flights[first]]
+
+
+def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
     c = facts.config
     withdrawn = frozenset(facts.withdrawn)
     fmt = facts.format
     if fmt == Format.SINGLE_ELIMINATION:
-        config = single_elimination.Config(
-            lengths=lengths(c.get("lengths", {}).get("main")),
-            withdrawn=withdrawn,
-            consolation=lengths(c.get("lengths", {}).get("consolation")) if c.get("consolation") else None,
-            consolation_feeds=c.get("consolation_feeds", 1),
-            last_chance=lengths(c.get("lengths", {}).get("last_chance")) if c.get("last_chance") else None,
-        )
-        bracket = single_elimination.derive(facts.seeds, results, config)
+        bracket = single_elimination.derive(facts.seeds, results, knockout_config(facts))
         return _from_bracket(facts, bracket, results)
     if fmt == Format.DOUBLE_ELIMINATION:
         spec = c.get("lengths", {})
@@ -106,6 +151,15 @@ def _structure(facts: Facts, results: dict[str, Result]) -> View:
             cycles=c.get("cycles", 1), lengths=lengths(c.get("lengths", {}).get("rounds")), withdrawn=withdrawn,
             tiebreaks=tuple(c.get("tiebreaks", ())),
         )
+        if c.get("groups", 1) > 1:  # each group its own round robin and its own table
+            view = View()
+            for g, players in enumerate(round_robin.groups(facts.seeds, c["groups"]), 1):
+                schedule = round_robin.derive(players, results, dataclasses.replace(config, group=g))
+                view.slots += schedule.slots
+                view.flights[f"group{g}"] = list(schedule.standings)
+                view.champions[f"group{g}"] = schedule.winner
+            view.standings = [r for rows in view.flights.values() for r in rows]
+            return view
         schedule = round_robin.derive(facts.seeds, results, config)
         rows = list(schedule.standings)
         return View(slots=list(schedule.slots), standings=rows, flights={"": rows}, winner=schedule.winner)
@@ -157,14 +211,14 @@ def swiss_history(facts: Facts, results: dict[str, Result]) -> list[list[Pairing
 FLIGHTS = ("main", "consolation", "last_chance")  # a single elimination's flights, the event's own first
 
 
-def _from_bracket(facts: Facts, bracket, results) -> View:
+def _from_bracket(facts: Facts, bracket, results, seeds: list[int] | None = None) -> View:
     """Standings per flight: Main, Consolation and Last Chance are separate competitions, each with its winner
     first; a double elimination is one competition (its winners', losers' and final brackets together).
     In a flight, players rank by how far they went (the champion, then the round they last played), then
     wins, then seed."""
-    seed = {p: i for i, p in enumerate(facts.seeds)}
+    seed = {p: i for i, p in enumerate(seeds or facts.seeds)}
     flights: dict[str, list] = {}
-    if facts.format == Format.SINGLE_ELIMINATION:
+    if facts.format != Format.DOUBLE_ELIMINATION:
         groups = {f: [s for s in bracket.slots if s.bracket == f] for f in FLIGHTS}
         champions = {f: bracket.champions.get(f) for f in FLIGHTS}
     else:

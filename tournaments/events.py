@@ -29,6 +29,10 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``ChallengeLapsed``       a challenge unplayed by its deadline (``outcome`` as above)
 ``DivisionsMade``         a league's divisions (made at its draw) and its clock: start, days per round
 ``MatchUnplayed``         a league match nobody played by its round's deadline (the unplayed rule)
+``StageClosed``           the director closed stage one (a Swiss or round robin): its final table
+``StageDrawMade``         the draw of stage two, the knockout: the qualifiers seeded by that table
+``PlayerReentered``       a buy-back: an eliminated player takes a first-round place kept open
+``ReentryClosed``         no more re-entries: the places still open become byes
 ========================  =====================================================================
 
 Time enters the decider as data: a command that depends on the clock carries the reading the service took
@@ -237,6 +241,31 @@ class MatchUnplayed(TournamentEvent):
     at: int
 
 
+@dataclass(frozen=True)
+class StageClosed(TournamentEvent):
+    stage: int
+    standings: tuple[int, ...]  # the stage's table at closing, best first
+
+
+@dataclass(frozen=True)
+class StageDrawMade(TournamentEvent):
+    stage: int
+    seeds: tuple[int, ...]
+    method: str = "standings"
+
+
+@dataclass(frozen=True)
+class PlayerReentered(TournamentEvent):
+    player_id: int
+    place: str  # the first-round slot whose open place the re-entry takes
+    entry: int  # 2 for a first buy-back, 3 for a second…
+
+
+@dataclass(frozen=True)
+class ReentryClosed(TournamentEvent):
+    open_places: tuple[str, ...] = ()  # the places left open, byes from now on
+
+
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
 
@@ -244,7 +273,8 @@ EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
-                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided,
+                MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
+                StageDrawMade, PlayerReentered, ReentryClosed,
                 *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}

@@ -39,6 +39,10 @@ class TournamentState(models.Model):
     flagged = models.JSONField(default=list)
     awaiting_draw = models.JSONField(default=list)
     needs_advance = models.BooleanField(default=False, help_text="the process manager has matches to create or replace")
+    stages = models.JSONField(default=dict, help_text="a staged event: stage one's format, whether it is closed, "
+                                                      "its table and the knockout's seeds ({} for one stage)")
+    reentry = models.JSONField(default=dict, help_text="the knockout's re-entry rules, places open, re-entries made "
+                                                       "and who may re-enter now ({} without re-entry)")
 
 
 class TournamentSlot(models.Model):
@@ -56,6 +60,9 @@ class TournamentSlot(models.Model):
     winner_points = models.PositiveIntegerField(default=0)
     loser_points = models.PositiveIntegerField(default=0)
     forfeit = models.BooleanField(default=False)
+    entry_a = models.PositiveSmallIntegerField(default=1, help_text="which entry of player_a: 2 for a re-entry…")
+    entry_b = models.PositiveSmallIntegerField(default=1)
+    open_place = models.BooleanField(default=False, help_text="side b is a first-round place kept for re-entries")
 
     class Meta:
         ordering = ["tournament_id", "bracket", "round", "index"]

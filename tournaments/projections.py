@@ -9,10 +9,13 @@ from __future__ import annotations
 from django.db import InterfaceError, OperationalError
 
 from eventlog.projections import Projection, StreamFailed
+from tournaments.formats.knockout import OpenPlace
 
-from . import decider, events, stream
+from . import decider, events, stages, stream
 from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
 from .selectors import tournament_view
+
+OPEN_PLACE = str(OpenPlace())
 
 
 class TournamentViewProjection(Projection):
@@ -48,6 +51,7 @@ def refresh(tournament: Tournament) -> bool:
         "checked_in": sorted(facts.checked_in), "withdrawn": sorted(facts.withdrawn), "drawn": facts.drawn,
         "winner": view.winner, "champions": view.champions, "flagged": view.flagged,
         "awaiting_draw": list(view.awaiting_draw), "needs_advance": needs,
+        "stages": stages.stages_of(facts), "reentry": stages.reentry_of(facts, view),
     })
     TournamentSlot.objects.filter(tournament_id=pk).delete()
     TournamentSlot.objects.bulk_create(
@@ -58,6 +62,7 @@ def refresh(tournament: Tournament) -> bool:
             winner=s.result.winner if s.result else None,
             winner_points=s.result.winner_points if s.result else 0,
             loser_points=s.result.loser_points if s.result else 0, forfeit=bool(s.result and s.result.forfeit),
+            entry_a=s.entries[0], entry_b=s.entries[1], open_place=s.sources[1] == OPEN_PLACE,
         )
         for s in view.slots
     )

@@ -42,6 +42,15 @@ class TournamentRefusal(StrEnum):
     NO_RESULT = "no_result"
     NOT_FLAGGED = "not_flagged"
     NO_MATCH = "no_match"
+    NOT_STAGED = "not_staged"
+    STAGE_NOT_FINISHED = "stage_not_finished"
+    STAGE_CLOSED = "stage_closed"
+    NO_REENTRY = "no_reentry"
+    REENTRY_CLOSED = "reentry_closed"
+    NOT_ELIMINATED = "not_eliminated"
+    REENTRY_TOO_LATE = "reentry_too_late"
+    REENTRIES_USED = "reentries_used"
+    NO_OPEN_PLACE = "no_open_place"
     BAD_EVENT = "bad_event"  # creating an event: its name, format or settings
     NOT_LADDER = "not_ladder"
     NOT_LEAGUE = "not_league"
@@ -115,3 +124,17 @@ ChallengeBegun = _refusal("ChallengeBegun", TournamentRefusal.CHALLENGE_BEGUN,
 NoPreviousSeason = _refusal("NoPreviousSeason", TournamentRefusal.NO_PREVIOUS_SEASON,
                             "A next season is drawn from a league event that has divisions.")
 NotLeague = _refusal("NotLeague", TournamentRefusal.NOT_LEAGUE, "Divisions are a league's.")
+NotStaged = _refusal("NotStaged", TournamentRefusal.NOT_STAGED, "The event has no knockout stage after this one.")
+StageNotFinished = _refusal("StageNotFinished", TournamentRefusal.STAGE_NOT_FINISHED,
+                            "Stage one closes once all its rounds are paired and decided.")
+StageClosed = _refusal("StageClosed", TournamentRefusal.STAGE_CLOSED, "Stage one is closed: its knockout is drawn.")
+NoReentry = _refusal("NoReentry", TournamentRefusal.NO_REENTRY,
+                     "The event's knockout offers no re-entry, or its draw is not made yet.")
+ReentryClosed = _refusal("ReentryClosed", TournamentRefusal.REENTRY_CLOSED, "The director has closed re-entry.")
+NotEliminated = _refusal("NotEliminated", TournamentRefusal.NOT_ELIMINATED,
+                         "Only a player knocked out of the main bracket re-enters.")
+ReentryTooLate = _refusal("ReentryTooLate", TournamentRefusal.REENTRY_TOO_LATE,
+                          "The player lost after the last round whose losers may re-enter.")
+ReentriesUsed = _refusal("ReentriesUsed", TournamentRefusal.REENTRIES_USED,
+                         "The player has re-entered as many times as the director allows.")
+NoOpenPlace = _refusal("NoOpenPlace", TournamentRefusal.NO_OPEN_PLACE, "Every place kept for re-entries is taken.")

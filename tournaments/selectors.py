@@ -52,7 +52,8 @@ def tournament_data(tournament: Tournament) -> dict:
             {"key": s.key, "bracket": s.bracket, "round": s.round, "index": s.index,
              "players": [s.player_a, s.player_b], "names": [names.get(s.player_a), names.get(s.player_b)],
              "status": s.status, "length": s.length, "match_id": s.match_id or None, "winner": s.winner,
-             "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit}
+             "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit, "entries": [s.entry_a, s.entry_b],
+             "open_place": s.open_place}
             for s in slots
         ],
         "standings": [
@@ -62,22 +63,39 @@ def tournament_data(tournament: Tournament) -> dict:
              "withdrawn": r.withdrawn}
             for r in rows
         ],
+        "stages": state.stages if state else {},
+        "reentry": state.reentry if state else {},
     }
 
 
-FLIGHT_ORDER = {"": 0, "main": 1, "consolation": 2, "last_chance": 3,
+FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, **{f"group{g}": g / 100 for g in range(1, 27)},  # stage one first
+                "main": 1, "consolation": 2, "last_chance": 3,
                 **{f"d{n}": 3 + n for n in range(1, 100)}}  # a league's divisions, the top one first
+
+
+def _names(data: dict) -> dict:
+    """Brackets' names as the page shows them; a staged event names its stages, a round robin its groups."""
+    groups = {f"group{g}": _("Group %s") % chr(64 + g) for g in range(1, 27)}
+    groups.update({f"d{n}": bracket_name(f"d{n}") for n in range(1, 100)})  # a league's divisions
+    if not data.get("stages"):
+        return {**BRACKET_NAMES, **groups}
+    first = _("Swiss") if data["stages"]["first"] == "swiss" else _("Round robin")
+    groups = {k: _("Stage 1 · %s") % v for k, v in groups.items()}
+    return {**BRACKET_NAMES, **groups, "swiss": _("Stage 1 · %s") % first, "rr": _("Stage 1 · %s") % first,
+            "main": _("Stage 2 · Knockout")}
 
 
 def standings_by_flight(data: dict) -> list[dict]:
     """The tables as the page shows them: one per flight, the event's own (with its winner first) first."""
     out: dict[str, dict] = {}
+    names = _names(data)
     for row in data["standings"]:
         flight = row["flight"]
-        table = out.setdefault(flight, {"key": flight, "name": bracket_name(flight) if flight else "",
+        table = out.setdefault(flight, {"key": flight, "name": names.get(flight, "") if flight else "",
                                         "rows": []})
         champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
         table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
+        table.setdefault("tiebreaks", [TIEBREAK_LABELS.get(n, n) for n in row["tiebreaks"]])  # each table its own
     return list(out.values())
 
 
@@ -90,8 +108,12 @@ BRACKET_NAMES = {
 def bracket_columns(data: dict) -> list[dict]:
     """Slots grouped bracket by bracket, round by round, as the page draws them."""
     out: dict[str, dict] = {}
-    for s in data["slots"]:
-        bracket = out.setdefault(s["bracket"], {"name": bracket_name(s["bracket"]), "rounds": {}})
+    names = _names(data)
+    slots = data["slots"]
+    if data.get("stages") or any(s["bracket"].startswith("group") for s in slots):  # stage one first, groups in order
+        slots = sorted(slots, key=lambda s: FLIGHT_ORDER.get(s["bracket"], len(FLIGHT_ORDER)))
+    for s in slots:
+        bracket = out.setdefault(s["bracket"], {"name": names.get(s["bracket"], s["bracket"]), "rounds": {}})
         bracket["rounds"].setdefault(s["round"], []).append(s)
     return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])]} for k, v in out.items()]
 
@@ -101,6 +123,39 @@ def bracket_name(key: str) -> str:
     if key.startswith("d") and key[1:].isdigit():
         return _("Division %(number)s") % {"number": key[1:]}
     return BRACKET_NAMES.get(key, key)
+
+
+def stage_view(data: dict) -> dict | None:
+    """A staged event's stages as the page shows them: stage one's state, and the knockout's qualifiers with the
+    place each had in stage one's table; None for an event of one stage."""
+    stages = data.get("stages")
+    if not stages:
+        return None
+    names = {e["player_id"]: e["name"] for e in data["entries"]}
+    flights = _names(data)
+    place = {}  # the place each player had in stage one's table (their group's, with groups)
+    for row in data["standings"]:
+        if row["flight"].startswith("group"):
+            place[row["player_id"]] = f"{flights[row['flight']].split(' · ')[-1]} · {row['rank']}"
+        elif row["flight"] == stages["first"]:
+            place[row["player_id"]] = str(row["rank"])
+    qualifiers = [{"seed": i, "player_id": p, "name": names.get(p, ""), "rank": place.get(p)}
+                  for i, p in enumerate(stages["seeds"], 1)]
+    first = flights[stages["first"]]
+    if stages.get("groups", 1) > 1:
+        first = _("Stage 1 · Round robin in %(groups)d groups") % {"groups": stages["groups"]}
+    return {**stages, "qualifiers_list": qualifiers, "first_name": first}
+
+
+def reentry_view(data: dict) -> dict | None:
+    """The knockout's re-entry as the pages show it: the rules, the re-entries made (named), who may re-enter."""
+    rules = data.get("reentry")
+    if not rules:
+        return None
+    names = {e["player_id"]: e["name"] for e in data["entries"]}
+    made = [{**m, "name": names.get(m["player"], "")} for m in rules["made"]]
+    eligible = [{"player_id": p, "name": names.get(p, "")} for p in rules["eligible"]]
+    return {**rules, "made": made, "eligible": eligible}
 
 
 TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": "Median Buchholz",
@@ -119,6 +174,7 @@ def tournament_history(tournament: Tournament) -> list[dict]:
     for r in rows:  # old names read as today's (the tournament's correction was once "ResultCorrected")
         r.event_type, r.payload = stream.upcast(r.event_type, r.schema_version, r.payload)
     ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
+    ids |= {q for r in rows if r.event_type == "StageDrawMade" for q in r.payload["seeds"]}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
 
     def result(p: dict) -> str:
@@ -137,6 +193,16 @@ def tournament_history(tournament: Tournament) -> list[dict]:
                             "(score unknown)", "reason": p.get("reason", "")}
         elif kind == "PlayerWithdrew":
             line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
+        elif kind == "StageClosed":
+            line = {"text": _("stage 1 closed by the director: its table is final")}
+        elif kind == "StageDrawMade":
+            line = {"text": _("the knockout drawn from stage 1's table: %(seeds)s") % {
+                "seeds": ", ".join(f"{i}. {names.get(q, '?')}" for i, q in enumerate(p["seeds"], 1))}}
+        elif kind == "PlayerReentered":
+            line = {"text": _("%(name)s re-entered the knockout (entry %(entry)s) at %(place)s") % {
+                "name": names.get(p["player_id"], "?"), "entry": p["entry"], "place": p["place"]}}
+        elif kind == "ReentryClosed":
+            line = {"text": _("re-entry closed by the director; places left open became byes")}
         elif kind == "MatchKept":
             line = {"text": f"{p['slot']}: the director kept the match played before a correction"}
         elif kind == "MatchUnplayed":
@@ -251,3 +317,14 @@ def league_data(tournament: Tournament) -> dict:
         "rounds": [{"round": d["round"], "deadline": _when(d["deadline"]), "open": open_by_round.get(d["round"], 0)}
                    for d in decider.deadlines(facts)],
     }
+
+
+def home_events(today, *, limit: int = 20) -> tuple[list[Tournament], list[Tournament]]:
+    """The published events of ``today`` (starting today, or created today without a start date), then the others,
+    latest first: the home page shows tonight's events before the past ones."""
+    from django.db.models import Q
+
+    published = Tournament.objects.filter(published=True).select_related("club")
+    todays = Q(starts_on=today) | Q(starts_on__isnull=True, created_at__date=today)
+    return (list(published.filter(todays).order_by("name")),
+            list(published.exclude(todays).order_by("-starts_on", "-created_at")[:limit]))

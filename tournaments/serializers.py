@@ -221,12 +221,33 @@ class ApplyDeadlinesSerializer(CommandSerializer):
     command = c.ApplyDeadlines
 
 
+class CloseStageSerializer(CommandSerializer):
+    """Close stage one (a Swiss or round robin with ``qualifiers``): its table is final, and the knockout of its
+    top qualifiers is drawn from it (``StageClosed``, ``StageDrawMade``)."""
+
+    command = c.CloseStage
+
+
+class ReenterSerializer(CommandSerializer):
+    """A buy-back: a player knocked out of the knockout's main bracket, within the event's re-entry rules, takes
+    the next first-round place kept open for re-entries (``PlayerReentered``)."""
+
+    command = c.Reenter
+    player = _player_id()
+
+
+class CloseReentrySerializer(CommandSerializer):
+    """No more re-entries: the places still open become byes (``ReentryClosed``)."""
+
+    command = c.CloseReentry
+
+
 COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {
     s.command.type: s for s in (
         EnterSerializer, CheckInSerializer, WithdrawSerializer, DrawSerializer, PairRoundSerializer, ForbidSerializer,
         ReportResultSerializer, ConfirmResultSerializer, CorrectResultSerializer, ForfeitSerializer,
-        KeepMatchSerializer, VoidMatchSerializer, IssueChallengeSerializer, DeclineChallengeSerializer,
-        ApplyDeadlinesSerializer)
+        KeepMatchSerializer, VoidMatchSerializer, CloseStageSerializer, ReenterSerializer, CloseReentrySerializer,
+        IssueChallengeSerializer, DeclineChallengeSerializer, ApplyDeadlinesSerializer)
 }
 assert set(COMMAND_SERIALIZERS) == set(c.COMMANDS), "one serializer per command type"
 
@@ -274,6 +295,9 @@ class SlotSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     score = serializers.ListField(child=serializers.IntegerField())
     forfeit = serializers.BooleanField()
+    entries = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2,
+                                    help_text="per side, which entry of its player: 1, or 2, 3… for a re-entry")
+    open_place = serializers.BooleanField(help_text="the second side is a first-round place kept for re-entries")
 
 
 class StandingSerializer(serializers.Serializer):
@@ -301,6 +325,38 @@ class FlaggedSerializer(serializers.Serializer):
     finished = serializers.BooleanField()
 
 
+class StagesSerializer(serializers.Serializer):
+    """A staged event (a Swiss or round robin, then a knockout of its top ``qualifiers``); empty for one stage."""
+
+    first = serializers.ChoiceField(choices=["swiss", "rr"], required=False, help_text="stage one's slots' bracket")
+    groups = serializers.IntegerField(required=False, help_text="a round robin in groups: how many")
+    qualifiers = serializers.IntegerField(required=False)
+    closed = serializers.BooleanField(required=False, help_text="stage one closed, the knockout drawn")
+    table = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                  help_text="stage one's final table when it closed, best first")
+    seeds = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                  help_text="the knockout's seeds, 1 first")
+
+
+class ReentryMadeSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    place = serializers.CharField(help_text="the first-round slot the re-entry took")
+    entry = serializers.IntegerField(help_text="2 for a first re-entry, 3 for a second…")
+
+
+class ReentrySerializer(serializers.Serializer):
+    """The knockout's re-entry (buy-back) rules and state; empty when the event offers none."""
+
+    until_round = serializers.IntegerField(required=False, help_text="the last round whose losers may re-enter")
+    times = serializers.IntegerField(required=False, help_text="re-entries one player may make")
+    closed = serializers.BooleanField(required=False)
+    open = serializers.ListField(child=serializers.CharField(), required=False,
+                                 help_text="first-round places still open, in the order re-entries take them")
+    made = ReentryMadeSerializer(many=True, required=False)
+    eligible = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                     help_text="players who may re-enter now")
+
+
 class TournamentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -318,6 +374,8 @@ class TournamentSerializer(serializers.Serializer):
     flagged = FlaggedSerializer(many=True)
     slots = SlotSerializer(many=True)
     standings = StandingSerializer(many=True)
+    stages = StagesSerializer()
+    reentry = ReentrySerializer()
 
 
 class EventMatchSerializer(serializers.Serializer):

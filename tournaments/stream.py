@@ -85,6 +85,15 @@ class Facts:
     league_clock: tuple[int, int] = (0, 7)  # (starts_at, round_days)
     unplayed: set[str] = field(default_factory=set)
     league_previous: int | None = None  # the league event this season's divisions were made from
+    stage_closed: tuple[int, ...] | None = None  # stage one's table when the director closed it
+    stage_seeds: list[int] | None = None  # the knockout stage's draw
+    reentries: list[tuple[int, str]] = field(default_factory=list)  # (player, first-round place), in order
+    reentry_closed: bool = False
+
+    @property
+    def staged(self) -> bool:
+        """A Swiss or round robin whose top ``qualifiers`` go on to a knockout."""
+        return bool(self.config.get("qualifiers")) and self.format in (Format.SWISS, Format.ROUND_ROBIN)
 
     @property
     def format(self) -> str:
@@ -183,6 +192,14 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             _settle(facts, e.slot, "walkover")
         case ev.MatchKept(slot=slot, match_id=match_id):
             facts.kept[slot] = match_id
+        case ev.StageClosed(standings=standings):
+            facts.stage_closed = tuple(standings)
+        case ev.StageDrawMade(seeds=seeds):
+            facts.stage_seeds = list(seeds)
+        case ev.PlayerReentered(player_id=pid, place=place):
+            facts.reentries.append((pid, place))
+        case ev.ReentryClosed():
+            facts.reentry_closed = True
         case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
             _match_fact(facts, e)
             if isinstance(e, ev.SlotFinished):

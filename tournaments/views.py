@@ -1,6 +1,7 @@
 """Public event pages: the club's events, one event's entries, bracket, pairings and standings."""
 
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from games import selectors as match_selectors
 from players import authority
@@ -11,9 +12,9 @@ from .stream import Format
 
 
 def home(request):
-    events = Tournament.objects.filter(published=True).select_related("club").order_by("-created_at")[:20]
+    today, events = selectors.home_events(timezone.localdate())
     recent = match_selectors.match_summaries()[:20]
-    return render(request, "tournaments/home.html", {"events": events, "recent": recent})
+    return render(request, "tournaments/home.html", {"today": today, "events": events, "recent": recent})
 
 
 def event_page(request, pk: int):
@@ -22,7 +23,8 @@ def event_page(request, pk: int):
     context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
                "may_run": authority.runs_event(request.user, tournament.director_id),
                "format_name": (data["format"] or "").replace("_", " ").capitalize(),
-               "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data), "history": selectors.tournament_history(tournament)}
+               "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data),
+               "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "history": selectors.tournament_history(tournament)}
     context.update(format_views(tournament, data))
     template = "tournaments/event_live.html" if request.GET.get("partial") else "tournaments/event.html"
     return render(request, template, context)

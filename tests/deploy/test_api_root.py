@@ -15,4 +15,6 @@ def test_the_api_root_lists_the_collections_in_json(client, debug):
     assert body["matches"].endswith("/api/matches/") and body["tournaments"].endswith("/api/tournaments/")
     assert body["ratings"].endswith("/api/ratings/") and body["schema"].endswith("/api/schema/")
     assert client.get(body["matches"]).status_code == 200
+    assert body["player_records"].endswith("/api/players/{id}/records/")
+    assert body["head_to_head"].endswith("/api/players/{id}/head-to-head/{opponent_id}/")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"

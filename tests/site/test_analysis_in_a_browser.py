@@ -120,7 +120,7 @@ def test_the_match_page_follows_an_analysis_in_progress_and_shows_it_when_done(l
         assert re.search(rf"(\d+) of {total} decisions done", progress), progress
         assert not page.query_selector("#analysis-figures table")
         shot(page, "analysis-in-progress")
-        page.wait_for_selector("#analysis-figures table", timeout=180_000)  # done: shown without a reload
+        page.wait_for_selector("#analysis-figures table", timeout=600_000)  # done: shown without a reload
     finally:
         worker.join()
     assert MatchAnalysis.objects.get(pk=row.pk).status == MatchAnalysis.DONE

@@ -91,6 +91,8 @@ class Slot:
     (None: nowhere, or a fresh draw). ``known`` tells, per side, whether it
     is settled (a player, or known to be nobody): a side None and known is
     the empty side of a bye, a side None and not known is still to come.
+    ``entries`` marks, per side, which entry of its player this is (a
+    re-entered player's second entry is 2, all along its path).
     """
 
     key: str
@@ -105,6 +107,7 @@ class Slot:
     sources: tuple[str, str] = ("", "")
     known: tuple[bool, bool] = (True, True)
     void: bool = False  # settled without a result (ladders and leagues): ``status`` VOID
+    entries: tuple[int, int] = (1, 1)  # per side: 1 for a first entry, 2, 3… for a re-entry (buy-back)
 
     @property
     def status(self) -> SlotStatus:

@@ -74,6 +74,31 @@ class Entrant:
 
 
 @dataclass(frozen=True)
+class Reentrant:
+    """A player's later entry (a buy-back) into a first-round place kept open for re-entries."""
+
+    player: int
+    entry: int
+
+    def value(self, done: Mapping[str, Slot]) -> Value:
+        return self.player
+
+    def __str__(self) -> str:
+        return f"re-entry {self.entry}"
+
+
+@dataclass(frozen=True)
+class OpenPlace:
+    """A first-round place kept open for a re-entry: not known while re-entry is open."""
+
+    def value(self, done: Mapping[str, Slot]) -> Value:
+        return None
+
+    def __str__(self) -> str:
+        return "open for re-entry"
+
+
+@dataclass(frozen=True)
 class Empty:
     def value(self, done: Mapping[str, Slot]) -> Value:
         return NOBODY
@@ -150,7 +175,7 @@ class ResetSide:
         return f"{'winner' if self.side else 'loser'} {self.key} if the reset is needed"
 
 
-Source = Entrant | Empty | WinnerOf | LoserOf | LoserIf | ResetSide
+Source = Entrant | Reentrant | OpenPlace | Empty | WinnerOf | LoserOf | LoserIf | ResetSide
 
 
 @dataclass(frozen=True)
@@ -279,11 +304,22 @@ def resolve(specs: Sequence[Spec], results: Mapping[str, Result], withdrawn: Col
                 result = _forfeit(players, withdrawn)
         elif recorded is not None:
             ignored.append(spec.key)
+        entries = tuple(_entry(src, p, done) for src, p in zip(spec.sources, players))
         slot = Slot(spec.key, spec.bracket, spec.round, spec.index, players, spec.length, bye, result,
-                    sources=(str(spec.sources[0]), str(spec.sources[1])), known=known)
+                    sources=(str(spec.sources[0]), str(spec.sources[1])), known=known, entries=entries)
         done[spec.key] = slot
         slots.append(slot)
     return slots, ignored
+
+
+def _entry(src: Source, player: int | None, done: Mapping[str, Slot]) -> int:
+    """Which entry of ``player`` this side is: a re-entry's number follows its player down the bracket."""
+    if isinstance(src, Reentrant):
+        return src.entry
+    earlier = done.get(getattr(src, "key", ""))
+    if player is None or earlier is None or player not in earlier.players:
+        return 1
+    return earlier.entries[earlier.players.index(player)]
 
 
 def _forfeit(players, withdrawn: Collection[int]) -> Result | None:

@@ -24,6 +24,14 @@ and fills in the results. Rules:
 - Standings: ``standings.standings`` with byes counting for nothing, the
   tie-breaks of ``config.tiebreaks``. ``winner`` is the leader once every
   match is settled.
+- Groups: ``groups(players, n)`` deals the seeds into ``n`` groups in snake
+  order (1 2 3 3 2 1 …: group A holds seeds 1, 6, 7, 12…), so the groups are
+  as even as the seeding; each group is its own round robin
+  (``config.group`` = g: keys ``rr:g{g}:c…``, bracket ``group{g}``).
+  ``group_order(tables)`` ranks the players of all groups for a knockout:
+  by their place in their group, then score, points difference and group,
+  so K qualifiers are the group winners, then the runners-up, and so on,
+  the best of a tier filling the last places.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ class Config:
     lengths: Lengths = field(default_factory=Lengths)
     withdrawn: frozenset[int] = frozenset()
     tiebreaks: tuple[str, ...] = ()
+    group: int = 0  # one of several groups (keys rr:g{group}:…); 0: the event's only round robin
 
     def __post_init__(self):
         if self.cycles < 1:
@@ -78,8 +87,34 @@ def berger(numbers: int, round_no: int) -> list[tuple[int, int]]:
     return [(o, numbers)] + [(at(o + k), at(o - k)) for k in range(1, numbers // 2)]
 
 
-def table_key(cycle: int, round_no: int, table: int) -> str:
-    return f"rr:c{cycle}:r{round_no}:t{table}"
+def table_key(cycle: int, round_no: int, table: int, group: int = 0) -> str:
+    return f"rr:{f'g{group}:' if group else ''}c{cycle}:r{round_no}:t{table}"
+
+
+def groups(players: Sequence[int], count: int) -> list[list[int]]:
+    """The seeds dealt into ``count`` groups in snake order (see the module docstring)."""
+    if count < 1:
+        raise FormatError("at least one group")
+    out: list[list[int]] = [[] for _ in range(count)]
+    for i, p in enumerate(players):
+        lap, pos = divmod(i, count)
+        out[pos if lap % 2 == 0 else count - 1 - pos].append(p)
+    return out
+
+
+def group_order(tables: Sequence[Sequence[Standing]], left_out: frozenset[int] = frozenset()) -> list[int]:
+    """Every group's players in qualifying order: place in the group (``left_out`` players, e.g. withdrawn, take
+    none and come last), then score, points difference, and the group's number."""
+    ranked = []
+    for g, table in enumerate(tables):
+        place = 0
+        for row in table:
+            if row.player in left_out:
+                ranked.append(((1, 0, 0, 0, g), row.player))
+                continue
+            place += 1
+            ranked.append(((0, place, -row.score, -(row.points_for - row.points_against), g), row.player))
+    return [p for _, p in sorted(ranked)]
 
 
 def derive(players: Sequence[int], results: Mapping[str, Result], config: Config = Config()) -> Schedule:
@@ -94,9 +129,11 @@ def derive(players: Sequence[int], results: Mapping[str, Result], config: Config
             tables = [tuple(sorted(t)) for t in berger(numbers, r)]
             tables.sort(key=lambda t: t[1] > n)  # the bye (dummy number n+1) last; stable otherwise
             overall = (cycle - 1) * per_cycle + r
+            bracket = f"group{config.group}" if config.group else "rr"
             for t, (a, b) in enumerate(tables, 1):
                 sides = (Entrant(entrants[a - 1], a), Entrant(entrants[b - 1], b) if b <= n else Empty())
-                specs.append(Spec(table_key(cycle, r, t), "rr", overall, t, config.lengths.of(overall, total), sides))
+                specs.append(Spec(table_key(cycle, r, t, config.group), bracket, overall, t,
+                                  config.lengths.of(overall, total), sides))
     slots, ignored = resolve(specs, results, frozenset(config.withdrawn))
     rounds = [[Pairing(s.players[0], s.players[1], s.result) for s in slots if s.round == r]
               for r in range(1, total + 1)]

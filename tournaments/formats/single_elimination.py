@@ -40,6 +40,19 @@ Last Chance (``last_chance:rR:mI``), when ``config.last_chance`` is set
     latest first (they went further), ties by Main seed. Standard placement
     with byes to the top seeds, as in Main. Held with two entrants or more.
 
+Re-entry (buy-back), when ``config.reentry`` is set
+    The places of the Main's first round that no first entrant takes (the
+    byes) are kept open for re-entries: 17 entrants in a 32-draw keep 15 of
+    them, 14 in a 16-draw keep two; a field that fills its draw keeps none. A player eliminated from the Main in round
+    ``reentry.until_round`` or before may buy back ``reentry.times`` times:
+    each re-entry takes the next open place, the one facing the lowest-seeded
+    bye holder first (so the top seeds are the likeliest to keep a bye), and
+    plays on from round 1 (``Slot.entries`` marks it: 2 for a second entry,
+    all along its path). A bye holder facing an open place waits for it; when
+    re-entry closes (``reentry.closed``) the places still open become byes.
+    Re-entry and a Consolation both take the Main's early losers: a player
+    would be due in two brackets at once, so the two are not combined.
+
 Every bracket has its own ``Lengths`` (per round, a final length, a default).
 Withdrawn players forfeit every match without a recorded result (see
 ``knockout``).
@@ -48,13 +61,15 @@ Withdrawn players forfeit every match without a recorded result (see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .core import SETTLED, Bracket, FormatError, Lengths, Result
 from .knockout import (
     NOBODY,
     Empty,
     Entrant,
+    OpenPlace,
+    Reentrant,
     LoserIf,
     LoserOf,
     WinnerOf,
@@ -73,6 +88,20 @@ MAIN, CONSOLATION, LAST_CHANCE = "main", "consolation", "last_chance"
 
 
 @dataclass(frozen=True)
+class Reentry:
+    """Re-entry into the Main: until which round's losers, how many times; the re-entries made, in order (player, the place's slot key), and whether re-entry has closed."""
+
+    until_round: int = 1
+    times: int = 1
+    entries: tuple[tuple[int, str], ...] = ()
+    closed: bool = False
+
+    def __post_init__(self):
+        if self.until_round < 1 or self.times < 1:
+            raise FormatError("re-entry: until_round and times are at least 1")
+
+
+@dataclass(frozen=True)
 class Config:
     """``consolation`` / ``last_chance``: that flight's lengths, None for no such flight."""
 
@@ -82,8 +111,11 @@ class Config:
     consolation_feeds: int = 1
     last_chance: Lengths | None = None
     last_chance_order: tuple[int, ...] | None = None
+    reentry: Reentry | None = None
 
     def __post_init__(self):
+        if self.reentry is not None and self.consolation is not None:
+            raise FormatError("re-entry and a Consolation both take the Main's early losers: choose one")
         if self.last_chance is not None and self.consolation is None:
             raise FormatError("a Last Chance flight is fed by the Consolation: configure one")
         if self.consolation_feeds < 1:
@@ -91,12 +123,42 @@ class Config:
 
 
 def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Config = Config()) -> Bracket:
-    """The Main bracket and its flights, derived from the entries and the results so far."""
+    """The Main bracket and its flights, derived from the entries and the results so far.
+
+    A re-entry stands while its player's entry before it has lost: a correction that puts them back in the
+    draw on that entry leaves the re-entry without ground, and its place is open again (or a bye once re-entry
+    has closed); the slot's match, if any, is flagged like any other a correction made wrong."""
+    while True:
+        bracket = _derive(entrants, results, config)
+        dropped = _unfounded(bracket, config.reentry)
+        if dropped is None:
+            return bracket
+        kept = tuple(e for i, e in enumerate(config.reentry.entries) if i != dropped)
+        config = replace(config, reentry=replace(config.reentry, entries=kept))
+
+
+def _unfounded(bracket: Bracket, reentry: Reentry | None) -> int | None:
+    """The index of the first re-entry whose player's previous entry has not lost in the Main."""
+    if reentry is None:
+        return None
+    made: dict[int, int] = {}
+    for i, (player, _) in enumerate(reentry.entries):
+        made[player] = made.get(player, 0) + 1
+        previous = made[player]  # the entry before this one (1 for a first re-entry)
+        if not any(s.bracket == MAIN and s.loser == player and s.entries[s.players.index(player)] == previous
+                   for s in bracket.slots):
+            return i
+    return None
+
+
+def _derive(entrants: Sequence[int], results: Mapping[str, Result], config: Config) -> Bracket:
     players = check_entrants(entrants)
     withdrawn = frozenset(config.withdrawn)
     if not players:
         return Bracket((), None, {MAIN: None}, {MAIN: ()}, {MAIN: ()}, ignored=tuple(sorted(results)))
     first = seeded_round(players)
+    if config.reentry is not None:
+        first = _with_reentries(first, config.reentry)
     size = 2 * len(first)
     main_rounds = size.bit_length() - 1
     specs = knockout(MAIN, first, config.lengths)
@@ -161,3 +223,41 @@ def _last_chance_order(cons_slots, players, withdrawn, chosen) -> list[int]:
 
 def _player(value) -> int | None:
     return None if value is None or value is NOBODY else value
+
+
+def reentry_places(field_size: int) -> list[str]:
+    """The first-round places kept open for re-entries, in the order re-entries take them: the place facing
+    the lowest-seeded bye holder first."""
+    first = seeded_round(list(range(1, field_size + 1)))
+    open_ = [(a.seed, key(MAIN, 1, i)) for i, (a, b) in enumerate(first, 1)
+             if isinstance(a, Entrant) and isinstance(b, Empty)]
+    return [k for _, k in sorted(open_, reverse=True)]
+
+
+def _with_reentries(first, reentry: Reentry):
+    taken = dict((place, player) for player, place in reentry.entries)
+    made: dict[int, int] = {}
+    entry_of = {}
+    for player, place in reentry.entries:  # a player's n-th re-entry is their entry n + 1
+        made[player] = made.get(player, 0) + 1
+        entry_of[place] = made[player] + 1
+    out = []
+    for i, (a, b) in enumerate(first, 1):
+        place = key(MAIN, 1, i)
+        if isinstance(a, Entrant) and isinstance(b, Empty):  # a bye's place (a slot empty on both sides stays so)
+            if place in taken:
+                b = Reentrant(taken[place], entry_of[place])
+            elif not reentry.closed:
+                b = OpenPlace()
+        out.append((a, b))
+    return out
+
+
+def eliminated_in(bracket: Bracket, player: int) -> int | None:
+    """The Main round in which ``player``'s latest entry lost; None while they are still in (or were never in)."""
+    slots = [s for s in bracket.slots if s.bracket == MAIN and player in s.players]
+    if not slots:
+        return None
+    latest = max(max(s.entries[s.players.index(player)] for s in slots), 1)
+    lost = [s.round for s in slots if s.loser == player and s.entries[s.players.index(player)] == latest]
+    return lost[0] if lost else None

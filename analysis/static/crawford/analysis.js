@@ -163,7 +163,8 @@
         document.getElementById("analysis-caption").textContent =
           `Overall error rate (mEMG per decision, GNU Backgammon) in each analysed match: 0 – ${high.toFixed(1)}; lower is better`;
         const rows = points.slice().reverse().map((p) => {
-          const a = el("a", p.ended_at ? p.ended_at.slice(0, 10) : "match");
+          const when = p.ended_at ? p.ended_at.slice(0, 10) : "";
+          const a = el("a", p.opponent ? `${when} against ${p.opponent}`.trim() : when || "match");
           a.href = `/matches/${p.match}/`;
           return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), p.overall_rating, rate(p.performance_rating)];
         });
