@@ -256,6 +256,9 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-projections": {"task": "eventlog.tasks.sweep_projections", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "advance-events": {"task": "tournaments.tasks.advance_pending", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "sweep-analyses": {"task": "analysis.tasks.sweep_analyses", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
+    # ladders' and leagues' deadlines are days long: a sweep every few minutes is on time
+    "sweep-deadlines": {"task": "tournaments.tasks.sweep_deadlines",
+                        "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "300"))},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
