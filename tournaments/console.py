@@ -287,18 +287,33 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
         board.append({**s, "score": score[::-1] if swap else score, "game": summary.game_number if summary else 0,
                       "last_activity": at, "stalled": at is not None and now - at > STALLED_AFTER})
     board.sort(key=lambda r: (r["table"] is None, r["table"] or 0))
+    for s in slots:
+        s["rated"] = facts.slot_rated(s["key"])
     last = last_action(tournament)
     if last is not None:
         data["last_action_name"] = action_name(last)
-    return {**data, "auto_pair": facts.config.get("auto_pair", True), "format_name": (data["format"] or "").replace("_", " "),
+    return {**data, **format_controls(tournament, data), "event_rated": facts.event_rated, "auto_pair": facts.config.get("auto_pair", True), "format_name": (data["format"] or "").replace("_", " "),
             "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}
+
+
+def format_controls(tournament: Tournament, data: dict) -> dict:
+    """What the event's format offers the director, each None where it has none: stage one to close (and the
+    qualifiers it drew), the re-entry (who may buy back in), the ladder (rungs, open challenges), the league
+    (its rounds' deadlines)."""
+    out = {"stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "ladder": None, "league": None}
+    if data["format"] == stream.Format.LADDER and data["drawn"]:
+        out["ladder"] = selectors.ladder_data(tournament)
+    if data["format"] == stream.Format.LEAGUE and data["drawn"]:
+        out["league"] = selectors.league_data(tournament)
+    return out
 
 
 # -- the page's forms, read as commands --------------------------------------------------------
 
 FORM_COMMANDS = ("enter", "check_in", "withdraw", "draw", "pair_round", "report_result", "correct_result",
-                 "forfeit", "void_match", "assign_table", "set_table_service")
+                 "forfeit", "void_match", "assign_table", "set_table_service", "close_stage", "reenter",
+                 "close_reentry", "issue_challenge", "decline_challenge", "apply_deadlines", "set_rated")
 
 
 class FormRefused(ValueError):
@@ -310,7 +325,7 @@ def command_from_form(post) -> dict:
     if kind not in FORM_COMMANDS:
         raise FormRefused(_("Unknown action: nothing was recorded."))
     command: dict = {"type": kind}
-    for field in ("player", "winner", "table"):
+    for field in ("player", "winner", "table", "challenger", "defender", "number"):
         if post.get(field, "").strip():
             command[field] = _number(post[field], field)
     for field in ("slot", "reason", "method"):
@@ -329,6 +344,16 @@ def command_from_form(post) -> dict:
         raise FormRefused(_("Give the table's number: nothing was recorded."))
     if kind == "set_table_service":
         command["in_service"] = post.get("in_service") == "1"
+    if kind == "set_rated":
+        if post.get("rated") not in ("0", "1"):
+            raise FormRefused(_("Say rated or unrated: nothing was recorded."))
+        command["rated"] = post["rated"] == "1"
+    if kind == "issue_challenge" and not ("challenger" in command and "defender" in command):
+        raise FormRefused(_("Choose the challenger and the defender: nothing was recorded."))
+    if kind == "decline_challenge" and "number" not in command:
+        raise FormRefused(_("Choose the challenge: nothing was recorded."))
+    if kind == "reenter" and "player" not in command:
+        raise FormRefused(_("Choose the player re-entering: nothing was recorded."))
     return command
 
 
