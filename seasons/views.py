@@ -1,21 +1,59 @@
-"""Public season pages: the seasons, one season's table (points per event, with the rule version), the rules."""
+"""Season pages: the seasons (with "Open a season" for a club's director), one season's table (points per event,
+with the rule version) and its director's controls, the rules. Thin: the forms are read in ``controls.py``."""
 
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
-from . import scoring, selectors, services
+from eventlog import projections
+from eventlog.store import ConcurrencyError
+
+from . import controls, scoring, selectors, services
+from .decider import SeasonError
 from .models import Season
 
 
+@require_http_methods(["GET", "POST"])
 def season_list_page(request):
-    return render(request, "seasons/list.html", {"seasons": Season.objects.select_related("club")})
+    clubs = controls.clubs_directed(request.user)
+    if request.method == "POST":
+        if not clubs.exists():
+            raise PermissionDenied(_("only a club's directors and officials open a season"))
+        try:
+            season = controls.open_from_form(actor=request.user, post=request.POST)
+        except SeasonError as refused:
+            messages.error(request, _("Nothing was opened: %(why)s") % {"why": refused})
+            return redirect("season-list-page")
+        projections.run_all()
+        return redirect("season-page", pk=season.pk)
+    return render(request, "seasons/list.html", {"seasons": Season.objects.select_related("club"), "clubs": clubs})
 
 
+@require_http_methods(["GET", "POST"])
 def season_page(request, pk: int):
     season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    may_run = services.may_run(request.user, season)
+    if request.method == "POST":
+        if not may_run:
+            raise PermissionDenied(_("only the season's director, its club's directors or an official may do this"))
+        try:
+            messages.success(request, controls.season_action(actor=request.user, season=season, post=request.POST))
+        except (SeasonError, ConcurrencyError) as refused:
+            messages.error(request, _("Nothing was changed: %(why)s") % {"why": refused})
+            if request.POST.get("action") == "set_rule":  # the director corrects what they typed, not a blank
+                request.session["season_rule_draft"] = request.POST.get("rule", "")[:controls.MAX_RULE_CHARS]
+        projections.run_all()
+        return redirect(f"{request.path}#controls")
     data = selectors.season_data(season)
-    return render(request, "seasons/season.html", {
-        "season": season, "data": data, "grid": selectors.table_grid(data),
-        "may_run": services.may_run(request.user, season)})
+    context = {"season": season, "data": data, "grid": selectors.table_grid(data), "may_run": may_run}
+    if may_run:
+        context.update(candidates=controls.candidate_events(request.user, season, data),
+                       rule_text=request.session.pop("season_rule_draft", None) or controls.current_rule_text(data),
+                       today=timezone.localdate())
+    return render(request, "seasons/season.html", context)
 
 
 def rules_page(request):
