@@ -309,6 +309,19 @@ def format_controls(tournament: Tournament, data: dict) -> dict:
     return out
 
 
+def previous_leagues(user, tournament: Tournament) -> list[Tournament]:
+    """The drawn leagues an undrawn league's next season may follow (its divisions drawn from their final tables,
+    with promotion and relegation); empty for any other event."""
+    facts = selectors.tournament_facts(tournament)
+    if facts.format != stream.Format.LEAGUE or facts.drawn:
+        return []
+    from .models import TournamentState
+
+    drawn = TournamentState.objects.filter(format=stream.Format.LEAGUE, drawn=True).exclude(
+        tournament_id=tournament.pk).values_list("tournament_id", flat=True)
+    return [t for t in Tournament.objects.filter(pk__in=list(drawn)).order_by("-pk") if services.may_see(user, t)]
+
+
 # -- the page's forms, read as commands --------------------------------------------------------
 
 FORM_COMMANDS = ("enter", "check_in", "withdraw", "draw", "pair_round", "report_result", "correct_result",
@@ -325,7 +338,7 @@ def command_from_form(post) -> dict:
     if kind not in FORM_COMMANDS:
         raise FormRefused(_("Unknown action: nothing was recorded."))
     command: dict = {"type": kind}
-    for field in ("player", "winner", "table", "challenger", "defender", "number"):
+    for field in ("player", "winner", "table", "challenger", "defender", "number", "previous"):
         if post.get(field, "").strip():
             command[field] = _number(post[field], field)
     for field in ("slot", "reason", "method"):

@@ -119,6 +119,11 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
     page.wait_for_load_state()
     check("recording screen", f"/matches/{in_play}/record/", "#board .point")
     check("director's console", f"/events/{demo.pk}/run/")
+    # the format's own controls, and the season's (its director runs it from its page, and opens one on /seasons/)
+    for name, t in (("ladder", ladder), ("league", winter), ("Swiss -> knockout", staged)):
+        check(f"director's console: {name}", f"/events/{t.pk}/run/")
+    check("season controls (director)", f"/seasons/{season.pk}/")
+    check("open a season (director)", "/seasons/")
     # and on a phone: the pages a player opens at the club
     page.set_viewport_size({"width": 390, "height": 844})
     for name in ("home", "event: single elimination (demo)", "player page", "head-to-head", "match viewer",

@@ -115,6 +115,21 @@ def test_a_ladders_challenges_and_deadlines_from_the_console(client, director):
     assert [r["player_id"] for r in ladder_data(t)["rungs"]] == rungs  # nothing was past its deadline
 
 
+def test_a_leagues_next_season_drawn_from_the_console(client, director):
+    first, field = started(director, "league", 4, division_size=2, promote=1, relegate=1)
+    decide(client, first, "d1", pick=max)
+    decide(client, first, "d2", pick=max)
+    second = services.tournament_create(actor=director, name="Next season", format="league", settings={"division_size": 2})
+    for p in field:
+        services.tournament_command(actor=director, tournament=second, command={"type": "enter", "player": p})
+    html = page(client, second)
+    assert "Next season of" in html and "Club league" in html
+    assert "Next season of" not in page(client, first)
+    post(client, second, action="draw", method="previous", previous=first.pk)
+    data = settle(second)
+    assert data["drawn"] and {s["bracket"] for s in data["slots"]} == {"d1", "d2"}
+
+
 def test_a_leagues_deadlines_from_the_console(client, director):
     t, _ = started(director, "league", 4, division_size=2, round_days=7)
     html = page(client, t)
