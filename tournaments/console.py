@@ -302,6 +302,9 @@ def format_controls(tournament: Tournament, data: dict) -> dict:
     qualifiers it drew), the re-entry (who may buy back in), the ladder (rungs, open challenges), the league
     (its rounds' deadlines)."""
     out = {"stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "ladder": None, "league": None}
+    # re-entry is into the knockout: a staged event's is drawn when stage one closes
+    out["reentry_live"] = bool(out["reentry"] and not out["reentry"]["closed"]
+                               and (out["stage"] is None or out["stage"]["closed"]))
     if data["format"] == stream.Format.LADDER and data["drawn"]:
         out["ladder"] = selectors.ladder_data(tournament)
     if data["format"] == stream.Format.LEAGUE and data["drawn"]:
