@@ -259,6 +259,18 @@ PATTERNS: dict[str, list[Pattern]] = {
     "reentries_used": [_p(r"a player may re-enter (?P<n>\d+) time\(s\)", _("a player may re-enter %(n)s time(s)"))],
     "no_open_place": [_p(r"every place kept for re-entries is taken", _("every place kept for re-entries is taken"))],
     "all_rounds_paired": [_p(r"all rounds have been paired", _("all rounds have been paired"))],
+    # the tables of an evening (tournaments/decider.py)
+    "table_out_of_service": [_p(r"table (?P<n>\S+) is out of service", _("table %(n)s is out of service"))],
+    "table_taken": [_p(r"table (?P<n>\S+) is taken by the match (?P<value>.+)",
+                       _("table %(n)s is taken by the match %(value)s"))],
+    # seasons and series (seasons/decider.py)
+    "bad_date": [_p(r"'(?P<value>\w+)' is a date, YYYY-MM-DD", _("'%(value)s' is a date, YYYY-MM-DD"))],
+    "already_in_season": [_p(r"this event is in the season already", _("this event is in the season already"))],
+    "not_in_season": [_p(r"this event is not in the season", _("this event is not in the season"))],
+    "season_full": [
+        _p(r"a season holds at most (?P<n>\d+) events", _("a season holds at most %(n)s events")),
+        _p(r"a season keeps at most (?P<n>\d+) rule versions", _("a season keeps at most %(n)s rule versions")),
+    ],
     "bad_winner": [_p(r"the winner must be one of the slot's players (?P<value>.+)",
                       _("the winner must be one of the slot's players %(value)s"))],
     "bad_score": [
@@ -348,6 +360,15 @@ GENERAL: dict[str, Promise] = {
     "reentry_too_late": _("The player lost after the last round whose losers may re-enter."),
     "reentries_used": _("The player has re-entered as many times as the director allows."),
     "no_open_place": _("Every place kept for re-entries is taken."),
+    "table_taken": _("Another match in play is at that table."),
+    "table_out_of_service": _("The table is out of service."),
+    "nothing_to_undo": _("Nothing to undo."),
+    "bad_season_command": _("The season command cannot be read: a field is missing or malformed."),
+    "already_in_season": _("The event is in the season already."),
+    "not_in_season": _("The event is not in the season."),
+    "bad_rule": _("The season's scoring rule is refused."),
+    "bad_date": _("A date is written YYYY-MM-DD."),
+    "season_full": _("The season holds as many events or rule versions as it may."),
     "too_large": _("The request body is too large."),
     "bad_request": _("The request could not be read."),
     "server_error": _("The server failed while answering; it is logged. Retry the request with the same "

@@ -280,6 +280,30 @@ def test_every_refusal_code_the_api_declares_has_a_french_sentence():
     assert missing == set()
 
 
+def test_every_code_of_every_refusal_enum_has_a_french_sentence():
+    """A code added to the engine's, the platform's, the tournament's or the season's enum, or the console's own,
+    gets its general French sentence with it: a French reader never gets the English reason of a new code."""
+    from deploy import refusal_messages
+    from django.utils import translation
+    from games.engine.errors import ErrorCode
+    from games.errors import PlatformErrorCode
+    from seasons.decider import SeasonRefusal
+    from tournaments.console import NothingToUndo
+    from tournaments.refusals import TournamentRefusal
+
+    codes = {str(c) for enum in (ErrorCode, PlatformErrorCode, TournamentRefusal, SeasonRefusal) for c in enum}
+    codes.add(NothingToUndo.code)
+    assert sorted(codes - set(refusal_messages.GENERAL)) == []
+    with translation.override("fr"):
+        for code in codes:
+            french = refusal_messages.translated(code, "an English reason no pattern reads")
+            assert french != "an English reason no pattern reads", code
+        assert refusal_messages.translated("table_taken", "table 3 is taken by the match main:r1:m2") == \
+            "la table 3 est déjà prise par le match main:r1:m2"
+        assert refusal_messages.translated("season_full", "a season holds at most 60 events") == \
+            "une saison compte au plus 60 tournois"
+
+
 @pytest.mark.django_db
 def test_the_tournaments_refusal_comes_in_french_with_the_same_code(api, make_user):
     from eventlog import store
