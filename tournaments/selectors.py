@@ -175,7 +175,16 @@ def tournament_history(tournament: Tournament) -> list[dict]:
             "winner": names.get(p["winner"], "?"), "loser": names.get(p["loser"], "?"), "w": p["winner_points"],
             "l": p["loser_points"]}
 
-    from .names import slot_name  # round names for people (``main:r1:m1`` is the program's)
+    from django.db.models import Max
+
+    from .names import slot_name as named  # round names for people (``main:r1:m1`` is the program's)
+
+    # a knockout's rounds by their names (Final, Semi-final): each bracket's number of rounds
+    rounds = dict(TournamentSlot.objects.filter(tournament_id=tournament.pk).values("bracket")
+                  .annotate(n=Max("round")).values_list("bracket", "n"))
+
+    def slot_name(key: str) -> str:
+        return named(key, rounds.get(key.split(":")[0]))
 
     out = []
     for r in rows:
