@@ -93,6 +93,7 @@ def test_an_evenings_standings_brackets_and_console_read_in_french(chromium, liv
     from pypdf import PdfReader
 
     from players.models import Player
+    from tests.site.test_accessibility import _axe
     from tests.tournaments.test_running_events import cmd, settle, start
 
     director = make_user("dora", official=True, player=False)
@@ -123,6 +124,7 @@ def test_an_evenings_standings_brackets_and_console_read_in_french(chromium, liv
     for english in ("Standings", "Winner", "Semi-final", "Entries", "History", "result reported", "Round 1"):
         assert english not in main, english
     shot(page, "french-event-standings")
+    assert _axe(page)["blocking"] == []  # the named rounds (h3 under each bracket's h2) keep the page accessible
 
     page.goto(f"{live_server.url}/accounts/login/?next={reverse('event-console', args=[t.pk])}")
     page.fill("#id_username", "dora")
@@ -137,6 +139,7 @@ def test_an_evenings_standings_brackets_and_console_read_in_french(chromium, liv
     for english in ("Entries", "Results", "Standings", "Semi-final", "Undo the last action", "Single elimination"):
         assert english not in console, english
     shot(page, "french-console")
+    assert _axe(page)["blocking"] == []
 
     # the printed standings for the wall, in the language of the director who prints them
     # (Playwright's request API sends no Accept-Language of its own: the header the French browser sends)
