@@ -103,6 +103,43 @@ def test_the_committed_mo_is_the_po_compiled():
             assert compiled._catalog.get(key) == entry.msgstr, entry.msgid
 
 
+JS_PO = LOCALE / "fr" / "LC_MESSAGES" / "djangojs.po"
+SCRIPTS = ROOT / "games" / "static" / "crawford"
+
+
+def test_the_scripts_catalogue_is_complete_compiled_and_has_every_string_the_scripts_wrap():
+    """The scripts' strings (``gettext("…")`` in games/static/crawford/*.js, the djangojs catalogue served by
+    Django's JavaScriptCatalog at /jsi18n/): each one translated, none fuzzy, the .mo the .po compiled."""
+    po = polib.pofile(str(JS_PO))
+    assert (po.untranslated_entries(), po.fuzzy_entries(), po.obsolete_entries()) == ([], [], [])
+    wrapped = set()
+    for script in SCRIPTS.glob("*.js"):
+        wrapped |= set(re.findall(r'\bgettext\("((?:[^"\\]|\\.)*)"\)', script.read_text()))
+    assert len(wrapped) > 30
+    assert sorted(wrapped - {e.msgid for e in po.translated_entries()}) == []
+    with JS_PO.with_suffix(".mo").open("rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    assert all(compiled._catalog.get(e.msgid) == e.msgstr for e in po.translated_entries())
+    for entry in po.translated_entries():
+        assert not re.search(r"\bcube\b", re.sub(r"%\(\w+\)s", "", entry.msgstr)), entry.msgstr
+
+
+@pytest.mark.django_db
+def test_the_scripts_catalogue_is_served_as_a_script_in_the_readers_language(client, make_user):
+    french = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    assert french.status_code == 200 and french["Content-Type"].startswith("text/javascript")
+    assert "%(name)s gagne le match." in french.content.decode()
+    assert "gagne le match" not in client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # the pages whose scripts speak load it first, as a file (the CSP allows no inline script); others need none
+    from tournaments import services
+
+    event = services.tournament_create(actor=make_user("dora", official=True), name="Mardi",
+                                       format="single_elimination", settings={})
+    services.tournament_publish(actor=event.director, tournament=event, published=True)
+    page = client.get(f"/events/{event.pk}/").content.decode()
+    assert page.index('<script src="/jsi18n/"></script>') < page.index("crawford/live.js")
+
+
 # the glossary's words (deploy/locale/GLOSSARY.md): an English word in a msgid asks for its French in the msgstr
 GLOSSARY = [
     (r"\bcube\b", "videau"),

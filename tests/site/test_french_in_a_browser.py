@@ -124,6 +124,8 @@ def test_an_evenings_standings_brackets_and_console_read_in_french(chromium, liv
     for english in ("Standings", "Winner", "Semi-final", "Entries", "History", "result reported", "Round 1"):
         assert english not in main, english
     shot(page, "french-event-standings")
+    # the page's scripts speak French too: Django's JavaScript catalogue, loaded as a file the CSP allows
+    assert page.evaluate("gettext('A result came in.')") == "Un résultat est arrivé."
     assert _axe(page)["blocking"] == []  # the named rounds (h3 under each bracket's h2) keep the page accessible
 
     page.goto(f"{live_server.url}/accounts/login/?next={reverse('event-console', args=[t.pk])}")

@@ -6,6 +6,13 @@
 "use strict";
 (function () {
   let state = JSON.parse(document.getElementById("state").textContent);
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
+  const gettext = window.gettext || ((s) => s);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (all, key) => values[key]);
+  // the engine's words for how a game ended (games/engine/match.py), in the page's language
+  const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
+                  drop: gettext("double dropped"), resignation: gettext("resignation") };
+  const word = (w) => WORDS[w] || w;
   // the match's phases as the engine names them (games.engine.match.Phase), given by the page: one definition
   const P = JSON.parse(document.getElementById("phases").textContent);
   const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
@@ -133,9 +140,10 @@
       onPoint: tap, numbering: (p) => moverPoint(p),
     });
     $("score").textContent = `${state.score[0]}–${state.score[1]}`;
-    const crawford = state.crawford ? " · Crawford game (no cube)" : "";
-    $("facts").textContent = `${state.length ? state.length + "-point match" : "Money session"} · game ${state.game} · cube ${state.cube.value}` +
-      `${crawford} · pips ${name(0)} ${state.pips[0]}, ${name(1)} ${state.pips[1]}`;
+    const crawford = state.crawford ? ` · ${gettext("Crawford game (no cube)")}` : "";
+    $("facts").textContent = `${state.length ? fmt(gettext("%(n)s-point match"), { n: state.length }) : gettext("Money session")}` +
+      ` · ${fmt(gettext("game %(n)s"), { n: state.game })} · ${fmt(gettext("cube %(value)s"), { value: state.cube.value })}` +
+      `${crawford} · ${fmt(gettext("pips %(a)s %(pa)s, %(b)s %(pb)s"), { a: name(0), pa: state.pips[0], b: name(1), pb: state.pips[1] })}`;
     const phase = state.phase, finished = state.finished;
     const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on || busy; };
     // the match's dice come from one source, fixed when it was created: only that source's control is offered
@@ -167,23 +175,26 @@
   function situation() {
     const phase = state.phase;
     if (state.finished && state.over_because && state.winner === null) return `${state.over_because[0].toUpperCase()}${state.over_because.slice(1)}.`;
-    if (state.finished) return state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.` +
-      (state.closed ? ` (${state.closed.summary})` : "");
+    if (state.finished) return state.winner === null ? gettext("The match is over.") :
+      fmt(gettext("%(name)s wins the match."), { name: name(state.winner) }) + (state.closed ? ` (${state.closed.summary})` : "");
     if (phase === P.OPENING) {
       const last = state.last_game;
-      const won = last ? `${name(last.winner)} won game ${last.game}: ${last.points} point${last.points === 1 ? "" : "s"}` +
-        ` (${last.kind}${last.cube > 1 ? `, cube ${last.cube}` : ""}${last.reason === "bearoff" ? "" : `, ${last.reason}`}); ` +
+      const how = last ? [word(last.kind), last.cube > 1 ? fmt(gettext("cube %(value)s"), { value: last.cube }) : "",
+                          last.reason === "bearoff" ? "" : word(last.reason)].filter(Boolean).join(", ") : "";
+      const won = last ? fmt(last.points === 1 ? gettext("%(name)s won game %(game)s: %(points)s point (%(how)s); ")
+                                               : gettext("%(name)s won game %(game)s: %(points)s points (%(how)s); "),
+                             { name: name(last.winner), game: last.game, points: last.points, how: how }) +
         `${name(0)} ${state.score[0]}, ${name(1)} ${state.score[1]}. ` : "";
-      return `${won}Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
+      return won + fmt(gettext("Game %(n)s: opening roll (%(name)s's die first)."), { n: state.game + 1, name: name(0) });
     }
-    if (phase === P.ROLL) return `${name(state.turn)} to roll or double.`;
+    if (phase === P.ROLL) return fmt(gettext("%(name)s to roll or double."), { name: name(state.turn) });
     if (phase === P.MOVE) {
-      if (guess !== null) return `${text(steps)}: tap a marked point to move it there instead, it again to go on, or the next checker.`;
-      return steps.length ? `${name(state.turn)} plays ${text(steps)}…: the next checker.` :
-        `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker, then where it goes.`;
+      if (guess !== null) return fmt(gettext("%(play)s: tap a marked point to move it there instead, it again to go on, or the next checker."), { play: text(steps) });
+      return steps.length ? fmt(gettext("%(name)s plays %(play)s…: the next checker."), { name: name(state.turn), play: text(steps) }) :
+        fmt(gettext("%(name)s plays %(dice)s: tap a checker, then where it goes."), { name: name(state.turn), dice: `${state.dice[0]}-${state.dice[1]}` });
     }
-    if (phase === P.DOUBLED) return `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
-    if (phase === P.RESIGNED) return `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
+    if (phase === P.DOUBLED) return fmt(gettext("%(name)s: take or drop the cube at %(value)s?"), { name: name(state.answerer ?? 1 - state.turn), value: state.cube.value * 2 });
+    if (phase === P.RESIGNED) return fmt(gettext("%(name)s: accept the resignation (%(kind)s)?"), { name: name(1 - state.resignation.player), kind: word(state.resignation.kind) });
     return "";
   }
 
@@ -300,8 +311,9 @@
     for (const e of appended || []) {
       const p = e.payload || {};
       if (e.type === "DiceRolled") roll = `${p.dice[0]}-${p.dice[1]}`;
-      else if (e.type === "OpeningRollTied") said.push(`Both rolled ${p.die}: roll again.`);
-      else if (e.type === "CannotMove") said.push(`${name(p.player)} ${roll ? `rolled ${roll} and ` : ""}cannot move: the turn passes.`);
+      else if (e.type === "OpeningRollTied") said.push(fmt(gettext("Both rolled %(die)s: roll again."), { die: p.die }));
+      else if (e.type === "CannotMove") said.push(roll ? fmt(gettext("%(name)s rolled %(roll)s and cannot move: the turn passes."), { name: name(p.player), roll: roll })
+                                                        : fmt(gettext("%(name)s cannot move: the turn passes."), { name: name(p.player) }));
     }
     return said.join(" ");
   }
