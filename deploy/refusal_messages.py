@@ -369,6 +369,12 @@ GENERAL: dict[str, Promise] = {
     "bad_rule": _("The season's scoring rule is refused."),
     "bad_date": _("A date is written YYYY-MM-DD."),
     "season_full": _("The season holds as many events or rule versions as it may."),
+    "not_ladder": _("Challenges are a ladder's."),
+    "challenge_refused": _("The ladder's rules forbid this challenge (reach, one open challenge each)."),
+    "unknown_challenge": _("No open challenge of that number."),
+    "challenge_begun": _("A challenge whose match has begun is played out, not declined."),
+    "no_previous_season": _("A next season is drawn from a league event that has divisions."),
+    "not_league": _("Divisions are a league's."),
     "too_large": _("The request body is too large."),
     "bad_request": _("The request could not be read."),
     "server_error": _("The server failed while answering; it is logged. Retry the request with the same "

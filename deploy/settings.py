@@ -220,7 +220,13 @@ SPECTACULAR_SETTINGS = {
     # drf-spectacular's own hook first (enum names), then every operation's refusals: the Error body
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "deploy.openapi.declare_refusals"],
     # a match's and an event's correct_result bodies share their one-value "type": one enum, named
-    "ENUM_NAME_OVERRIDES": {"CorrectResultTypeEnum": [("correct_result", "correct_result")]},
+    # one name per choice set that two components share (else drf-spectacular names them by a hash: W001)
+    "ENUM_NAME_OVERRIDES": {
+        "CorrectResultTypeEnum": [("correct_result", "correct_result")],
+        "SetRatedTypeEnum": [("set_rated", "set_rated")],  # a match's command and an event's
+        "SeasonKindEnum": [("season", "season"), ("series", "series")],
+        "ResignationKindEnum": [("single", "single"), ("gammon", "gammon"), ("backgammon", "backgammon")],
+    },
     # no deep links: with them Swagger UI puts a link inside each operation's button (axe-core: nested-interactive)
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
 }
@@ -256,6 +262,9 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-projections": {"task": "eventlog.tasks.sweep_projections", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "advance-events": {"task": "tournaments.tasks.advance_pending", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "sweep-analyses": {"task": "analysis.tasks.sweep_analyses", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
+    # ladders' and leagues' deadlines are days long: a sweep every few minutes is on time
+    "sweep-deadlines": {"task": "tournaments.tasks.sweep_deadlines",
+                        "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "300"))},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

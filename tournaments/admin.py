@@ -39,6 +39,13 @@ class TournamentForm(forms.ModelForm):
         help_text=_("Knockout: players knocked out up to this round may buy back in. Empty: no re-entry."))
     reentry_times = forms.IntegerField(required=False, min_value=1, initial=1, label=_("Re-entries per player"))
 
+    reach = forms.IntegerField(required=False, min_value=1, help_text="Ladder: how many rungs up one may challenge")
+    challenge_days = forms.IntegerField(required=False, min_value=1, help_text="Ladder: days to play a challenge")
+    division_size = forms.IntegerField(required=False, min_value=2, help_text="League: players per division")
+    round_days = forms.IntegerField(required=False, min_value=1, help_text="League: days per round")
+    promote = forms.IntegerField(required=False, min_value=0, help_text="League: how many go up each season")
+    relegate = forms.IntegerField(required=False, min_value=0, help_text="League: how many go down each season")
+
     class Meta:
         model = Tournament
         fields = ["name", "club", "director", "starts_on", "published"]
@@ -100,6 +107,9 @@ class TournamentAdmin(admin.ModelAdmin):
         if data.get("rounds"):
             settings["rounds"] = data["rounds"]
         settings["dice"] = data.get("dice") or "server"
+        own = {stream.Format.LADDER: ("reach", "challenge_days"),
+               stream.Format.LEAGUE: ("division_size", "round_days", "promote", "relegate")}.get(fmt, ())
+        settings.update({k: data[k] for k in own if data.get(k) is not None})
         if data.get("qualifiers"):
             settings["qualifiers"] = data["qualifiers"]
         if data.get("groups"):
@@ -164,8 +174,27 @@ class TournamentAdmin(admin.ModelAdmin):
             "history": selectors.tournament_history(tournament),
             "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
             "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
+            **_format_controls(request.user, tournament, data),
         }
         return render(request, "admin/tournaments/run.html", context)
+
+
+def _format_controls(user, tournament: Tournament, data: dict) -> dict:
+    """What a ladder's and a league's director needs on the run page: the ladder (to issue and decline
+    challenges, to add a newcomer), the league's deadlines, and the leagues a next season may follow."""
+    from .views import format_views
+
+    out = format_views(tournament, data)
+    out.pop("brackets", None)
+    out.pop("standings", None)
+    if data["format"] == stream.Format.LEAGUE and not data["drawn"]:
+        from .models import TournamentState
+
+        leagues = TournamentState.objects.filter(format=stream.Format.LEAGUE, drawn=True).exclude(
+            tournament_id=tournament.pk).values_list("tournament_id", flat=True)
+        out["previous_leagues"] = [t for t in Tournament.objects.filter(pk__in=list(leagues)).order_by("-pk")
+                                   if services.may_see(user, t)]
+    return out
 
 
 def _directs_any(user) -> bool:
@@ -199,7 +228,7 @@ def _command_from_form(post) -> dict | None:
     if not kind:
         return None
     command = {"type": kind}
-    for field in ("player", "winner"):
+    for field in ("player", "winner", "challenger", "defender", "number", "previous"):
         if post.get(field):
             command[field] = _number(post[field], field)
     for field in ("slot", "reason", "method"):

@@ -69,6 +69,23 @@ class SettingsSerializer(serializers.Serializer):
     auto_pair = serializers.BooleanField(required=False)
     late_entry_until_round = serializers.IntegerField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
     late_entry_points = serializers.FloatField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
+    reach = serializers.IntegerField(min_value=1, required=False, help_text="ladder: how many rungs up one may challenge")
+    on_win = serializers.ChoiceField(choices=list(config.ON_WIN), required=False,
+                                     help_text="ladder: the winning challenger takes the rung (the others move down "
+                                               "one) or swaps")
+    challenge_days = serializers.IntegerField(min_value=1, max_value=config.MAX_DAYS, required=False,
+                                              help_text="ladder: days to play a challenge")
+    refused = serializers.ChoiceField(choices=list(config.LADDER_UNPLAYED), required=False,
+                                      help_text="ladder: a declined challenge is a walkover to the challenger, or "
+                                                "cancelled")
+    unplayed = serializers.ChoiceField(choices=list(config.LADDER_UNPLAYED + config.LEAGUE_UNPLAYED), required=False,
+                                       help_text="ladder: walkover or cancelled; league: double_loss or void — what "
+                                                 "a match unplayed by its deadline counts as")
+    division_size = serializers.IntegerField(min_value=2, required=False, help_text="league: players per division")
+    promote = serializers.IntegerField(min_value=0, required=False, help_text="league: how many go up a division")
+    relegate = serializers.IntegerField(min_value=0, required=False, help_text="league: how many go down")
+    round_days = serializers.IntegerField(min_value=1, max_value=config.MAX_DAYS, required=False,
+                                          help_text="league: days per round (each round's deadline)")
     groups = serializers.IntegerField(min_value=1, max_value=config.MAX_GROUPS, required=False,
                                       help_text="round robin: in groups (the seeds dealt in snake order)")
     qualifiers = serializers.IntegerField(
@@ -202,3 +219,23 @@ class TournamentMatchImport(APIView):
             record = services.tournament_import_match(actor=request.user, tournament=tournament, text=text,
                                                       player0=player0, player1=player1)
         return Response(_match_answer(tournament, record), status=status.HTTP_201_CREATED)
+
+
+class TournamentLadder(APIView):
+    """A ladder's rungs, its open challenges with their deadlines, and its history."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: bodies.LadderSerializer, 400: bodies.ErrorSerializer, 404: bodies.ErrorSerializer})
+    def get(self, request, pk: int):
+        return Response(selectors.ladder_data(services.visible_or_404(request.user, pk)))
+
+
+class TournamentLeague(APIView):
+    """A league's divisions with their tables and who goes up and down, and its rounds' deadlines."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: bodies.LeagueSerializer, 400: bodies.ErrorSerializer, 404: bodies.ErrorSerializer})
+    def get(self, request, pk: int):
+        return Response(selectors.league_data(services.visible_or_404(request.user, pk)))

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, UnknownCommand
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
-DRAW_METHODS = ("random", "rating", "manual")
+DRAW_METHODS = ("random", "rating", "manual", "previous")  # "previous": a league's next season
 MAX_TABLE = 999  # a club's room, or a federation's hall
 
 
@@ -69,6 +69,11 @@ class Draw(TournamentCommand):
     # filled by the service: (player, rating) of the entrants for "rating"; a secret random seed for "random"
     ratings: tuple[tuple[int, float], ...] = ()
     entropy: int = 0
+    previous: int | None = None  # method "previous": the league event whose final tables make the divisions
+    # filled by the service: the clock (a league's round deadlines start from it) and, for "previous", that
+    # event's divisions, each in final order, division 1 first
+    at: int = 0
+    previous_divisions: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +150,38 @@ class SetTableService(TournamentCommand):
 
 
 @dataclass(frozen=True)
+class IssueChallenge(TournamentCommand):
+    """A ladder challenge: by the challenger themself, or by the director for them."""
+
+    type: ClassVar[str] = "issue_challenge"
+    director_only: ClassVar[bool] = False
+    challenger: int
+    defender: int
+    at: int = 0  # filled by the service: the clock reading (seconds); the deadline runs from it
+
+
+@dataclass(frozen=True)
+class DeclineChallenge(TournamentCommand):
+    """The defender refuses a challenge (or the director records their refusal) before its match begins."""
+
+    type: ClassVar[str] = "decline_challenge"
+    director_only: ClassVar[bool] = False
+    number: int
+    reason: str = ""
+    at: int = 0
+
+
+@dataclass(frozen=True)
+class ApplyDeadlines(TournamentCommand):
+    """Settle what is past its deadline by the event's rules: ladder challenges whose match has not begun,
+    league matches of a round past its deadline whose match has not begun. Sent by the director, or by the
+    periodic sweep (``tournaments.tasks.sweep_deadlines``) on the system's behalf."""
+
+    type: ClassVar[str] = "apply_deadlines"
+    at: int = 0
+
+
+@dataclass(frozen=True)
 class CloseStage(TournamentCommand):
     """Close stage one (its table is final) and draw the knockout of its top ``qualifiers``."""
 
@@ -176,8 +213,9 @@ class SetRated(TournamentCommand):
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
                         Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, AssignTable,
-                        SetTableService, CancelCheckIn, SetRated)
+                        SetTableService, CancelCheckIn, SetRated, IssueChallenge, DeclineChallenge, ApplyDeadlines)
 }
+CLOCKED = (Draw, IssueChallenge, DeclineChallenge, ApplyDeadlines)  # the service fills their ``at``
 COMMAND_TYPES = tuple(COMMANDS)
 
 
@@ -255,7 +293,12 @@ def _draw(c: dict) -> Draw:
     seeds = None
     if method == "manual":
         seeds = _ids(c.get("seeds"), "'seeds' must list every checked-in player exactly once")
-    return Draw(method=method, seeds=seeds)
+    previous = None
+    if method == "previous":
+        previous = c.get("previous")
+        if not is_id(previous):
+            raise BadCommand("'previous' is the id of the league event the new season follows")
+    return Draw(method=method, seeds=seeds, previous=previous)
 
 
 def _pair_round(c: dict) -> PairRound:
@@ -322,11 +365,21 @@ _PARSERS = {
     VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
     AssignTable: lambda c: AssignTable(slot=_slot(c), table=_table(c)),
     SetTableService: lambda c: SetTableService(table=_table(c), in_service=_in_service(c)),
+    IssueChallenge: lambda c: IssueChallenge(challenger=_player(c, "challenger"), defender=_player(c, "defender")),
+    DeclineChallenge: lambda c: DeclineChallenge(number=_number(c), reason=_reason(c, "")),
+    ApplyDeadlines: lambda c: ApplyDeadlines(),
     CloseStage: lambda c: CloseStage(),
     Reenter: lambda c: Reenter(player=_player(c)),
     CloseReentry: lambda c: CloseReentry(),
     SetRated: _set_rated,
 }
+
+
+def _number(c: dict) -> int:
+    number = c.get("number")
+    if not is_id(number):
+        raise BadCommand("'number' is a challenge's number")
+    return number
 
 
 def with_facts(command: TournamentCommand, **facts) -> TournamentCommand:

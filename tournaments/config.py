@@ -20,11 +20,21 @@ LENGTH_KEYS = ("default", "final", "rounds")
 BOOLEANS = ("consolation", "last_chance", "reset", "auto_pair", "rated")
 KEYS = ("lengths", "consolation", "consolation_feeds", "last_chance", "reset", "cycles", "tiebreaks", "rounds",
         "auto_pair", "late_entry_until_round", "late_entry_points", "dice", "qualifiers", "reentry", "groups",
-        "rated")
+        "rated",
+        # ladders and leagues
+        "reach", "on_win", "challenge_days", "refused", "unplayed", "division_size", "promote", "relegate",
+        "round_days")
 MAX_GROUPS = 8  # a round robin in groups
 MAX_QUALIFIERS = 128  # a staged event's knockout: the top K of stage one
 MAX_REENTRIES = 9  # how many times one player may buy back
 REENTRY_KEYS = ("until_round", "times")
+MAX_DAYS = 90  # a challenge's or a league round's time to play
+MAX_FIELD = 4096
+LADDER_KEYS = ("reach", "on_win", "challenge_days", "refused", "unplayed")
+LEAGUE_KEYS = ("division_size", "promote", "relegate", "round_days", "unplayed")
+ON_WIN = ("take_place", "swap")  # tournaments.formats.ladder.ON_WIN
+LADDER_UNPLAYED = ("walkover", "cancelled")  # a refused or lapsed challenge: a walkover to the challenger, or nothing
+LEAGUE_UNPLAYED = ("double_loss", "void")  # tournaments.formats.league.UNPLAYED_RULES
 DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
 
 
@@ -107,6 +117,24 @@ def checked(format: str, settings) -> dict:
             if value not in DICE_SOURCES:
                 raise SettingsError("dice is server (the server rolls, verifiably) or board (the players' own dice)")
             out[key] = value
+        elif key in ("reach", "division_size", "promote", "relegate"):
+            low = 2 if key == "division_size" else 1 if key == "reach" else 0
+            out[key] = _whole(value, key, low, MAX_FIELD)
+        elif key in ("challenge_days", "round_days"):
+            out[key] = _whole(value, key, 1, MAX_DAYS)
+        elif key == "on_win":
+            if value not in ON_WIN:
+                raise SettingsError("on_win is take_place (the loser and those between move down one) or swap")
+            out[key] = value
+        elif key == "refused":
+            if value not in LADDER_UNPLAYED:
+                raise SettingsError("refused is walkover (to the challenger) or cancelled")
+            out[key] = value
+        elif key == "unplayed":
+            choices = LEAGUE_UNPLAYED if format == Format.LEAGUE else LADDER_UNPLAYED
+            if value not in choices:
+                raise SettingsError(f"unplayed is {' or '.join(choices)}")
+            out[key] = value
         elif key == "groups":
             out[key] = _whole(value, "groups", 1, MAX_GROUPS)
         elif key == "qualifiers":
@@ -119,6 +147,10 @@ def checked(format: str, settings) -> dict:
             out[key] = value
     if format == Format.SWISS and "rounds" not in out:
         raise SettingsError("a Swiss event needs a number of rounds")
+    own = LADDER_KEYS if format == Format.LADDER else LEAGUE_KEYS if format == Format.LEAGUE else ()
+    foreign = [k for k in out if k in set(LADDER_KEYS + LEAGUE_KEYS) - set(own)]
+    if foreign:
+        raise SettingsError(f"{foreign[0]} is a setting of a {'ladder' if foreign[0] in LADDER_KEYS else 'league'}")
     if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
         raise SettingsError("qualifiers go from a Swiss or a round robin on to a knockout stage")
     if "groups" in out and format != Format.ROUND_ROBIN:

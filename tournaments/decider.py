@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from games.limits import max_final_score
-from tournaments.formats import single_elimination, swiss
+from tournaments.formats import ladder, league, single_elimination, swiss
 from tournaments.formats.core import READY, SETTLED, Bracket, FormatError
 from tournaments.formats.knockout import OpenPlace
 
@@ -25,7 +25,8 @@ from . import derive, tables
 from . import events as ev
 from .refusals import (
     AllRoundsPaired, AlreadyDrawn, AlreadyEntered, BadDrawMethod, BadPairings, BadRound, BadScore, BadSeeds, BadWinner,
-    CheckInClosed, EventFull, FieldTooSmall, LateEntryClosed, NoMatch, NoResult, NotDrawn, NotEntered, NotFlagged,
+    ChallengeBegun, ChallengeRefused, CheckInClosed, EventFull, FieldTooSmall, NoPreviousSeason, NotLadder,
+    UnknownChallenge, LateEntryClosed, NoMatch, NoResult, NotDrawn, NotEntered, NotFlagged,
     NotInEvent, NotPermitted, NotSwiss, PairingImpossible, ReasonRequired, RoundBegun, RoundNotFinished, SlotNotReady,
     TableOutOfService, TableTaken, UnknownCommand, UnknownSlot,
 )
@@ -68,6 +69,8 @@ def _enter(facts: State, cmd: c.Enter) -> list:
         return [ev.PlayerEntered(pid, 1)]
     if facts.stage_closed is not None:
         raise LateEntryClosed("stage one is closed: its knockout is drawn")
+    if facts.format == Format.LADDER:  # a ladder is open: a newcomer starts on the bottom rung
+        return [ev.PlayerEntered(pid, 1)]
     if facts.format != Format.SWISS:
         raise LateEntryClosed("late entry is open only in Swiss events, before the round set by the director")
     until = facts.config.get("late_entry_until_round", 0)
@@ -127,9 +130,18 @@ def _draw(facts: State, cmd: c.Draw) -> list:
         seeds = list(cmd.seeds or ())
         if sorted(seeds) != sorted(field):
             raise BadSeeds("'seeds' must list every checked-in player exactly once")
+    elif cmd.method == "previous":
+        if facts.format != Format.LEAGUE or not cmd.previous_divisions:
+            raise NoPreviousSeason("a next season is drawn in a league, from a league event with divisions")
+        divisions = league.next_season(cmd.previous_divisions, field, facts.config.get("promote", 1),
+                                       facts.config.get("relegate", 1))
+        seeds = [p for d in divisions for p in d]
+        return [ev.DrawMade(tuple(seeds), cmd.method), _divisions(facts, divisions, cmd)]
     else:
-        raise BadDrawMethod("method is random, rating or manual")
+        raise BadDrawMethod("method is random, rating, manual or previous")
     events: list = [ev.DrawMade(tuple(seeds), cmd.method)]
+    if facts.format == Format.LEAGUE:
+        events.append(_divisions(facts, league.split(seeds, facts.config.get("division_size", 8)), cmd))
     if facts.format == Format.SWISS:
         try:
             pairs = swiss.pair_round(1, seeds, [], forbidden=facts.forbidden)
@@ -137,6 +149,11 @@ def _draw(facts: State, cmd: c.Draw) -> list:
             raise PairingImpossible(str(refused)) from None
         events.append(ev.RoundPaired(1, tuple(tuple(p) for p in pairs), False))
     return events
+
+
+def _divisions(facts: State, divisions, cmd: c.Draw) -> ev.DivisionsMade:
+    return ev.DivisionsMade(tuple(tuple(d) for d in divisions), cmd.at, facts.config.get("round_days", 7),
+                            cmd.previous)
 
 
 def _pair_round(facts: State, cmd: c.PairRound) -> list:
@@ -345,6 +362,101 @@ def tables_for_new_matches(facts: State, slots: list[str]) -> list:
     return out
 
 
+# -- ladders and leagues --------------------------------------------------------------------------
+
+DAY = league.DAY
+
+
+def _ladder(facts: State) -> ladder.Ladder:
+    if facts.format != Format.LADDER:
+        raise NotLadder("challenges are issued on a ladder")
+    if not facts.drawn:
+        raise NotDrawn("make the draw first: it sets the ladder's first order")
+    return view_of(facts).ladder
+
+
+def _issue(facts: State, cmd: c.IssueChallenge) -> list:
+    board = _ladder(facts)
+    if not cmd.by.official and cmd.by.player != cmd.challenger:
+        raise NotPermitted("you may issue a challenge only as the challenger")
+    why = ladder.refusal_to_challenge(board.rungs, board.open, cmd.challenger, cmd.defender,
+                                      facts.config.get("reach", 3))
+    if why:
+        raise ChallengeRefused(why)
+    number = max(facts.challenges, default=0) + 1
+    deadline = cmd.at + facts.config.get("challenge_days", 14) * DAY
+    length = derive.ladder_config(facts.config).length
+    return [ev.ChallengeIssued(number, cmd.challenger, cmd.defender, cmd.at, deadline, length)]
+
+
+def _open_challenge(facts: State, board: ladder.Ladder, number: int) -> ladder.Challenge:
+    challenge = next((ch for ch in board.open if ch.number == number), None)
+    if challenge is None:
+        raise UnknownChallenge(f"no open challenge number {number}")
+    return challenge
+
+
+def _begun(facts: State, slot: str) -> bool:
+    link = facts.matches.get(slot)
+    outcome = facts.outcomes.get(link["match_id"]) if link else None
+    return outcome is not None and outcome.started and not outcome.voided
+
+
+def _unplayed_challenge(facts: State, challenge: ladder.Challenge, rule: str, event) -> list:
+    """The challenge settled without being played: cancelled, or a walkover to the challenger."""
+    if rule == "cancelled":
+        return [event]
+    return [event, ev.MatchForfeited(challenge.key, challenge.challenger, challenge.defender, 0, 0, challenge.length,
+                                     reason=f"challenge {event.event_type[9:].lower()}")]
+
+
+def _decline(facts: State, cmd: c.DeclineChallenge) -> list:
+    challenge = _open_challenge(facts, _ladder(facts), cmd.number)
+    if not cmd.by.official and cmd.by.player != challenge.defender:
+        raise NotPermitted("only the challenged player (or the director) declines a challenge")
+    if _begun(facts, challenge.key):
+        raise ChallengeBegun("the challenge's match has begun: it is played out")
+    rule = facts.config.get("refused", "walkover")
+    declined = ev.ChallengeDeclined(challenge.number, None if cmd.by.official and cmd.by.player != challenge.defender
+                                    else challenge.defender, cmd.at, rule, cmd.reason)
+    return _unplayed_challenge(facts, challenge, rule, declined)
+
+
+def _apply_deadlines(facts: State, cmd: c.ApplyDeadlines) -> list:
+    """Everything past its deadline at ``cmd.at`` and not begun, settled by the event's rules; nothing when
+    nothing is due (the sweep sends it often)."""
+    if not facts.drawn or facts.format not in (Format.LADDER, Format.LEAGUE):
+        return []
+    view = view_of(facts)
+    out: list = []
+    if facts.format == Format.LADDER:
+        rule = facts.config.get("unplayed", "walkover")
+        for challenge in view.ladder.open:
+            if challenge.deadline <= cmd.at and not _begun(facts, challenge.key):
+                out += _unplayed_challenge(facts, challenge, rule, ev.ChallengeLapsed(challenge.number, cmd.at, rule))
+        return out
+    starts_at, round_days = facts.league_clock
+    for s in view.slots:
+        if (s.status == READY and league.deadline(starts_at, round_days, s.round) <= cmd.at
+                and not _begun(facts, s.key)):
+            out.append(ev.MatchUnplayed(s.key, cmd.at))
+    return out
+
+
+def deadlines(facts: State) -> list[dict]:
+    """What is due and when: each open challenge, or each league round with matches still to play."""
+    if not facts.drawn:
+        return []
+    view = view_of(facts)
+    if facts.format == Format.LADDER:
+        return [{"slot": ch.key, "number": ch.number, "deadline": ch.deadline} for ch in view.ladder.open]
+    if facts.format == Format.LEAGUE:
+        starts_at, round_days = facts.league_clock
+        rounds = sorted({s.round for s in view.slots if s.status == READY})
+        return [{"round": r, "deadline": league.deadline(starts_at, round_days, r)} for r in rounds]
+    return []
+
+
 # -- stages and re-entry ------------------------------------------------------------------------
 
 
@@ -432,7 +544,8 @@ _HANDLERS = {
     c.Forfeit: _forfeit, c.KeepMatch: _keep, c.VoidMatch: _void, c.CloseStage: _close_stage, c.Reenter: _reenter,
     c.CloseReentry: _close_reentry,
     c.AssignTable: _assign_table, c.SetTableService: _set_table_service, c.CancelCheckIn: _cancel_check_in,
-    c.SetRated: _set_rated,
+    c.SetRated: _set_rated, c.IssueChallenge: _issue, c.DeclineChallenge: _decline,
+    c.ApplyDeadlines: _apply_deadlines,
 }
 
 

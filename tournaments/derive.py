@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from tournaments.formats import double_elimination, round_robin, single_elimination, swiss
+from tournaments.formats import double_elimination, ladder, league, round_robin, single_elimination, swiss
 from tournaments.formats.core import READY, Lengths, Pairing, Result
 from tournaments.formats.standings import standings as table
 
@@ -30,6 +30,8 @@ class View:
     to_create: list = field(default_factory=list)  # ready slots without a live match
     to_close: list = field(default_factory=list)  # (slot, match id): decided slots whose match is still open
     awaiting_draw: tuple = ()
+    ladder: ladder.Ladder | None = None  # a ladder's rungs, open challenges and history
+    league: league.League | None = None  # a league's divisions, with who goes up and down
 
 
 def lengths(spec: dict | None, fallback: int = 7) -> Lengths:
@@ -170,7 +172,31 @@ def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
         done = len(history) == c.get("rounds", 0) and all(s.result or s.bye for s in slots)
         return View(slots=slots, standings=list(rows), flights={"": list(rows)},
                     winner=rows[0].player if done and rows else None)
+    if fmt == Format.LADDER:
+        board = ladder.derive(facts.seeds, list(facts.challenges.values()), facts.ladder_log, results,
+                              ladder_config(c))
+        rows = list(board.standings)
+        return View(slots=list(board.slots), standings=rows, flights={"": rows}, ladder=board)
+    if fmt == Format.LEAGUE:
+        season = league.derive(facts.divisions, results, frozenset(facts.unplayed), league_config(c, withdrawn))
+        flights = {league.prefix(d.number): list(d.standings) for d in season.divisions}
+        champions = {league.prefix(d.number): d.standings[0].player if d.finished and d.standings else None
+                     for d in season.divisions}
+        return View(slots=list(season.slots), standings=[r for rows in flights.values() for r in rows],
+                    flights=flights, champions=champions, winner=season.winner, league=season)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def ladder_config(c: dict) -> ladder.Config:
+    return ladder.Config(reach=c.get("reach", 3), on_win=c.get("on_win", ladder.TAKE_PLACE),
+                         length=lengths(c.get("lengths", {}).get("rounds")).default)
+
+
+def league_config(c: dict, withdrawn: frozenset[int] = frozenset()) -> league.Config:
+    return league.Config(
+        cycles=c.get("cycles", 1), lengths=lengths(c.get("lengths", {}).get("rounds")), withdrawn=withdrawn,
+        tiebreaks=tuple(c.get("tiebreaks", ())), unplayed=c.get("unplayed", league.DOUBLE_LOSS),
+        promote=c.get("promote", 1), relegate=c.get("relegate", 1))
 
 
 def swiss_history(facts: Facts, results: dict[str, Result]) -> list[list[Pairing]]:

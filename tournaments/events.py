@@ -27,12 +27,20 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SlotMatchVoided``       the slot's match was voided
 ``TableAssigned``         the slot's match is played at this table (by the process manager, or the director)
 ``TableService``          the director took a table out of service, or put it back
+``ChallengeIssued``       a ladder challenge (its slot ``ladder:c{n}``), with its deadline
+``ChallengeDeclined``     the defender refused a challenge (``outcome``: a walkover, or cancelled)
+``ChallengeLapsed``       a challenge unplayed by its deadline (``outcome`` as above)
+``DivisionsMade``         a league's divisions (made at its draw) and its clock: start, days per round
+``MatchUnplayed``         a league match nobody played by its round's deadline (the unplayed rule)
 ``StageClosed``           the director closed stage one (a Swiss or round robin): its final table
 ``StageDrawMade``         the draw of stage two, the knockout: the qualifiers seeded by that table
 ``PlayerReentered``       a buy-back: an eliminated player takes a first-round place kept open
 ``ReentryClosed``         no more re-entries: the places still open become byes
 ``RatedSet``              the event (``slot`` empty) or one slot's match is rated or unrated from now on
 ========================  =====================================================================
+
+Time enters the decider as data: a command that depends on the clock carries the reading the service took
+(``at``, whole seconds since the epoch), and the events record it, so a replay never reads a clock.
 """
 
 from __future__ import annotations
@@ -216,6 +224,46 @@ class TableService(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class ChallengeIssued(TournamentEvent):
+    number: int
+    challenger: int
+    defender: int
+    issued_at: int
+    deadline: int
+    length: int
+
+
+@dataclass(frozen=True)
+class ChallengeDeclined(TournamentEvent):
+    number: int
+    player_id: int | None  # the defender who refused; None: the director, on their behalf
+    at: int
+    outcome: str  # "walkover" (to the challenger, with its MatchForfeited) or "cancelled"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ChallengeLapsed(TournamentEvent):
+    number: int
+    at: int
+    outcome: str  # as ChallengeDeclined's
+
+
+@dataclass(frozen=True)
+class DivisionsMade(TournamentEvent):
+    divisions: tuple[tuple[int, ...], ...]
+    starts_at: int
+    round_days: int
+    previous: int | None = None  # the league event the divisions were made from (promotion and relegation)
+
+
+@dataclass(frozen=True)
+class MatchUnplayed(TournamentEvent):
+    slot: str
+    at: int
+
+
+@dataclass(frozen=True)
 class StageClosed(TournamentEvent):
     stage: int
     standings: tuple[int, ...]  # the stage's table at closing, best first
@@ -250,13 +298,16 @@ class RatedSet(TournamentEvent):
     slot: str = ""
 
 
+LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
+LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
+
 EVENTS: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
     for cls in (TournamentConfigured, PlayerEntered, PlayerCheckedIn, PlayerWithdrew, DrawMade, RoundPaired,
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
-                RatedSet)
+                RatedSet, *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

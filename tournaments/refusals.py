@@ -54,6 +54,12 @@ class TournamentRefusal(StrEnum):
     REENTRIES_USED = "reentries_used"
     NO_OPEN_PLACE = "no_open_place"
     BAD_EVENT = "bad_event"  # creating an event: its name, format or settings
+    NOT_LADDER = "not_ladder"
+    NOT_LEAGUE = "not_league"
+    CHALLENGE_REFUSED = "challenge_refused"
+    UNKNOWN_CHALLENGE = "unknown_challenge"
+    CHALLENGE_BEGUN = "challenge_begun"
+    NO_PREVIOUS_SEASON = "no_previous_season"
 
 
 class Refused(Exception):
@@ -113,6 +119,16 @@ BadEvent = _refusal("BadEvent", TournamentRefusal.BAD_EVENT, "An event's name, f
 TableTaken = _refusal("TableTaken", TournamentRefusal.TABLE_TAKEN, "Another match in play is at that table.")
 TableOutOfService = _refusal("TableOutOfService", TournamentRefusal.TABLE_OUT_OF_SERVICE,
                              "The table is out of service.")
+NotLadder = _refusal("NotLadder", TournamentRefusal.NOT_LADDER, "Challenges are a ladder's.")
+ChallengeRefused = _refusal("ChallengeRefused", TournamentRefusal.CHALLENGE_REFUSED,
+                            "The ladder's rules forbid this challenge (reach, one open challenge each).")
+UnknownChallenge = _refusal("UnknownChallenge", TournamentRefusal.UNKNOWN_CHALLENGE,
+                            "No open challenge of that number.")
+ChallengeBegun = _refusal("ChallengeBegun", TournamentRefusal.CHALLENGE_BEGUN,
+                          "A challenge whose match has begun is played out, not declined.")
+NoPreviousSeason = _refusal("NoPreviousSeason", TournamentRefusal.NO_PREVIOUS_SEASON,
+                            "A next season is drawn from a league event that has divisions.")
+NotLeague = _refusal("NotLeague", TournamentRefusal.NOT_LEAGUE, "Divisions are a league's.")
 NotStaged = _refusal("NotStaged", TournamentRefusal.NOT_STAGED, "The event has no knockout stage after this one.")
 StageNotFinished = _refusal("StageNotFinished", TournamentRefusal.STAGE_NOT_FINISHED,
                             "Stage one closes once all its rounds are paired and decided.")

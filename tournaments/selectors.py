@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from players.models import Player
 
 from eventlog import store
 
-from . import derive, stream
+from . import decider, derive, stream
+from .refusals import NotLadder, NotLeague
 from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
 
 
@@ -67,12 +70,14 @@ def tournament_data(tournament: Tournament) -> dict:
 
 
 FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, **{f"group{g}": g / 100 for g in range(1, 27)},  # stage one first
-                "main": 1, "consolation": 2, "last_chance": 3}
+                "main": 1, "consolation": 2, "last_chance": 3,
+                **{f"d{n}": 3 + n for n in range(1, 100)}}  # a league's divisions, the top one first
 
 
 def _names(data: dict) -> dict:
     """Brackets' names as the page shows them; a staged event names its stages, a round robin its groups."""
     groups = {f"group{g}": _("Group %s") % chr(64 + g) for g in range(1, 27)}
+    groups.update({f"d{n}": bracket_name(f"d{n}") for n in range(1, 100)})  # a league's divisions
     if not data.get("stages"):
         return {**BRACKET_NAMES, **groups}
     first = _("Swiss") if data["stages"]["first"] == "swiss" else _("Round robin")
@@ -99,6 +104,7 @@ BRACKET_NAMES = {  # lazy: each page reads them in its reader's language
     "main": gettext_lazy("Main"), "consolation": gettext_lazy("Consolation"),
     "last_chance": gettext_lazy("Last Chance"), "winners": gettext_lazy("Winners"), "losers": gettext_lazy("Losers"),
     "grand_final": gettext_lazy("Grand final"), "swiss": gettext_lazy("Rounds"), "rr": gettext_lazy("Rounds"),
+    "ladder": gettext_lazy("Challenges"),
 }
 
 
@@ -116,6 +122,13 @@ def bracket_columns(data: dict) -> list[dict]:
 
     return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])],
              "round_names": [round_label(k, r, len(v["rounds"])) for r in sorted(v["rounds"])]} for k, v in out.items()]
+
+
+def bracket_name(key: str) -> str:
+    """A bracket's or flight's name as pages show it; a league's divisions are ``d1``, ``d2``…"""
+    if key.startswith("d") and key[1:].isdigit():
+        return _("Division %(number)s") % {"number": key[1:]}
+    return BRACKET_NAMES.get(key, key)
 
 
 def stage_view(data: dict) -> dict | None:
@@ -217,6 +230,8 @@ def tournament_history(tournament: Tournament) -> list[dict]:
         elif kind == "MatchKept":
             line = {"text": _("%(slot)s: the director kept the match played before a correction") % {
                 "slot": slot_name(p["slot"])}}
+        elif kind == "MatchUnplayed":
+            line = {"text": _("%(slot)s: not played by its round's deadline") % {"slot": slot_name(p["slot"])}}
         elif kind == "SlotMatchVoided":
             line = {"text": _("%(slot)s: match voided") % {"slot": slot_name(p["slot"])}, "reason": p.get("reason", "")}
         else:
@@ -229,6 +244,104 @@ def published_event_ids(ids: set[int]) -> set[int]:
     """Which of these events are public: what the ratings ask (``settings.PUBLISHED_EVENTS_PROVIDER``) to hide the
     results of hidden events, without importing tournaments."""
     return set(Tournament.objects.filter(pk__in=ids, published=True).values_list("pk", flat=True))
+
+
+# -- ladders and leagues: read from the fold of the event's stream (a function of the log alone) --------------
+
+
+def _when(seconds: int | None) -> datetime | None:
+    return datetime.fromtimestamp(seconds, UTC) if seconds else None
+
+
+def ladder_data(tournament: Tournament) -> dict:
+    """A ladder's rungs, open challenges (with deadlines) and history, for its page and the API."""
+    facts, view = tournament_view(tournament)
+    if facts.format != stream.Format.LADDER:
+        raise NotLadder("this event is not a ladder")
+    board = view.ladder
+    ids = set(facts.entered) | {p for ch in facts.challenges.values() for p in (ch.challenger, ch.defender)}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    busy = {p for ch in (board.open if board else ()) for p in (ch.challenger, ch.defender)}
+    c = facts.config
+    return {
+        "id": tournament.pk, "name": tournament.name, "version": facts.version,
+        "reach": c.get("reach", 3), "on_win": c.get("on_win", "take_place"),
+        "challenge_days": c.get("challenge_days", 14), "refused": c.get("refused", "walkover"),
+        "unplayed": c.get("unplayed", "walkover"),
+        "rungs": [{"rung": r.rank, "player_id": r.player, "name": names.get(r.player, ""), "played": r.played,
+                   "wins": r.wins, "losses": r.losses, "challengeable": r.player not in busy}
+                  for r in (board.standings if board else ())],
+        "open": [{"number": ch.number, "slot": ch.key, "challenger": ch.challenger, "defender": ch.defender,
+                  "names": [names.get(ch.challenger, ""), names.get(ch.defender, "")],
+                  "issued_at": _when(ch.issued_at), "deadline": _when(ch.deadline),
+                  "match_id": (facts.matches.get(ch.key) or {}).get("match_id")}
+                 for ch in (board.open if board else ())],
+        "history": [_move(m, names) for m in reversed(board.history)] if board else [],
+    }
+
+
+HOW = {"played": "", "walkover": gettext_noop("walkover"), "refused": gettext_noop("challenge refused"),
+       "lapsed": gettext_noop("not played in time"), "cancelled": gettext_noop("cancelled"),
+       "withdrawal": gettext_noop("withdrawal")}
+
+
+def _move(m, names: dict) -> dict:
+    who, other = names.get(m.player, "?"), names.get(m.opponent, "?")
+    if m.kind == "join":
+        text = _("%(who)s joined the ladder on rung %(rung)s") % {"who": who, "rung": m.rung_after}
+    elif m.kind == "leave":
+        text = _("%(who)s left the ladder from rung %(rung)s") % {"who": who, "rung": m.rung_before}
+    elif m.winner is None:
+        text = _("Challenge %(n)s, %(who)s v %(other)s: cancelled") % {"n": m.number, "who": who, "other": other}
+    else:
+        won = m.winner == m.player
+        if won and m.result is not None and m.result.forfeit:
+            beat = _("Challenge %(n)s: %(who)s (rung %(before)s) took rung %(after)s from %(other)s")
+        elif won:
+            beat = _("Challenge %(n)s: %(who)s (rung %(before)s) beat %(other)s and moved to rung %(after)s")
+        else:
+            beat = _("Challenge %(n)s: %(other)s kept rung %(rung)s against %(who)s")
+        text = beat % {
+            "n": m.number, "who": who, "other": other, "before": m.rung_before, "after": m.rung_after,
+            "rung": m.opponent_rung_after}
+        if HOW.get(m.how):
+            text += f" ({_(HOW[m.how])})"
+    score = [m.result.winner_points, m.result.loser_points] if m.result and not m.result.forfeit else None
+    return {"step": m.step, "kind": m.kind, "number": m.number, "how": m.how, "text": text, "player": m.player,
+            "opponent": m.opponent, "winner": m.winner, "rungs": [m.rung_before, m.rung_after], "score": score}
+
+
+def league_data(tournament: Tournament) -> dict:
+    """A league's divisions (tables, promotion and relegation zones) and its rounds' deadlines."""
+    facts, view = tournament_view(tournament)
+    if facts.format != stream.Format.LEAGUE:
+        raise NotLeague("this event is not a league")
+    season = view.league
+    ids = set(facts.entered)
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    c = facts.config
+    divisions = []
+    for d in (season.divisions if season else ()):
+        rows = [{"rank": r.rank, "player_id": r.player, "name": names.get(r.player, ""), "played": r.played,
+                 "wins": r.wins, "losses": r.losses, "points_for": r.points_for, "points_against": r.points_against,
+                 "zone": "promoted" if r.player in d.promoted else "relegated" if r.player in d.relegated else ""}
+                for r in d.standings]
+        divisions.append({"number": d.number, "name": bracket_name(f"d{d.number}"), "finished": d.finished,
+                          "rows": rows})
+    open_by_round: dict[int, int] = {}
+    for s in view.slots:
+        if s.status == "ready":
+            open_by_round[s.round] = open_by_round.get(s.round, 0) + 1
+    return {
+        "id": tournament.pk, "name": tournament.name, "version": facts.version,
+        "previous": facts.league_previous,
+        "promote": c.get("promote", 1), "relegate": c.get("relegate", 1), "round_days": c.get("round_days", 7),
+        "unplayed": c.get("unplayed", "double_loss"),
+        "starts_at": _when(facts.league_clock[0]) if facts.divisions else None, "winner": view.winner,
+        "divisions": divisions,
+        "rounds": [{"round": d["round"], "deadline": _when(d["deadline"]), "open": open_by_round.get(d["round"], 0)}
+                   for d in decider.deadlines(facts)],
+    }
 
 
 def home_events(today, *, limit: int = 20) -> tuple[list[Tournament], list[Tournament]]:

@@ -101,14 +101,20 @@ class DrawSerializer(CommandSerializer):
     method = serializers.ChoiceField(choices=list(c.DRAW_METHODS), default="random")
     seeds = serializers.ListField(child=_player_id(), required=False, max_length=4096,
                                   help_text="method manual: every checked-in player once, the first seed first")
+    previous = StrictIntegerField(min_value=1, max_value=MAX_ID, required=False,
+                                  help_text="method previous (a league): the league event whose final tables make "
+                                            "this season's divisions, with promotion and relegation")
 
     def to_command(self):
         d = self.validated_data
-        return c.Draw(method=d["method"], seeds=tuple(d["seeds"]) if "seeds" in d else None)
+        return c.Draw(method=d["method"], seeds=tuple(d["seeds"]) if "seeds" in d else None,
+                      previous=d.get("previous"))
 
     def validate(self, attrs):
         if attrs.get("method") == "manual" and "seeds" not in attrs:
             raise serializers.ValidationError({"seeds": "a manual draw lists the seeds"})
+        if attrs.get("method") == "previous" and "previous" not in attrs:
+            raise serializers.ValidationError({"previous": "a next season names the league event it follows"})
         return attrs
 
 
@@ -206,6 +212,32 @@ class SetTableServiceSerializer(CommandSerializer):
     in_service = serializers.BooleanField(help_text="false: out of service (no new match is sent there)")
 
 
+class IssueChallengeSerializer(CommandSerializer):
+    """A ladder challenge: the challenger (yourself, or anybody for the director) challenges a player at most
+    the ladder's reach above them; its match is created for them, and it is due by the challenge's deadline."""
+
+    command = c.IssueChallenge
+    challenger = _player_id()
+    defender = _player_id()
+
+
+class DeclineChallengeSerializer(CommandSerializer):
+    """The challenged player (or the director for them) refuses a challenge whose match has not begun: a
+    walkover to the challenger, or cancelled, as the ladder's ``refused`` setting says."""
+
+    command = c.DeclineChallenge
+    number = StrictIntegerField(min_value=1, max_value=MAX_ID, help_text="the challenge's number (slot ladder:c{n})")
+    reason = _reason("", "why, for the ladder's history")
+
+
+class ApplyDeadlinesSerializer(CommandSerializer):
+    """Settle what is past its deadline now: ladder challenges (``unplayed``: a walkover or cancelled) and league
+    matches of a round past its deadline (``unplayed``: a double loss or void), if their match has not begun.
+    A periodic sweep does the same on its own."""
+
+    command = c.ApplyDeadlines
+
+
 class CloseStageSerializer(CommandSerializer):
     """Close stage one (a Swiss or round robin with ``qualifiers``): its table is final, and the knockout of its
     top qualifiers is drawn from it (``StageClosed``, ``StageDrawMade``)."""
@@ -241,7 +273,8 @@ COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {
         EnterSerializer, CheckInSerializer, WithdrawSerializer, DrawSerializer, PairRoundSerializer, ForbidSerializer,
         ReportResultSerializer, ConfirmResultSerializer, CorrectResultSerializer, ForfeitSerializer,
         KeepMatchSerializer, VoidMatchSerializer, CloseStageSerializer, ReenterSerializer, CloseReentrySerializer,
-        AssignTableSerializer, SetTableServiceSerializer, CancelCheckInSerializer, SetRatedSerializer)
+        AssignTableSerializer, SetTableServiceSerializer, CancelCheckInSerializer, SetRatedSerializer,
+        IssueChallengeSerializer, DeclineChallengeSerializer, ApplyDeadlinesSerializer)
 }
 assert set(COMMAND_SERIALIZERS) == set(c.COMMANDS), "one serializer per command type"
 
@@ -402,3 +435,94 @@ class EventMatchAnswerSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField())
     version = serializers.IntegerField()
     published = serializers.BooleanField()
+
+
+# -- ladders and leagues -----------------------------------------------------------------------
+
+
+class RungSerializer(serializers.Serializer):
+    rung = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    challengeable = serializers.BooleanField(help_text="free of open challenges")
+
+
+class ChallengeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    slot = serializers.CharField()
+    challenger = serializers.IntegerField()
+    defender = serializers.IntegerField()
+    names = serializers.ListField(child=serializers.CharField())
+    issued_at = serializers.DateTimeField()
+    deadline = serializers.DateTimeField()
+    match_id = serializers.CharField(allow_null=True)
+
+
+class LadderMoveSerializer(serializers.Serializer):
+    step = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["challenge", "join", "leave"])
+    number = serializers.IntegerField(allow_null=True)
+    how = serializers.CharField(allow_blank=True, help_text="played, walkover, refused, lapsed, cancelled, withdrawal")
+    text = serializers.CharField()
+    player = serializers.IntegerField()
+    opponent = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    rungs = serializers.ListField(child=serializers.IntegerField(), help_text="[player's rung before, after]")
+    score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class LadderSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+    reach = serializers.IntegerField()
+    on_win = serializers.CharField()
+    challenge_days = serializers.IntegerField()
+    refused = serializers.CharField()
+    unplayed = serializers.CharField()
+    rungs = RungSerializer(many=True)
+    open = ChallengeSerializer(many=True)
+    history = LadderMoveSerializer(many=True)
+
+
+class DivisionRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    zone = serializers.ChoiceField(choices=["promoted", "relegated", ""], allow_blank=True)
+
+
+class DivisionSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    finished = serializers.BooleanField()
+    rows = DivisionRowSerializer(many=True)
+
+
+class RoundDeadlineSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    deadline = serializers.DateTimeField()
+    open = serializers.IntegerField(help_text="matches of the round still to play")
+
+
+class LeagueSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+    previous = serializers.IntegerField(allow_null=True, help_text="the league event this season follows")
+    promote = serializers.IntegerField()
+    relegate = serializers.IntegerField()
+    round_days = serializers.IntegerField()
+    unplayed = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    divisions = DivisionSerializer(many=True)
+    rounds = RoundDeadlineSerializer(many=True)

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from eventlog import store
@@ -37,7 +38,9 @@ from . import decider, derive, stream
 from . import events as ev
 from .models import Tournament
 from .selectors import tournament_facts, tournament_view  # noqa: F401 - reads, kept here for callers
-from .refusals import BadEvent, NotPermitted, Refused, TournamentError, TournamentRefusal, UnknownPlayer
+from .refusals import (
+    BadEvent, NoPreviousSeason, NotPermitted, Refused, TournamentError, TournamentRefusal, UnknownPlayer,
+)
 
 __all__ = ["TournamentError", "Refused", "TournamentForbidden", "TournamentRefusal"]
 
@@ -205,6 +208,10 @@ def tournament_command(*, actor, tournament: Tournament, command: cmds.Tournamen
         command = cmds.with_facts(command, entropy=secrets.randbits(128))  # the OS's secure generator
     if isinstance(command, cmds.ResultCommand):
         command = cmds.with_facts(command, rating_ramp=rating_ramp_of(tournament))
+    if isinstance(command, cmds.CLOCKED):  # the decider reads no clock: the command carries the service's reading
+        command = cmds.with_facts(command, at=clock())
+    if isinstance(command, cmds.Draw) and command.method == "previous":
+        command = cmds.with_facts(command, previous_divisions=previous_divisions(actor, command.previous))
     if expected_version is not None:
         return _judge_and_append(actor, tournament, command, expected_version)
     # No version pinned: the command is judged against the event as it is. If another command got in between
@@ -213,6 +220,34 @@ def tournament_command(*, actor, tournament: Tournament, command: cmds.Tournamen
     for attempt in range(COMMAND_ATTEMPTS):
         try:
             return _judge_and_append(actor, tournament, command, None)
+        except store.ConcurrencyError:
+            if attempt == COMMAND_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def clock() -> int:
+    """The time a command is judged at, in whole seconds since the epoch (deadlines are counted in it)."""
+    return int(timezone.now().timestamp())
+
+
+def previous_divisions(actor, pk: int | None) -> tuple[tuple[int, ...], ...]:
+    """A league's final tables, division by division (each best first): what a next season is drawn from."""
+    previous = Tournament.objects.filter(pk=pk).first() if pk else None
+    if previous is None or not may_see(actor, previous):
+        raise NoPreviousSeason("'previous' is a league event you can see")
+    facts, view = tournament_view(previous)
+    if facts.format != stream.Format.LEAGUE or view.league is None or not view.league.divisions:
+        raise NoPreviousSeason("'previous' is a league event that has made its divisions")
+    return tuple(tuple(r.player for r in d.standings) for d in view.league.divisions)
+
+
+def tournament_apply_deadlines(*, tournament: Tournament, at: int | None = None) -> list[NewEvent]:
+    """Settle what is past its deadline (the periodic sweep, on the system's behalf: no actor)."""
+    command = cmds.ApplyDeadlines(at=clock() if at is None else at, by=cmds.Actor(official=True))
+    for attempt in range(COMMAND_ATTEMPTS):
+        try:
+            return _judge_and_append(None, tournament, command, None)
         except store.ConcurrencyError:
             if attempt == COMMAND_ATTEMPTS - 1:
                 raise
@@ -256,6 +291,10 @@ def _effects(actor, facts: stream.Facts, command, decided: list[ev.TournamentEve
                     out.append(ev.SlotMatchResultCorrected(
                         e.slot, link["match_id"], matches.match_load(link["match_id"]).version, e.winner, e.loser,
                         e.winner_points, e.loser_points, e.reason))
+        elif isinstance(e, (ev.ChallengeDeclined, ev.ChallengeLapsed)) and e.outcome == "cancelled":
+            out += _void_slot_match(facts, f"ladder:c{e.number}", f"challenge {e.event_type[9:].lower()}", actor)
+        elif isinstance(e, ev.MatchUnplayed):
+            out += _void_slot_match(facts, e.slot, "not played by the round's deadline", actor)
     if isinstance(command, cmds.VoidMatch):
         link = facts.matches[command.slot]
         out += _void_match(link["match_id"], command.slot, command.reason.strip() or "voided by the director", actor)
@@ -273,6 +312,13 @@ def _close_slot_match(actor, facts: stream.Facts, result, how: str) -> list[ev.T
         return []
     return [ev.SlotFinished(result.slot, link["match_id"], matches.match_load(link["match_id"]).version,
                             result.winner, result.loser, *(score or (0, 0)), how=how)]
+
+
+def _void_slot_match(facts: stream.Facts, slot: str, reason: str, actor) -> list[ev.TournamentEvent]:
+    """A slot settled without being played (a cancelled challenge, a league match past its deadline): its
+    match, created and never begun, is voided so nobody plays it."""
+    link = facts.matches.get(slot)
+    return _void_match(link["match_id"], slot, reason, actor) if link else []
 
 
 def _void_match(match_id: str, slot: str, reason: str, actor) -> list[ev.TournamentEvent]:

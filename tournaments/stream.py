@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from . import events as ev
+from .formats import ladder
 from .events import STREAM_TYPE, stream_id_of, tournament_pk_of  # noqa: F401 - the stream's names, re-exported
 
 
@@ -22,6 +23,8 @@ class Format(StrEnum):
     DOUBLE_ELIMINATION = "double_elimination"
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"
+    LADDER = "ladder"
+    LEAGUE = "league"
 
 
 FORMATS = tuple(f.value for f in Format)
@@ -76,6 +79,14 @@ class Facts:
     corrected_at: int = 0  # stream version of the latest correction
     tables: dict[str, int] = field(default_factory=dict)  # slot -> table number
     out_of_service: set[int] = field(default_factory=set)  # tables the director closed
+    # a ladder: its challenges, and the joins, leaves and settlements in the order they were recorded
+    challenges: dict[int, ladder.Challenge] = field(default_factory=dict)
+    ladder_log: list = field(default_factory=list)
+    # a league: its divisions and clock (``DivisionsMade``) and the matches settled by the unplayed rule
+    divisions: list[tuple[int, ...]] = field(default_factory=list)
+    league_clock: tuple[int, int] = (0, 7)  # (starts_at, round_days)
+    unplayed: set[str] = field(default_factory=set)
+    league_previous: int | None = None  # the league event this season's divisions were made from
     stage_closed: tuple[int, ...] | None = None  # stage one's table when the director closed it
     stage_seeds: list[int] | None = None  # the knockout stage's draw
     reentries: list[tuple[int, str]] = field(default_factory=list)  # (player, first-round place), in order
@@ -149,6 +160,8 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
         case ev.TournamentConfigured(config=config):
             facts.config = dict(config)
         case ev.PlayerEntered(player_id=pid, from_round=from_round):
+            if facts.drawn and facts.format == Format.LADDER:
+                facts.ladder_log.append(ladder.Join(pid))
             if pid not in facts.entered:
                 facts.entered.append(pid)
             facts.entered_round[pid] = from_round
@@ -159,6 +172,8 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.checked_in.discard(pid)
         case ev.PlayerWithdrew(player_id=pid):
             facts.withdrawn[pid] = len(facts.rounds)
+            if facts.drawn and facts.format == Format.LADDER:
+                facts.ladder_log.append(ladder.Leave(pid))
         case ev.DrawMade(seeds=seeds):
             facts.seeds = list(seeds)
         case ev.RoundPaired(round=round_no, pairings=pairings):
@@ -181,6 +196,7 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
         case ev.ResultReported():
             facts.paper[e.slot] = _paper(e)
             facts.confirmations.pop(e.slot, None)
+            _settle(facts, e.slot, "played")
         case ev.ResultConfirmed():
             facts.confirmations.setdefault(e.slot, {})[e.player_id] = e
         case ev.SlotResultCorrected():
@@ -188,6 +204,7 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.corrected_at = version
         case ev.MatchForfeited():
             facts.paper[e.slot] = _paper(e, forfeit=True)
+            _settle(facts, e.slot, "walkover")
         case ev.MatchKept(slot=slot, match_id=match_id):
             facts.kept[slot] = match_id
         case ev.TableAssigned(slot=slot, table=table):
@@ -209,6 +226,27 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
                 facts.rated_event = rated
         case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
             _match_fact(facts, e)
+            if isinstance(e, ev.SlotFinished):
+                _settle(facts, e.slot, "played" if e.how != "forfeit" else "walkover")
+        case ev.ChallengeIssued():
+            facts.challenges[e.number] = ladder.Challenge(e.number, e.challenger, e.defender, e.issued_at,
+                                                          e.deadline, e.length)
+        case ev.ChallengeDeclined() | ev.ChallengeLapsed():
+            how = "refused" if isinstance(e, ev.ChallengeDeclined) else "lapsed"
+            facts.ladder_log.append(ladder.Settle(e.number, "cancelled" if e.outcome == "cancelled" else how))
+        case ev.DivisionsMade():
+            facts.divisions = [tuple(d) for d in e.divisions]
+            facts.league_clock = (e.starts_at, e.round_days)
+            facts.league_previous = e.previous
+        case ev.MatchUnplayed(slot=slot):
+            facts.unplayed.add(slot)
+
+
+def _settle(facts: Facts, slot: str, how: str) -> None:
+    """A ladder challenge's result, at the moment it was recorded: the ladder moves in this order (a settlement
+    already made, or one whose result is later voided, is passed over by ``ladder.derive``)."""
+    if facts.format == Format.LADDER and slot.startswith("ladder:c") and slot[8:].isdigit():
+        facts.ladder_log.append(ladder.Settle(int(slot[8:]), how))
 
 
 def _match_fact(facts: Facts, e) -> None:

@@ -62,3 +62,23 @@ def send_match_notice(match_id: str) -> list[int]:
     from .notices import match_notice_send
 
     return match_notice_send(match_id)
+
+
+@shared_task(acks_late=True, name="tournaments.tasks.sweep_deadlines")
+def sweep_deadlines() -> dict:
+    """Periodic (celery beat): settle, by each event's rules, the ladder challenges and league matches past their
+    deadline. The decider judges against the clock reading the service takes now; nothing due appends nothing,
+    so a duplicate or late run changes nothing. One event failing is logged and the others are still swept."""
+    from .models import Tournament, TournamentState
+    from .services import tournament_apply_deadlines
+    from .stream import Format
+
+    done = {}
+    pks = TournamentState.objects.filter(format__in=(Format.LADDER, Format.LEAGUE), drawn=True).values_list(
+        "tournament_id", flat=True)
+    for tournament in Tournament.objects.filter(pk__in=list(pks)):
+        try:
+            done[tournament.pk] = len(tournament_apply_deadlines(tournament=tournament))
+        except Exception as failure:  # noqa: BLE001 - one event's failure must not hold up the others
+            log.error("deadlines of event %s not applied: %s", tournament.pk, failure)
+    return done

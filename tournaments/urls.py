@@ -6,6 +6,8 @@ urlpatterns = [
     path("tournaments/", api.TournamentListCreate.as_view(), name="tournament-list"),
     path("tournaments/<int:pk>/", api.TournamentDetail.as_view(), name="tournament-detail"),
     path("tournaments/<int:pk>/commands/", api.TournamentCommands.as_view(), name="tournament-commands"),
+    path("tournaments/<int:pk>/ladder/", api.TournamentLadder.as_view(), name="tournament-ladder"),
+    path("tournaments/<int:pk>/league/", api.TournamentLeague.as_view(), name="tournament-league"),
     path("tournaments/<int:pk>/matches/", api.TournamentMatches.as_view(), name="tournament-matches"),
     path("tournaments/<int:pk>/matches/import/", api.TournamentMatchImport.as_view(), name="tournament-match-import"),
 ]

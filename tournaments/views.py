@@ -9,6 +9,7 @@ from players import authority
 
 from . import names, selectors, services
 from .models import Tournament
+from .stream import Format
 
 
 def home(request):
@@ -25,6 +26,7 @@ def event_page(request, pk: int):
                "format_name": names.format_name(data["format"]),
                "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data),
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "history": selectors.tournament_history(tournament)}
+    context.update(format_views(tournament, data))
     template = "tournaments/event_live.html" if request.GET.get("partial") else "tournaments/event.html"
     return render(request, template, context)
 
@@ -33,3 +35,13 @@ def event_follow(request, pk: int):
     """Server-sent events for the event page: told each time the projections it shows have moved on."""
     services.visible_or_404(request.user, pk)
     return live.event_stream(request, live.PROJECTIONS, live.projected_position)
+
+
+def format_views(tournament: Tournament, data: dict) -> dict:
+    """A ladder shows its rungs, challenges and history instead of brackets; a league its division tables (with
+    who goes up and down) and its rounds' deadlines instead of the plain tables."""
+    if data["format"] == Format.LADDER:
+        return {"ladder": selectors.ladder_data(tournament), "brackets": [], "standings": []}
+    if data["format"] == Format.LEAGUE:
+        return {"league": selectors.league_data(tournament), "standings": []}
+    return {}

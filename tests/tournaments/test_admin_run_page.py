@@ -6,7 +6,7 @@ from django.urls import reverse
 from eventlog.models import Event
 from players.models import Player
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_data
+from tournaments.selectors import ladder_data, tournament_data
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +107,49 @@ def test_the_run_page_records_only_what_the_director_said(client, director):
         text = page.content.decode()
         assert "reason: the scoresheet was misread" in text and "result corrected" in text
         assert "forfeited" in text and "reason: no-show" in text
+
+
+def test_a_ladder_and_a_league_from_the_run_page(client, director):
+    """The director's controls of a ladder (challenge, decline, newcomer, deadlines) and a league (the next season
+    drawn from the previous one's tables) on the run page; the public page shows the ladder and the divisions."""
+    players = [Player.objects.create(display_name=f"L{i}") for i in range(5)]
+    response = client.post(reverse("admin:tournaments_tournament_add"),
+                           {"name": "Ladder", "format": "ladder", "length": "5", "published": "on", "reach": "2",
+                            "challenge_days": "3"})
+    assert response.status_code == 302
+    t = Tournament.objects.get(name="Ladder")
+    for p in players[:4]:
+        run(client, t, action="enter", player=p.pk)
+    run(client, t, action="draw", method="random")
+    rungs = [r["player_id"] for r in ladder_data(t)["rungs"]]
+    data = run(client, t, action="issue_challenge", challenger=rungs[3], defender=rungs[1])
+    assert data["slots"][0]["match_id"] and data["slots"][0]["length"] == 5
+    run(client, t, action="decline_challenge", number=1, reason="away")
+    run(client, t, action="enter", player=players[4].pk)
+    page = client.get(reverse("admin:tournaments_tournament_run", args=[t.pk]))
+    assert b"Issue the challenge" in page.content and b"Apply the deadlines now" in page.content
+    public = client.get(reverse("event-page", args=[t.pk])).content.decode()
+    assert "Ladder history" in public and "challenge refused" in public and "L4" in public
+
+    response = client.post(reverse("admin:tournaments_tournament_add"),
+                           {"name": "League 1", "format": "league", "published": "on", "division_size": "2",
+                            "round_days": "7", "promote": "1", "relegate": "1"})
+    first = Tournament.objects.get(name="League 1")
+    for p in players[:4]:
+        run(client, first, action="enter", player=p.pk)
+    data = run(client, first, action="draw", method="random")
+    for s in data["slots"]:
+        run(client, first, action="report_result", slot=s["key"], winner=s["players"][1], winner_points=7,
+            loser_points=0)
+    public = client.get(reverse("event-page", args=[first.pk])).content.decode()
+    assert "Division 2" in public and "▲" in public and "▼" in public
+    client.post(reverse("admin:tournaments_tournament_add"), {"name": "League 2", "format": "league",
+                                                              "division_size": "2"})
+    second = Tournament.objects.get(name="League 2")
+    for p in players[:4]:
+        run(client, second, action="enter", player=p.pk)
+    page = client.get(reverse("admin:tournaments_tournament_run", args=[second.pk]))
+    assert b"League 1" in page.content
+    data = run(client, second, action="draw", method="previous", previous=first.pk)
+    assert data["drawn"] and {s["bracket"] for s in data["slots"]} == {"d1", "d2"}
+    run(client, second, action="apply_deadlines")

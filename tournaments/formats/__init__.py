@@ -10,12 +10,14 @@ everything downstream of it.
 - ``double_elimination.derive``: winners', losers' brackets and grand final (with reset).
 - ``swiss.pair_round`` / ``swiss.standings``: Swiss pairing and tables.
 - ``round_robin.derive``: Berger tables, one or more cycles, with standings.
+- ``ladder.derive``: a challenge ladder's rungs, challenges and history.
+- ``league.derive`` / ``league.next_season``: divisions of round robins, promotion and relegation.
 
 The value types live in ``core``; ``knockout`` is the shared machinery of the
 elimination formats, ``matching`` the blossom matching Swiss relies on.
 """
 
-from . import double_elimination, round_robin, single_elimination, swiss
+from . import double_elimination, ladder, league, round_robin, single_elimination, swiss
 from .core import (
     BYE,
     DONE,
@@ -47,6 +49,8 @@ __all__ = [
     "Slot",
     "Standing",
     "double_elimination",
+    "ladder",
+    "league",
     "round_robin",
     "single_elimination",
     "standings",

@@ -19,10 +19,12 @@ class SlotStatus(StrEnum):
     READY = "ready"  # both players known, no result yet
     BYE = "bye"  # at most one player: the slot needs no match
     DONE = "done"  # a result (recorded, or a forfeit derived from a withdrawal)
+    VOID = "void"  # never to be played, with no result: a cancelled challenge, a league match unplayed by its deadline
 
 
 WAITING, READY, BYE, DONE = SlotStatus.WAITING, SlotStatus.READY, SlotStatus.BYE, SlotStatus.DONE
-SETTLED = frozenset({DONE, BYE})  # a slot nothing more is played in
+VOID = SlotStatus.VOID
+SETTLED = frozenset({DONE, BYE, VOID})  # a slot nothing more is played in
 
 
 class FormatError(ValueError):
@@ -104,12 +106,15 @@ class Slot:
     feeds: tuple[str | None, str | None] = (None, None)
     sources: tuple[str, str] = ("", "")
     known: tuple[bool, bool] = (True, True)
+    void: bool = False  # settled without a result (ladders and leagues): ``status`` VOID
     entries: tuple[int, int] = (1, 1)  # per side: 1 for a first entry, 2, 3… for a re-entry (buy-back)
 
     @property
     def status(self) -> SlotStatus:
         if self.result is not None:
             return DONE
+        if self.void:
+            return VOID
         if not all(self.known):
             return WAITING
         return BYE if self.bye else READY

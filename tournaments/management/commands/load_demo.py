@@ -27,6 +27,7 @@ from games.engine.match import MOVE, OPENING, ROLL
 from players.models import Club, Player
 from tournaments.formats.core import READY
 from tournaments import services
+from tournaments import demo_ladder
 from tournaments.selectors import tournament_data
 
 CLUB = "Crawford Demo Backgammon Club"
@@ -72,6 +73,7 @@ class Command(BaseCommand):
         self._settle(event)
         for extra in django_settings.DEMO_EXTRAS:  # the season (seasons/demo.py)…, named by the composition root
             self.stdout.write(import_string(extra)(director=director, club=club, players=players, event=event, rnd=rnd))
+        demo_ladder.load(director=director, club=club, players=players, play=lambda m: self._play(director, m, rnd, None))
         self.stdout.write(
             f"demo loaded: {CLUB}, {len(players)} players, event '{event.name}'; "
             "log in at /admin/ as director / director"
