@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["deploy", "apikit", "eventlog", "players", "games", "tournaments", "ratings", "analysis"]
+PACKAGES = ["deploy", "apikit", "eventlog", "players", "games", "tournaments", "ratings", "analysis", "seasons"]
 
 # Runs in the new environment: prints nothing and exits 0 when everything is where Django looks for it.
 CHECK = r"""

@@ -395,6 +395,26 @@ def _reentry_event(world, *, lose: bool):
     return t
 
 
+def _ladder(world, *, challenge: bool = False, weeks_ago: int = 0):
+    """A ladder of the same director: the opponent on the top rung, the player below; with ``challenge`` the
+    player has challenged the opponent (``weeks_ago``: issued that long ago, by the clock the service reads)."""
+    t = services.tournament_create(actor=world.user("director"), name="Club ladder", format="ladder",
+                                   settings={"challenge_days": 7})
+    world.event = t
+    field = [world.player("opponent").pk, world.player("player").pk]
+    for pid in field:
+        _as_staff(world, t, type="enter", player=pid)
+    _as_staff(world, t, type="draw", method="manual", seeds=field)
+    if challenge:
+        now = services.clock
+        services.clock = lambda: now() - weeks_ago * 7 * 86_400
+        try:
+            _as_staff(world, t, type="issue_challenge", challenger=field[1], defender=field[0])
+        finally:
+            services.clock = now
+    return t
+
+
 def _p(world, role="player") -> int:
     return world.player(role).pk
 
@@ -429,6 +449,13 @@ EVENT_SCENES = {
     "close_stage": (_scene_close_stage, OFFICIALS),
     "reenter": (lambda w: (_reentry_event(w, lose=True), {"type": "reenter", "player": _p(w)})[1], OFFICIALS),
     "close_reentry": (lambda w: (_reentry_event(w, lose=False), {"type": "close_reentry"})[1], OFFICIALS),
+    # a challenger challenges for themself, a defender declines for themself; the director does either for them
+    "issue_challenge": (lambda w: (_ladder(w), {"type": "issue_challenge", "challenger": _p(w),
+                                                "defender": _p(w, "opponent")})[1], (*OFFICIALS, "player")),
+    "decline_challenge": (lambda w: (_ladder(w, challenge=True), {"type": "decline_challenge", "number": 1})[1],
+                          (*OFFICIALS, "opponent")),
+    "apply_deadlines": (lambda w: (_ladder(w, challenge=True, weeks_ago=2), {"type": "apply_deadlines"})[1],
+                        OFFICIALS),
     "set_rated": (lambda w: (_entered(w, draw=True), {"type": "set_rated", "rated": False, "slot": _final(w)})[1],
                   OFFICIALS),
 }
