@@ -209,13 +209,13 @@
     if (guess && targets.has(p)) { const way = targets.get(p); undoGuess(); advance(way); return; }
     if (guess && p === guess.at && p !== 0) { guess = null; targets = new Map(); checker(p); return; }
     guess = null; targets = new Map();
-    if (p === 0) { render(complete() ? "The play is whole: Play records it." : "Tap a checker to bear off first.", true); return; }
+    if (p === 0) { render(complete() ? gettext("The play is whole: Play records it.") : gettext("Tap a checker to bear off first."), true); return; }
     if (!pos.mine[p]) {
       if (p !== 25 && makePoint(p)) return;
-      render(p === 25 ? "You have no checker on the bar." : `You have no checker on ${p}, and no play makes that point: tap a checker.`, true);
+      render(p === 25 ? gettext("You have no checker on the bar.") : fmt(gettext("You have no checker on %(point)s, and no play makes that point: tap a checker."), { point: p }), true);
       return;
     }
-    if (pos.mine[25] && p !== 25) { render("A checker on the bar must come in first: tap the bar.", true); return; }
+    if (pos.mine[25] && p !== 25) { render(gettext("A checker on the bar must come in first: tap the bar."), true); return; }
     checker(p);
   }
 
@@ -223,7 +223,7 @@
 
   function checker(p) {
     const ways = destinations(p);
-    if (!ways.size) { render(complete() ? "The play is whole: Play records it." : `No legal move from ${spot(p)}.`, true); return; }
+    if (!ways.size) { render(complete() ? gettext("The play is whole: Play records it.") : fmt(gettext("No legal move from %(point)s."), { point: spot(p) }), true); return; }
     if (ways.size === 1) { advance(ways.values().next().value); return; }  // one place to go: go there
     // the larger die first; the checker's other places become marks
     const first = Array.from(ways.values()).filter((w) => w.steps.length === 1).sort((a, b) => b.die - a.die)[0] ||
@@ -274,8 +274,8 @@
 
   function submit() {
     const play = text(steps);
-    render(`Recording ${play}…`);
-    send({ type: "move", move: play }, `${name(state.turn)} played ${play}.`);
+    render(fmt(gettext("Recording %(play)s…"), { play: play }));
+    send({ type: "move", move: play }, fmt(gettext("%(name)s played %(play)s."), { name: name(state.turn), play: play }));
   }
 
   // -- talking to the server -------------------------------------------------------------------------------
@@ -323,7 +323,7 @@
     busy = true;
     let response;
     try { response = await post(command, newKey()); }
-    catch (lost) { busy = false; render("No answer from the server: check the connection and try again.", true); return false; }
+    catch (lost) { busy = false; render(gettext("No answer from the server: check the connection and try again."), true); return false; }
     const body = await response.json();
     busy = false;
     if (response.status === 409 && body.state) {  // the other tablet was first: show what it recorded, and where we are
@@ -333,7 +333,7 @@
     adopt(body.state);
     pending = [note, told(body.appended)].filter(Boolean).join(" ");
     const now = +response.headers.get("X-Match-Version");
-    if (now > state.version) { await refresh("The match has moved on since; the screen is updated."); return true; }
+    if (now > state.version) { await refresh(gettext("The match has moved on since; the screen is updated.")); return true; }
     if (!playForced()) render();
     return true;
   }
@@ -344,9 +344,9 @@
     const only = completions(pos, dice, [], new Map());
     if (only.size !== 1) return false;
     steps = only.values().next().value;
-    const play = text(steps), roll = `${name(state.turn)}'s ${state.dice[0]}-${state.dice[1]} has one way to play: ${play}`;
-    const note = `${roll}, recorded.`;
-    render(`${roll}: recording…`);
+    const play = text(steps), dice = `${state.dice[0]}-${state.dice[1]}`;
+    const note = fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s, recorded."), { name: name(state.turn), dice: dice, play: play });
+    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: dice, play: play }));
     send({ type: "move", move: play }, note);
     return true;
   }
@@ -359,7 +359,7 @@
     if (fresh.version === state.version) return;
     const composing = steps.length > 0;
     adopt(fresh);
-    render(message || (composing ? "Another tablet recorded a move: the screen is updated, play again." : undefined));
+    render(message || (composing ? gettext("Another tablet recorded a move: the screen is updated, play again.") : undefined));
   }
   let soon = null;
   Crawford.follow(`/matches/${state.id}/follow/`, (version) => {
@@ -379,7 +379,7 @@
 
   $("roll").addEventListener("click", () => send({ type: "roll" }));
   $("enter-dice").addEventListener("click", () => {
-    if (!$("die1").value || !$("die2").value) { render("Choose both dice first.", true); return; }
+    if (!$("die1").value || !$("die2").value) { render(gettext("Choose both dice first."), true); return; }
     send({ type: "roll", dice: [+$("die1").value, +$("die2").value] });
   });
   $("play").addEventListener("click", () => send({ type: "move", move: $("move-text").value.trim() }));
