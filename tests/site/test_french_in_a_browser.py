@@ -157,3 +157,35 @@ def services_publish(director, t):
     from tournaments import services
 
     services.tournament_publish(actor=director, tournament=t, published=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_recording_screen_and_the_live_board_speak_french(chromium, live_server, make_user):
+    """The scripts' sentences (the djangojs catalogue, /jsi18n/): the tablet's status lines and the big screen's."""
+    from games import services as matches
+    from players.models import Player
+
+    director = make_user("dora", official=True, player=False)
+    director.set_password("dora-pass-1234")
+    director.save()
+    alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
+    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=3, dice="board").stream_id
+
+    tablet = chromium("fr-FR")
+    tablet.goto(f"{live_server.url}/accounts/login/?next=/matches/{match_id}/record/")
+    tablet.fill("#id_username", "dora")
+    tablet.fill("#id_password", "dora-pass-1234")
+    tablet.press("#id_password", "Enter")
+    tablet.wait_for_selector("#board .point")
+    assert tablet.locator("#facts").inner_text() == "match en 3 points · partie 0 · videau 1 · compte des points Alice 167, Bob 167"
+    assert tablet.locator("#status").inner_text() == "Partie 1 : premier jet (le dé de Alice d'abord)."
+    assert tablet.get_by_role("button", name="Saisir les dés").is_visible()
+    shot(tablet, "french-record")
+    watcher = chromium("fr-FR")
+    watcher.goto(f"{live_server.url}/matches/{match_id}/live/")
+    watcher.wait_for_selector("#board .point")
+    assert watcher.locator("#length").inner_text() == "match en 3 points"
+    assert watcher.locator("#status").inner_text() == "Partie 1 : premier jet."
+    assert watcher.locator("#cube").inner_text() == "1 (au centre)"
+    shot(watcher, "french-live-board")
+    assert tablet.errors == [] and watcher.errors == []
