@@ -70,10 +70,14 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
     director = django_user_model.objects.get(username="director")
     Tournament.objects.update(published=True)
     field = list(Player.objects.order_by("pk").values_list("pk", flat=True))
-    demo = Tournament.objects.get()
+    demo = Tournament.objects.get(name="Thursday club night")
+    ladder, winter = Tournament.objects.get(name="Club ladder"), Tournament.objects.get(name="Winter league")
+    from seasons.models import Season
+    season = Season.objects.get()
     swiss = _event(director, "Swiss evening", "swiss", field[:6], rounds=3)
     league = _event(director, "Round robin", "round_robin", field[:4])
     double = _event(director, "Double elimination", "double_elimination", field[:4])
+    staged = _event(director, "Swiss then knockout", "swiss", field[:6], rounds=2, qualifiers=4)
     casual = won_by(field[0], field[1], 3)
     projections.run_all()
     slots = tournament_data(demo)["slots"]
@@ -88,6 +92,10 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
         "ratings": "/ratings/", "formula": "/ratings/formula/", "player page": f"/players/{ada}/",
         "head-to-head": f"/players/{field[0]}/vs/{field[1]}/", "match viewer": f"/matches/{played}/",
         "casual match viewer": f"/matches/{casual}/", "login": "/accounts/login/", "API docs": "/api/docs/",
+        "event: ladder (demo)": f"/events/{ladder.pk}/", "event: league (demo)": f"/events/{winter.pk}/",
+        "event: Swiss -> knockout": f"/events/{staged.pk}/", "seasons": "/seasons/",
+        "season table (demo)": f"/seasons/{season.pk}/", "season rules": "/seasons/rules/",
+        "live board": f"/matches/{in_play}/live/",
     }
     report, failures = {}, {}
 
@@ -110,9 +118,11 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
     page.click("button[type=submit]")
     page.wait_for_load_state()
     check("recording screen", f"/matches/{in_play}/record/", "#board .point")
+    check("director's console", f"/events/{demo.pk}/run/")
     # and on a phone: the pages a player opens at the club
     page.set_viewport_size({"width": 390, "height": 844})
-    for name in ("home", "event: single elimination (demo)", "player page", "head-to-head", "match viewer"):
+    for name in ("home", "event: single elimination (demo)", "player page", "head-to-head", "match viewer",
+                 "season table (demo)", "event: ladder (demo)"):
         check(f"{name} (phone)", public[name], "main")
     check("recording screen (phone)", f"/matches/{in_play}/record/", "#board .point")
 
