@@ -477,3 +477,18 @@ def test_the_engines_refusals_of_random_match_commands_are_all_read_in_french():
         unread = sorted((code, reason) for code, reason in refusals if rm._read(rm.PATTERNS.get(code, ()), reason)
                         is None)
     assert unread == []
+
+
+def test_the_viewers_move_list_is_written_in_the_readers_language():
+    """The match viewer's lines (games/viewer.py) are written at each page's request, in its language."""
+    from django.utils import translation
+
+    from games import viewer
+
+    names = ["Alice", "Bob"]
+    won = {"winner": 1, "points": 2, "kind": "gammon", "reason": "bearoff", "score": [1, 4]}
+    with translation.override("fr"):
+        assert viewer._describe(None, None, "DoubleOffered", {"player": 0, "cube": 2}, names) == "Alice double à 2"
+        assert viewer._describe(None, None, "GameWon", won, names) == "Bob gagne 2 points (gammon, sortie) ; 1-4"
+    with translation.override("en"):
+        assert viewer._describe(None, None, "GameWon", won, names) == "Bob wins 2 points (gammon, bearoff); 1-4"
