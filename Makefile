@@ -42,6 +42,7 @@ test: $(STAMP)
 # compiled .mo is committed so that no other machine needs it (deploy/locale/README.md)
 messages: $(STAMP)
 	DEBUG=1 SECRET_KEY=messages-only $(BIN)/python manage.py makemessages -l fr --no-obsolete -i tests -i bench -i scripts -i staticfiles -i var
+	DEBUG=1 SECRET_KEY=messages-only $(BIN)/python manage.py makemessages -d djangojs -l fr --no-obsolete -i tests -i bench -i scripts -i staticfiles -i var -i '*.min.js'
 	DEBUG=1 SECRET_KEY=messages-only $(BIN)/python manage.py compilemessages -l fr --ignore=.venv
 
 bench: $(STAMP)

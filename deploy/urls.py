@@ -8,6 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found
 from django.templatetags.static import static
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -53,6 +54,8 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     # the language switch on every page posts here (Django's set_language: a form, no script)
     path("i18n/", include("django.conf.urls.i18n")),
+    # the scripts' strings in the reader's language (the djangojs catalogue), served as a script file
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("tournaments.urls_pages")),
     path("players/<int:pk>/", player_page.player_page, name="player-page"),
     path("players/<int:pk>/vs/<int:other>/", player_page.head_to_head_page, name="head-to-head-page"),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from eventlog import store
 from games.engine.board import BAR, OFF
@@ -75,8 +77,9 @@ def frames(rows, state: MatchState | None = None) -> list[dict]:
         if roll is not None:
             if row.event_type in ("CheckersMoved", "CannotMove"):
                 dice = "-".join(map(str, roll["dice"]))
-                text = (f"{frame['text']} with {dice}" if row.event_type == "CheckersMoved"
-                        else f"{roll['text']} and cannot move")
+                text = (_("%(play)s with %(dice)s") % {"play": frame["text"], "dice": dice}
+                        if row.event_type == "CheckersMoved"
+                        else _("%(roll)s and cannot move") % {"roll": roll["text"]})
                 frame.update(dice=roll["dice"], text=text, roll_version=roll["version"])
             else:
                 out.append(roll)
@@ -113,43 +116,46 @@ def _frame(before: MatchState, s: MatchState, kind: str, p: dict, version: int) 
     }
 
 
+# the engine's words in a sentence (games/engine/match.py): how a game was won, what a resignation gives
+def _word(word: str) -> str:
+    return {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon"),
+            "bearoff": _("bearoff"), "drop": _("drop"), "resignation": _("resignation")}.get(word, word)
+
+
 def _describe(before: MatchState, s: MatchState, kind: str, p: dict, names) -> str:
+    """The event in a sentence of the reader's language (a page's request: the frames are not cached)."""
     who = names[p["player"]] if "player" in p and p["player"] is not None else ""
     if kind == "MatchStarted":
-        return f"{p['length']}-point match" if p["length"] else "Money session"
+        return _("%(n)s-point match") % {"n": p["length"]} if p["length"] else _("Money session")
     if kind == "GameStarted":
         d = p["dice"]
         first = 0 if d[0] > d[1] else 1
-        return f"Game {p['game']}: {names[0]} rolls {d[0]}, {names[1]} rolls {d[1]}; {names[first]} plays {max(d)}-{min(d)}"
+        return _("Game %(game)s: %(a)s rolls %(da)s, %(b)s rolls %(db)s; %(first)s plays %(roll)s") % {
+            "game": p["game"], "a": names[0], "da": d[0], "b": names[1], "db": d[1], "first": names[first],
+            "roll": f"{max(d)}-{min(d)}"}
     if kind == "OpeningRollTied":
-        return f"Both roll {p['die']}: roll again"
-    if kind == "DiceRolled":
-        return f"{who} rolls {p['dice'][0]}-{p['dice'][1]}"
-    if kind == "CheckersMoved":
-        return f"{who} plays {p['move']}"
-    if kind == "CannotMove":
-        return f"{who} cannot move"
-    if kind == "DoubleOffered":
-        return f"{who} doubles to {p['cube']}"
-    if kind == "DoubleTaken":
-        return f"{who} takes"
-    if kind == "DoubleDropped":
-        return f"{who} drops"
-    if kind in ("Beavered", "Raccooned"):
-        return f"{who} {kind[:-2].lower()}s: cube {p['cube']}"
-    if kind == "AutomaticDouble":
-        return f"Automatic double: cube {p['cube']}"
-    if kind == "ResignationOffered":
-        return f"{who} offers to resign a {p['kind']}"
-    if kind == "ResignationAccepted":
-        return f"{who} accepts the resignation"
-    if kind == "ResignationDeclined":
-        return f"{who} declines the resignation"
-    if kind == "GameWon":
-        return f"{names[p['winner']]} wins {p['points']} point{'s' if p['points'] != 1 else ''} ({p['kind']}, {p['reason']}); {p['score'][0]}-{p['score'][1]}"
-    if kind == "MatchWon":
-        return f"{names[p['winner']]} wins the match {p['score'][0]}-{p['score'][1]}"
-    return kind
+        return _("Both roll %(die)s: roll again") % {"die": p["die"]}
+    texts = {
+        "DiceRolled": lambda: _("%(who)s rolls %(roll)s") % {"who": who, "roll": f"{p['dice'][0]}-{p['dice'][1]}"},
+        "CheckersMoved": lambda: _("%(who)s plays %(move)s") % {"who": who, "move": p["move"]},
+        "CannotMove": lambda: _("%(who)s cannot move") % {"who": who},
+        "DoubleOffered": lambda: _("%(who)s doubles to %(value)s") % {"who": who, "value": p["cube"]},
+        "DoubleTaken": lambda: _("%(who)s takes") % {"who": who},
+        "DoubleDropped": lambda: _("%(who)s drops") % {"who": who},
+        "Beavered": lambda: _("%(who)s beavers: cube %(value)s") % {"who": who, "value": p["cube"]},
+        "Raccooned": lambda: _("%(who)s raccoons: cube %(value)s") % {"who": who, "value": p["cube"]},
+        "AutomaticDouble": lambda: _("Automatic double: cube %(value)s") % {"value": p["cube"]},
+        "ResignationOffered": lambda: _("%(who)s offers to resign a %(kind)s") % {"who": who, "kind": _word(p["kind"])},
+        "ResignationAccepted": lambda: _("%(who)s accepts the resignation") % {"who": who},
+        "ResignationDeclined": lambda: _("%(who)s declines the resignation") % {"who": who},
+        "GameWon": lambda: ngettext("%(who)s wins %(n)s point (%(kind)s, %(reason)s); %(a)s-%(b)s",
+                                    "%(who)s wins %(n)s points (%(kind)s, %(reason)s); %(a)s-%(b)s", p["points"]) % {
+            "who": names[p["winner"]], "n": p["points"], "kind": _word(p["kind"]), "reason": _word(p["reason"]),
+            "a": p["score"][0], "b": p["score"][1]},
+        "MatchWon": lambda: _("%(who)s wins the match %(a)s-%(b)s") % {
+            "who": names[p["winner"]], "a": p["score"][0], "b": p["score"][1]},
+    }
+    return texts[kind]() if kind in texts else kind
 
 
 def dice_proof(stream_id: str, *, first: int, count: int) -> tuple[list[dict], bool]:

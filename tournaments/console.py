@@ -292,7 +292,8 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     last = last_action(tournament)
     if last is not None:
         data["last_action_name"] = action_name(last)
-    return {**data, **format_controls(tournament, data), "event_rated": facts.event_rated, "auto_pair": facts.config.get("auto_pair", True), "format_name": (data["format"] or "").replace("_", " "),
+    return {**data, **format_controls(tournament, data), "event_rated": facts.event_rated,
+            "auto_pair": facts.config.get("auto_pair", True), "format_name": names.format_name(data["format"]),
             "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}
 

@@ -41,3 +41,20 @@ def rounds_per_bracket(slots: list[dict]) -> dict[str, int]:
     for s in slots:
         out[s["bracket"]] = max(out.get(s["bracket"], 0), s["round"])
     return out
+
+
+def round_label(bracket: str, round_no: int, rounds: int | None = None) -> str:
+    """A round's name under its bracket's own heading: ``Semi-final``, ``Round 2`` (the bracket is said above)."""
+    if bracket == "main" and rounds:
+        named = {0: _("Final"), 1: _("Semi-final"), 2: _("Quarter-final")}.get(rounds - round_no)
+        if named:
+            return named
+    if bracket == "grand_final":
+        return _bracket(bracket) if round_no == 1 else _("Grand final (reset)")
+    return _("Round %(n)s") % {"n": round_no}
+
+
+def format_name(fmt: str | None) -> str:
+    """An event's format as people say it (the program's is ``single_elimination``)."""
+    return {"single_elimination": _("Single elimination"), "double_elimination": _("Double elimination"),
+            "swiss": _("Swiss"), "round_robin": _("Round robin")}.get(fmt or "", (fmt or "").replace("_", " "))

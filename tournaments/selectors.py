@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from players.models import Player
 
@@ -96,13 +96,15 @@ def standings_by_flight(data: dict) -> list[dict]:
                                         "rows": []})
         champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
         table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
-        table.setdefault("tiebreaks", [TIEBREAK_LABELS.get(n, n) for n in row["tiebreaks"]])  # each table its own
+        table.setdefault("tiebreaks", [str(TIEBREAK_LABELS.get(n, n)) for n in row["tiebreaks"]])  # each table its own
     return list(out.values())
 
 
-BRACKET_NAMES = {
-    "main": "Main", "consolation": "Consolation", "last_chance": "Last Chance", "winners": "Winners",
-    "losers": "Losers", "grand_final": "Grand final", "swiss": "Rounds", "rr": "Rounds", "ladder": "Challenges",
+BRACKET_NAMES = {  # lazy: each page reads them in its reader's language
+    "main": gettext_lazy("Main"), "consolation": gettext_lazy("Consolation"),
+    "last_chance": gettext_lazy("Last Chance"), "winners": gettext_lazy("Winners"), "losers": gettext_lazy("Losers"),
+    "grand_final": gettext_lazy("Grand final"), "swiss": gettext_lazy("Rounds"), "rr": gettext_lazy("Rounds"),
+    "ladder": gettext_lazy("Challenges"),
 }
 
 
@@ -116,7 +118,10 @@ def bracket_columns(data: dict) -> list[dict]:
     for s in slots:
         bracket = out.setdefault(s["bracket"], {"name": names.get(s["bracket"], s["bracket"]), "rounds": {}})
         bracket["rounds"].setdefault(s["round"], []).append(s)
-    return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])]} for k, v in out.items()]
+    from .names import round_label
+
+    return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])],
+             "round_names": [round_label(k, r, len(v["rounds"])) for r in sorted(v["rounds"])]} for k, v in out.items()]
 
 
 def bracket_name(key: str) -> str:
@@ -159,13 +164,13 @@ def reentry_view(data: dict) -> dict | None:
     return {**rules, "made": made, "eligible": eligible}
 
 
-TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": "Median Buchholz",
-                   "sonneborn_berger": "Sonneborn-Berger", "points_diff": "Points difference"}
+TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": gettext_lazy("Median Buchholz"),
+                   "sonneborn_berger": "Sonneborn-Berger", "points_diff": gettext_lazy("Points difference")}
 
 
 def tiebreak_names(data: dict) -> list[str]:
     names = list(data["standings"][0]["tiebreaks"]) if data["standings"] else []
-    return [TIEBREAK_LABELS.get(n, n) for n in names]
+    return [str(TIEBREAK_LABELS.get(n, n)) for n in names]
 
 
 def tournament_history(tournament: Tournament) -> list[dict]:
@@ -179,23 +184,39 @@ def tournament_history(tournament: Tournament) -> list[dict]:
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
 
     def result(p: dict) -> str:
-        return f"{names.get(p['winner'], '?')} beat {names.get(p['loser'], '?')} {p['winner_points']}–{p['loser_points']}"
+        return _("%(winner)s beat %(loser)s %(w)s–%(l)s") % {
+            "winner": names.get(p["winner"], "?"), "loser": names.get(p["loser"], "?"), "w": p["winner_points"],
+            "l": p["loser_points"]}
 
-    from .names import slot_name  # round names for people (``main:r1:m1`` is the program's)
+    from django.db.models import Max
+
+    from .names import slot_name as named  # round names for people (``main:r1:m1`` is the program's)
+
+    # a knockout's rounds by their names (Final, Semi-final): each bracket's number of rounds
+    rounds = dict(TournamentSlot.objects.filter(tournament_id=tournament.pk).values("bracket")
+                  .annotate(n=Max("round")).values_list("bracket", "n"))
+
+    def slot_name(key: str) -> str:
+        return named(key, rounds.get(key.split(":")[0]))
 
     out = []
     for r in rows:
         p, kind = r.payload, r.event_type
         if kind == "ResultReported":
-            by = "by both players" if p.get("reported_by") == "players" else "by the director"
-            line = {"text": f"{slot_name(p['slot'])}: result reported {by}: {result(p)}"}
+            text = (_("%(slot)s: result reported by both players: %(result)s") if p.get("reported_by") == "players"
+                    else _("%(slot)s: result reported by the director: %(result)s"))
+            line = {"text": text % {"slot": slot_name(p["slot"]), "result": result(p)}}
         elif kind == "SlotResultCorrected":
-            line = {"text": f"{slot_name(p['slot'])}: result corrected: {result(p)}", "reason": p.get("reason", "")}
+            text = _("%(slot)s: result corrected: %(result)s") % {"slot": slot_name(p["slot"]), "result": result(p)}
+            line = {"text": text, "reason": p.get("reason", "")}
         elif kind == "MatchForfeited":
-            line = {"text": f"{slot_name(p['slot'])}: {names.get(p['loser'], '?')} forfeited to {names.get(p['winner'], '?')} "
-                            "(score unknown)", "reason": p.get("reason", "")}
+            text = _("%(slot)s: %(loser)s forfeited to %(winner)s (score unknown)") % {
+                "slot": slot_name(p["slot"]), "loser": names.get(p["loser"], "?"),
+                "winner": names.get(p["winner"], "?")}
+            line = {"text": text, "reason": p.get("reason", "")}
         elif kind == "PlayerWithdrew":
-            line = {"text": f"{names.get(p['player_id'], '?')} withdrew", "reason": p.get("reason", "")}
+            text = _("%(name)s withdrew") % {"name": names.get(p["player_id"], "?")}
+            line = {"text": text, "reason": p.get("reason", "")}
         elif kind == "StageClosed":
             line = {"text": _("stage 1 closed by the director: its table is final")}
         elif kind == "StageDrawMade":
@@ -207,11 +228,12 @@ def tournament_history(tournament: Tournament) -> list[dict]:
         elif kind == "ReentryClosed":
             line = {"text": _("re-entry closed by the director; places left open became byes")}
         elif kind == "MatchKept":
-            line = {"text": f"{slot_name(p['slot'])}: the director kept the match played before a correction"}
+            line = {"text": _("%(slot)s: the director kept the match played before a correction") % {
+                "slot": slot_name(p["slot"])}}
         elif kind == "MatchUnplayed":
             line = {"text": _("%(slot)s: not played by its round's deadline") % {"slot": slot_name(p["slot"])}}
         elif kind == "SlotMatchVoided":
-            line = {"text": f"{slot_name(p['slot'])}: match voided", "reason": p.get("reason", "")}
+            line = {"text": _("%(slot)s: match voided") % {"slot": slot_name(p["slot"])}, "reason": p.get("reason", "")}
         else:
             continue
         out.append({"at": r.recorded_at, "reason": "", **line})

@@ -44,7 +44,7 @@ def _rounds(data: dict) -> list[dict]:
 def draw_sheet(tournament: Tournament, *, base_url: str) -> bytes:
     data = selectors.tournament_data(tournament)
     return _pdf("tournaments/sheets/draw.html", {"t": tournament, "data": data, "rounds": _rounds(data),
-                                                      "format_name": (data["format"] or "").replace("_", " ")}, base_url)
+                                                      "format_name": names.format_name(data["format"])}, base_url)
 
 
 def score_cards(tournament: Tournament, *, base_url: str) -> bytes:

@@ -7,7 +7,7 @@ from eventlog import live
 from games import selectors as match_selectors
 from players import authority
 
-from . import selectors, services
+from . import names, selectors, services
 from .models import Tournament
 from .stream import Format
 
@@ -23,7 +23,7 @@ def event_page(request, pk: int):
     data = selectors.tournament_data(tournament)
     context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
                "may_run": authority.runs_event(request.user, tournament.director_id),
-               "format_name": (data["format"] or "").replace("_", " ").capitalize(),
+               "format_name": names.format_name(data["format"]),
                "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data),
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "history": selectors.tournament_history(tournament)}
     context.update(format_views(tournament, data))

@@ -103,6 +103,43 @@ def test_the_committed_mo_is_the_po_compiled():
             assert compiled._catalog.get(key) == entry.msgstr, entry.msgid
 
 
+JS_PO = LOCALE / "fr" / "LC_MESSAGES" / "djangojs.po"
+SCRIPTS = ROOT / "games" / "static" / "crawford"
+
+
+def test_the_scripts_catalogue_is_complete_compiled_and_has_every_string_the_scripts_wrap():
+    """The scripts' strings (``gettext("…")`` in games/static/crawford/*.js, the djangojs catalogue served by
+    Django's JavaScriptCatalog at /jsi18n/): each one translated, none fuzzy, the .mo the .po compiled."""
+    po = polib.pofile(str(JS_PO))
+    assert (po.untranslated_entries(), po.fuzzy_entries(), po.obsolete_entries()) == ([], [], [])
+    wrapped = set()
+    for script in SCRIPTS.glob("*.js"):
+        wrapped |= set(re.findall(r'\bgettext\("((?:[^"\\]|\\.)*)"\)', script.read_text()))
+    assert len(wrapped) > 30
+    assert sorted(wrapped - {e.msgid for e in po.translated_entries()}) == []
+    with JS_PO.with_suffix(".mo").open("rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    assert all(compiled._catalog.get(e.msgid) == e.msgstr for e in po.translated_entries())
+    for entry in po.translated_entries():
+        assert not re.search(r"\bcube\b", re.sub(r"%\(\w+\)s", "", entry.msgstr)), entry.msgstr
+
+
+@pytest.mark.django_db
+def test_the_scripts_catalogue_is_served_as_a_script_in_the_readers_language(client, make_user):
+    french = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    assert french.status_code == 200 and french["Content-Type"].startswith("text/javascript")
+    assert "%(name)s gagne le match." in french.content.decode()
+    assert "gagne le match" not in client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # the pages whose scripts speak load it first, as a file (the CSP allows no inline script); others need none
+    from tournaments import services
+
+    event = services.tournament_create(actor=make_user("dora", official=True), name="Mardi",
+                                       format="single_elimination", settings={})
+    services.tournament_publish(actor=event.director, tournament=event, published=True)
+    page = client.get(f"/events/{event.pk}/").content.decode()
+    assert page.index('<script src="/jsi18n/"></script>') < page.index("crawford/live.js")
+
+
 # the glossary's words (deploy/locale/GLOSSARY.md): an English word in a msgid asks for its French in the msgstr
 GLOSSARY = [
     (r"\bcube\b", "videau"),
@@ -280,6 +317,30 @@ def test_every_refusal_code_the_api_declares_has_a_french_sentence():
     assert missing == set()
 
 
+def test_every_code_of_every_refusal_enum_has_a_french_sentence():
+    """A code added to the engine's, the platform's, the tournament's or the season's enum, or the console's own,
+    gets its general French sentence with it: a French reader never gets the English reason of a new code."""
+    from deploy import refusal_messages
+    from django.utils import translation
+    from games.engine.errors import ErrorCode
+    from games.errors import PlatformErrorCode
+    from seasons.decider import SeasonRefusal
+    from tournaments.console import NothingToUndo
+    from tournaments.refusals import TournamentRefusal
+
+    codes = {str(c) for enum in (ErrorCode, PlatformErrorCode, TournamentRefusal, SeasonRefusal) for c in enum}
+    codes.add(NothingToUndo.code)
+    assert sorted(codes - set(refusal_messages.GENERAL)) == []
+    with translation.override("fr"):
+        for code in codes:
+            french = refusal_messages.translated(code, "an English reason no pattern reads")
+            assert french != "an English reason no pattern reads", code
+        assert refusal_messages.translated("table_taken", "table 3 is taken by the match main:r1:m2") == \
+            "la table 3 est déjà prise par le match main:r1:m2"
+        assert refusal_messages.translated("season_full", "a season holds at most 60 events") == \
+            "une saison compte au plus 60 tournois"
+
+
 @pytest.mark.django_db
 def test_the_tournaments_refusal_comes_in_french_with_the_same_code(api, make_user):
     from eventlog import store
@@ -416,3 +477,18 @@ def test_the_engines_refusals_of_random_match_commands_are_all_read_in_french():
         unread = sorted((code, reason) for code, reason in refusals if rm._read(rm.PATTERNS.get(code, ()), reason)
                         is None)
     assert unread == []
+
+
+def test_the_viewers_move_list_is_written_in_the_readers_language():
+    """The match viewer's lines (games/viewer.py) are written at each page's request, in its language."""
+    from django.utils import translation
+
+    from games import viewer
+
+    names = ["Alice", "Bob"]
+    won = {"winner": 1, "points": 2, "kind": "gammon", "reason": "bearoff", "score": [1, 4]}
+    with translation.override("fr"):
+        assert viewer._describe(None, None, "DoubleOffered", {"player": 0, "cube": 2}, names) == "Alice double à 2"
+        assert viewer._describe(None, None, "GameWon", won, names) == "Bob gagne 2 points (gammon, sortie) ; 1-4"
+    with translation.override("en"):
+        assert viewer._describe(None, None, "GameWon", won, names) == "Bob wins 2 points (gammon, bearoff); 1-4"

@@ -81,3 +81,111 @@ def test_the_switch_turns_any_page_french_and_back(chromium, live_server):
     assert page.get_by_role("link", name="Ratings").is_visible()
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_evenings_standings_brackets_and_console_read_in_french(chromium, live_server, make_user):
+    """The club evening in French: the event page's bracket with its rounds named, its standings and history, the
+    director's console and the printed standings (the PDF's text), all in the federation's words."""
+    import io
+
+    from django.urls import reverse
+    from pypdf import PdfReader
+
+    from players.models import Player
+    from tests.site.test_accessibility import _axe
+    from tests.tournaments.test_running_events import cmd, settle, start
+
+    director = make_user("dora", official=True, player=False)
+    director.set_password("dora-pass-1234")
+    director.save()
+    players = [Player.objects.create(display_name=n).pk for n in ("Ada", "Bruno", "Chloé", "Dimitri")]
+    t = start(director, players, lengths={"main": {"default": 3}})
+    services_publish(director, t)
+    for _ in range(3):  # the semi-finals, then the final: each match won 3-1 by its first player
+        for s in [s for s in settle(t)["slots"] if s["status"] == "ready"]:
+            cmd(t, director, type="report_result", slot=s["key"], winner=s["players"][0], score=[3, 1])
+    data = settle(t)
+    assert data["winner"] == players[0]
+
+    page = chromium("fr-FR")
+    page.goto(f"{live_server.url}{reverse('event-page', args=[t.pk])}")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    main = page.locator("main").inner_text()
+    assert "Vainqueur : Ada" in main
+    assert page.get_by_role("heading", name="Principal", exact=True).is_visible()
+    rounds = page.locator(".bracket .round-name").all_inner_texts()
+    assert rounds == ["Demi-finale", "Finale"]
+    assert page.get_by_role("heading", name="Classement · Principal").is_visible()
+    headers = page.locator("table.standings th").all_inner_texts()
+    assert headers[1:6] == ["Joueur", "Joués", "Victoires", "Défaites", "Points ±"]
+    assert "(vainqueur)" in main and "Inscriptions" in main
+    assert "Principal · Finale · match 1 : résultat saisi par le directeur du tournoi : Ada a battu" in main
+    for english in ("Standings", "Winner", "Semi-final", "Entries", "History", "result reported", "Round 1"):
+        assert english not in main, english
+    shot(page, "french-event-standings")
+    # the page's scripts speak French too: Django's JavaScript catalogue, loaded as a file the CSP allows
+    assert page.evaluate("gettext('A result came in.')") == "Un résultat est arrivé."
+    assert _axe(page)["blocking"] == []  # the named rounds (h3 under each bracket's h2) keep the page accessible
+
+    page.goto(f"{live_server.url}/accounts/login/?next={reverse('event-console', args=[t.pk])}")
+    page.fill("#id_username", "dora")
+    page.fill("#id_password", "dora-pass-1234")
+    page.press("#id_password", "Enter")
+    page.wait_for_selector("#members")
+    console = page.locator("main").inner_text()
+    assert page.locator("h1").inner_text() == f"Diriger {t.name}"
+    for french in ("Inscriptions", "Importer et inscrire", "Résultats", "Classement", "Principal · Demi-finale · match 1",
+                   "Annuler la dernière action", "feuille du tirage au sort", "Élimination directe"):
+        assert french in console, french
+    for english in ("Entries", "Results", "Standings", "Semi-final", "Undo the last action", "Single elimination"):
+        assert english not in console, english
+    shot(page, "french-console")
+    assert _axe(page)["blocking"] == []
+
+    # the printed standings for the wall, in the language of the director who prints them
+    # (Playwright's request API sends no Accept-Language of its own: the header the French browser sends)
+    sheet = page.context.request.get(f"{live_server.url}{reverse('event-sheet', args=[t.pk, 'standings'])}",
+                                     headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.body())).pages)
+    assert "Classement" in text and "Principal" in text and "Joueur Joués Gagnés Perdus Points" in text
+    assert "Standings" not in text and "Main" not in text
+    assert page.errors == []
+
+
+def services_publish(director, t):
+    from tournaments import services
+
+    services.tournament_publish(actor=director, tournament=t, published=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_recording_screen_and_the_live_board_speak_french(chromium, live_server, make_user):
+    """The scripts' sentences (the djangojs catalogue, /jsi18n/): the tablet's status lines and the big screen's."""
+    from games import services as matches
+    from players.models import Player
+
+    director = make_user("dora", official=True, player=False)
+    director.set_password("dora-pass-1234")
+    director.save()
+    alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
+    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=3, dice="board").stream_id
+
+    tablet = chromium("fr-FR")
+    tablet.goto(f"{live_server.url}/accounts/login/?next=/matches/{match_id}/record/")
+    tablet.fill("#id_username", "dora")
+    tablet.fill("#id_password", "dora-pass-1234")
+    tablet.press("#id_password", "Enter")
+    tablet.wait_for_selector("#board .point")
+    assert tablet.locator("#facts").inner_text() == "match en 3 points · partie 0 · videau 1 · compte des points Alice 167, Bob 167"
+    assert tablet.locator("#status").inner_text() == "Partie 1 : premier jet (le dé de Alice d'abord)."
+    assert tablet.get_by_role("button", name="Saisir les dés").is_visible()
+    shot(tablet, "french-record")
+    watcher = chromium("fr-FR")
+    watcher.goto(f"{live_server.url}/matches/{match_id}/live/")
+    watcher.wait_for_selector("#board .point")
+    assert watcher.locator("#length").inner_text() == "match en 3 points"
+    assert watcher.locator("#status").inner_text() == "Partie 1 : premier jet."
+    assert watcher.locator("#cube").inner_text() == "1 (au centre)"
+    shot(watcher, "french-live-board")
+    assert tablet.errors == [] and watcher.errors == []

@@ -6,6 +6,13 @@
   const svg = document.getElementById("board");
   const $ = (id) => document.getElementById(id);
   const name = (seat) => state.players[seat].name;
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
+  const gettext = window.gettext || ((s) => s);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (all, key) => values[key]);
+  // the engine's words for how a game ended (games/engine/match.py), in the page's language
+  const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
+                  drop: gettext("double dropped"), resignation: gettext("resignation") };
+  const word = (w) => WORDS[w] || w;
 
   function draw() {
     const s = state;
@@ -13,24 +20,25 @@
                                cube: s.crawford ? null : s.cube.value, cube_owner: s.cube.owner,
                                offered: s.phase === "doubled" ? s.cube.value * 2 : null, on_roll: ["roll", "move", "doubled"].includes(s.phase) && !s.finished ? s.turn : null }, {});
     $("score").textContent = `${s.score[0]}–${s.score[1]}`;
-    $("length").textContent = s.length ? `${s.length}-point match` : "money session";
+    $("length").textContent = s.length ? fmt(gettext("%(n)s-point match"), { n: s.length }) : gettext("money session");
     $("game").textContent = s.game;
-    $("cube").textContent = s.crawford ? "none (Crawford game)" :
-      `${s.cube.value}${s.cube.owner === null ? " (centred)" : `, ${name(s.cube.owner)}'s`}`;
+    $("cube").textContent = s.crawford ? gettext("none (Crawford game)") :
+      fmt(s.cube.owner === null ? gettext("%(value)s (centred)") : gettext("%(value)s, owned by %(name)s"),
+          { value: s.cube.value, name: s.cube.owner === null ? "" : name(s.cube.owner) });
     $("pips").textContent = `${name(0)} ${s.pips[0]}, ${name(1)} ${s.pips[1]}`;
     for (const seat of [0, 1]) {
-      $(`turn${seat}`).textContent = !s.finished && s.turn === seat ? "◀ on roll" : "";
+      $(`turn${seat}`).textContent = !s.finished && s.turn === seat ? gettext("◀ on roll") : "";
       $(`who${seat}`).classList.toggle("on-roll", !s.finished && s.turn === seat);
     }
     let line;
-    if (s.finished) line = s.winner === null ? "The match is over." : `${name(s.winner)} wins the match.`;
-    else if (s.phase === "opening") line = `Game ${s.game + 1}: opening roll.`;
-    else if (s.phase === "roll") line = `${name(s.turn)} to roll.`;
-    else if (s.phase === "move") line = `${name(s.turn)} plays ${s.dice[0]}-${s.dice[1]}.`;
-    else if (s.phase === "doubled") line = `${name(s.turn)} doubles to ${s.cube.value * 2}.`;
-    else if (s.phase === "resigned") line = `${name(s.resignation.player)} offers to resign a ${s.resignation.kind}.`;
+    if (s.finished) line = s.winner === null ? gettext("The match is over.") : fmt(gettext("%(name)s wins the match."), { name: name(s.winner) });
+    else if (s.phase === "opening") line = fmt(gettext("Game %(n)s: opening roll."), { n: s.game + 1 });
+    else if (s.phase === "roll") line = fmt(gettext("%(name)s to roll."), { name: name(s.turn) });
+    else if (s.phase === "move") line = fmt(gettext("%(name)s plays %(dice)s."), { name: name(s.turn), dice: `${s.dice[0]}-${s.dice[1]}` });
+    else if (s.phase === "doubled") line = fmt(gettext("%(name)s doubles to %(value)s."), { name: name(s.turn), value: s.cube.value * 2 });
+    else if (s.phase === "resigned") line = fmt(gettext("%(name)s offers to resign: %(kind)s."), { name: name(s.resignation.player), kind: word(s.resignation.kind) });
     $("status").textContent = line || "";
-    $("freshness").textContent = `updated ${new Date().toLocaleTimeString()}`;
+    $("freshness").textContent = fmt(gettext("updated %(time)s"), { time: new Date().toLocaleTimeString() });
     // the browser test reads which event is on screen, and when it was drawn (the delay after the tablet's tap)
     document.body.dataset.version = s.version;
     document.body.dataset.drawnAt = Date.now();

@@ -4,6 +4,9 @@
 // part itself is no live region (a screen reader would read it all again), a short line tells what changed.
 "use strict";
 (function () {
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
+  const gettext = window.gettext || ((s) => s);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (all, key) => values[key]);
   const live = document.getElementById("live");
   if (!live || live.dataset.finished === "true") return;
   const news = document.getElementById("live-news");
@@ -22,7 +25,7 @@
       const again = Array.from(live.querySelectorAll("a[href]")).find((a) => a.getAttribute("href") === focused);
       if (again) again.focus({ preventScroll: true });
     }
-    if (fresh.length && news) news.textContent = fresh.length === 1 ? "A result came in." : `${fresh.length} results came in.`;
+    if (fresh.length && news) news.textContent = fresh.length === 1 ? gettext("A result came in.") : fmt(gettext("%(n)s results came in."), { n: fresh.length });
     if (live.querySelector(".status strong")) following.stop();  // the event has its winner: nothing more to follow
   }
 

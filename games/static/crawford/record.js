@@ -6,6 +6,13 @@
 "use strict";
 (function () {
   let state = JSON.parse(document.getElementById("state").textContent);
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
+  const gettext = window.gettext || ((s) => s);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (all, key) => values[key]);
+  // the engine's words for how a game ended (games/engine/match.py), in the page's language
+  const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
+                  drop: gettext("double dropped"), resignation: gettext("resignation") };
+  const word = (w) => WORDS[w] || w;
   // the match's phases as the engine names them (games.engine.match.Phase), given by the page: one definition
   const P = JSON.parse(document.getElementById("phases").textContent);
   const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
@@ -133,9 +140,10 @@
       onPoint: tap, numbering: (p) => moverPoint(p),
     });
     $("score").textContent = `${state.score[0]}–${state.score[1]}`;
-    const crawford = state.crawford ? " · Crawford game (no cube)" : "";
-    $("facts").textContent = `${state.length ? state.length + "-point match" : "Money session"} · game ${state.game} · cube ${state.cube.value}` +
-      `${crawford} · pips ${name(0)} ${state.pips[0]}, ${name(1)} ${state.pips[1]}`;
+    const crawford = state.crawford ? ` · ${gettext("Crawford game (no cube)")}` : "";
+    $("facts").textContent = `${state.length ? fmt(gettext("%(n)s-point match"), { n: state.length }) : gettext("Money session")}` +
+      ` · ${fmt(gettext("game %(n)s"), { n: state.game })} · ${fmt(gettext("cube %(value)s"), { value: state.cube.value })}` +
+      `${crawford} · ${fmt(gettext("pips %(a)s %(pa)s, %(b)s %(pb)s"), { a: name(0), pa: state.pips[0], b: name(1), pb: state.pips[1] })}`;
     const phase = state.phase, finished = state.finished;
     const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on || busy; };
     // the match's dice come from one source, fixed when it was created: only that source's control is offered
@@ -167,23 +175,26 @@
   function situation() {
     const phase = state.phase;
     if (state.finished && state.over_because && state.winner === null) return `${state.over_because[0].toUpperCase()}${state.over_because.slice(1)}.`;
-    if (state.finished) return state.winner === null ? "The match is over." : `${name(state.winner)} wins the match.` +
-      (state.closed ? ` (${state.closed.summary})` : "");
+    if (state.finished) return state.winner === null ? gettext("The match is over.") :
+      fmt(gettext("%(name)s wins the match."), { name: name(state.winner) }) + (state.closed ? ` (${state.closed.summary})` : "");
     if (phase === P.OPENING) {
       const last = state.last_game;
-      const won = last ? `${name(last.winner)} won game ${last.game}: ${last.points} point${last.points === 1 ? "" : "s"}` +
-        ` (${last.kind}${last.cube > 1 ? `, cube ${last.cube}` : ""}${last.reason === "bearoff" ? "" : `, ${last.reason}`}); ` +
+      const how = last ? [word(last.kind), last.cube > 1 ? fmt(gettext("cube %(value)s"), { value: last.cube }) : "",
+                          last.reason === "bearoff" ? "" : word(last.reason)].filter(Boolean).join(", ") : "";
+      const won = last ? fmt(last.points === 1 ? gettext("%(name)s won game %(game)s: %(points)s point (%(how)s); ")
+                                               : gettext("%(name)s won game %(game)s: %(points)s points (%(how)s); "),
+                             { name: name(last.winner), game: last.game, points: last.points, how: how }) +
         `${name(0)} ${state.score[0]}, ${name(1)} ${state.score[1]}. ` : "";
-      return `${won}Game ${state.game + 1}: opening roll (${name(0)}'s die first).`;
+      return won + fmt(gettext("Game %(n)s: opening roll (%(name)s's die first)."), { n: state.game + 1, name: name(0) });
     }
-    if (phase === P.ROLL) return `${name(state.turn)} to roll or double.`;
+    if (phase === P.ROLL) return fmt(gettext("%(name)s to roll or double."), { name: name(state.turn) });
     if (phase === P.MOVE) {
-      if (guess !== null) return `${text(steps)}: tap a marked point to move it there instead, it again to go on, or the next checker.`;
-      return steps.length ? `${name(state.turn)} plays ${text(steps)}…: the next checker.` :
-        `${name(state.turn)} plays ${state.dice[0]}-${state.dice[1]}: tap a checker, then where it goes.`;
+      if (guess !== null) return fmt(gettext("%(play)s: tap a marked point to move it there instead, it again to go on, or the next checker."), { play: text(steps) });
+      return steps.length ? fmt(gettext("%(name)s plays %(play)s…: the next checker."), { name: name(state.turn), play: text(steps) }) :
+        fmt(gettext("%(name)s plays %(dice)s: tap a checker, then where it goes."), { name: name(state.turn), dice: `${state.dice[0]}-${state.dice[1]}` });
     }
-    if (phase === P.DOUBLED) return `${name(state.answerer ?? 1 - state.turn)}: take or drop the cube at ${state.cube.value * 2}?`;
-    if (phase === P.RESIGNED) return `${name(1 - state.resignation.player)}: accept the ${state.resignation.kind}?`;
+    if (phase === P.DOUBLED) return fmt(gettext("%(name)s: take or drop the cube at %(value)s?"), { name: name(state.answerer ?? 1 - state.turn), value: state.cube.value * 2 });
+    if (phase === P.RESIGNED) return fmt(gettext("%(name)s: accept the resignation (%(kind)s)?"), { name: name(1 - state.resignation.player), kind: word(state.resignation.kind) });
     return "";
   }
 
@@ -198,13 +209,13 @@
     if (guess && targets.has(p)) { const way = targets.get(p); undoGuess(); advance(way); return; }
     if (guess && p === guess.at && p !== 0) { guess = null; targets = new Map(); checker(p); return; }
     guess = null; targets = new Map();
-    if (p === 0) { render(complete() ? "The play is whole: Play records it." : "Tap a checker to bear off first.", true); return; }
+    if (p === 0) { render(complete() ? gettext("The play is whole: Play records it.") : gettext("Tap a checker to bear off first."), true); return; }
     if (!pos.mine[p]) {
       if (p !== 25 && makePoint(p)) return;
-      render(p === 25 ? "You have no checker on the bar." : `You have no checker on ${p}, and no play makes that point: tap a checker.`, true);
+      render(p === 25 ? gettext("You have no checker on the bar.") : fmt(gettext("You have no checker on %(point)s, and no play makes that point: tap a checker."), { point: p }), true);
       return;
     }
-    if (pos.mine[25] && p !== 25) { render("A checker on the bar must come in first: tap the bar.", true); return; }
+    if (pos.mine[25] && p !== 25) { render(gettext("A checker on the bar must come in first: tap the bar."), true); return; }
     checker(p);
   }
 
@@ -212,7 +223,7 @@
 
   function checker(p) {
     const ways = destinations(p);
-    if (!ways.size) { render(complete() ? "The play is whole: Play records it." : `No legal move from ${spot(p)}.`, true); return; }
+    if (!ways.size) { render(complete() ? gettext("The play is whole: Play records it.") : fmt(gettext("No legal move from %(point)s."), { point: spot(p) }), true); return; }
     if (ways.size === 1) { advance(ways.values().next().value); return; }  // one place to go: go there
     // the larger die first; the checker's other places become marks
     const first = Array.from(ways.values()).filter((w) => w.steps.length === 1).sort((a, b) => b.die - a.die)[0] ||
@@ -263,8 +274,8 @@
 
   function submit() {
     const play = text(steps);
-    render(`Recording ${play}…`);
-    send({ type: "move", move: play }, `${name(state.turn)} played ${play}.`);
+    render(fmt(gettext("Recording %(play)s…"), { play: play }));
+    send({ type: "move", move: play }, fmt(gettext("%(name)s played %(play)s."), { name: name(state.turn), play: play }));
   }
 
   // -- talking to the server -------------------------------------------------------------------------------
@@ -300,8 +311,9 @@
     for (const e of appended || []) {
       const p = e.payload || {};
       if (e.type === "DiceRolled") roll = `${p.dice[0]}-${p.dice[1]}`;
-      else if (e.type === "OpeningRollTied") said.push(`Both rolled ${p.die}: roll again.`);
-      else if (e.type === "CannotMove") said.push(`${name(p.player)} ${roll ? `rolled ${roll} and ` : ""}cannot move: the turn passes.`);
+      else if (e.type === "OpeningRollTied") said.push(fmt(gettext("Both rolled %(die)s: roll again."), { die: p.die }));
+      else if (e.type === "CannotMove") said.push(roll ? fmt(gettext("%(name)s rolled %(roll)s and cannot move: the turn passes."), { name: name(p.player), roll: roll })
+                                                        : fmt(gettext("%(name)s cannot move: the turn passes."), { name: name(p.player) }));
     }
     return said.join(" ");
   }
@@ -311,7 +323,7 @@
     busy = true;
     let response;
     try { response = await post(command, newKey()); }
-    catch (lost) { busy = false; render("No answer from the server: check the connection and try again.", true); return false; }
+    catch (lost) { busy = false; render(gettext("No answer from the server: check the connection and try again."), true); return false; }
     const body = await response.json();
     busy = false;
     if (response.status === 409 && body.state) {  // the other tablet was first: show what it recorded, and where we are
@@ -321,7 +333,7 @@
     adopt(body.state);
     pending = [note, told(body.appended)].filter(Boolean).join(" ");
     const now = +response.headers.get("X-Match-Version");
-    if (now > state.version) { await refresh("The match has moved on since; the screen is updated."); return true; }
+    if (now > state.version) { await refresh(gettext("The match has moved on since; the screen is updated.")); return true; }
     if (!playForced()) render();
     return true;
   }
@@ -332,9 +344,9 @@
     const only = completions(pos, dice, [], new Map());
     if (only.size !== 1) return false;
     steps = only.values().next().value;
-    const play = text(steps), roll = `${name(state.turn)}'s ${state.dice[0]}-${state.dice[1]} has one way to play: ${play}`;
-    const note = `${roll}, recorded.`;
-    render(`${roll}: recording…`);
+    const play = text(steps), dice = `${state.dice[0]}-${state.dice[1]}`;
+    const note = fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s, recorded."), { name: name(state.turn), dice: dice, play: play });
+    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: dice, play: play }));
     send({ type: "move", move: play }, note);
     return true;
   }
@@ -347,7 +359,7 @@
     if (fresh.version === state.version) return;
     const composing = steps.length > 0;
     adopt(fresh);
-    render(message || (composing ? "Another tablet recorded a move: the screen is updated, play again." : undefined));
+    render(message || (composing ? gettext("Another tablet recorded a move: the screen is updated, play again.") : undefined));
   }
   let soon = null;
   Crawford.follow(`/matches/${state.id}/follow/`, (version) => {
@@ -367,7 +379,7 @@
 
   $("roll").addEventListener("click", () => send({ type: "roll" }));
   $("enter-dice").addEventListener("click", () => {
-    if (!$("die1").value || !$("die2").value) { render("Choose both dice first.", true); return; }
+    if (!$("die1").value || !$("die2").value) { render(gettext("Choose both dice first."), true); return; }
     send({ type: "roll", dice: [+$("die1").value, +$("die2").value] });
   });
   $("play").addEventListener("click", () => send({ type: "move", move: $("move-text").value.trim() }));
