@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "deploy" / "locale"
 PO = LOCALE / "fr" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
-SOURCES = ("apikit", "deploy", "eventlog", "players", "games", "tournaments", "ratings", "analysis")
+SOURCES = ("apikit", "deploy", "eventlog", "players", "games", "tournaments", "ratings", "analysis", "seasons")
 GETTEXT_CALLS = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy", "ngettext",
                  "ngettext_lazy", "npgettext", "npgettext_lazy"}
 
