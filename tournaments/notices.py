@@ -16,13 +16,14 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from eventlog.projections import Projection
 from players.models import Player
 
 from . import names, stream
 from .models import MatchNotice, Tournament
-from .selectors import tournament_facts
+from .selectors import tournament_data, tournament_facts
 
 
 class MatchNotices(Projection):
@@ -103,11 +104,13 @@ def _message_subject(tournament: Tournament, table: int | None) -> str:
 
 
 def _message_body(tournament, slot: str, link: dict, table: int | None, opponent: Player) -> str:
+    # the round named as the console and the sheets name it ("Quarter-final"), which needs the bracket's rounds
+    rounds = names.rounds_per_bracket(tournament_data(tournament)["slots"])
     lines = [
         _("Your next match in %(event)s is ready.") % {"event": tournament.name},
-        _("Round: %(round)s") % {"round": names.slot_name(slot)},
+        _("Round: %(round)s") % {"round": names.slot_name(slot, rounds.get(slot.split(":")[0]))},
         _("Opponent: %(name)s") % {"name": opponent.display_name},
-        _("Length: %(length)s points") % {"length": link["length"]},
+        ngettext("Length: %(length)s point", "Length: %(length)s points", link["length"]) % {"length": link["length"]},
     ]
     if table is not None:
         lines.append(_("Table: %(table)s") % {"table": table})

@@ -105,6 +105,8 @@ def test_matches_get_tables_the_director_can_move_and_the_players_are_told(clien
     sent = len(mail.outbox)
     assert sent == 2 * len(first) - 1  # "No Mail" has no address
     assert any("table" in m.subject for m in mail.outbox)
+    # the round as the console and the sheets name it (eight players: round one is a quarter-final)
+    assert all("Round: Main · Quarter-final · match" in m.body for m in mail.outbox), mail.outbox[0].body
     from django.core.management import call_command
 
     call_command("rebuild_projections")
