@@ -2,6 +2,9 @@
 // player's error-rate chart and the event's averages. Read from the API; DOM built with textContent only.
 "use strict";
 (function () {
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
+  const gettext = window.gettext || ((s) => s);
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => values[k]);
   const EMG = (x) => (x >= 0 ? "" : "−") + Math.abs(x).toFixed(3);
   const rate = (x) => x.toFixed(1);
 
@@ -65,16 +68,19 @@
     function render(a) {
       const status = document.getElementById("analysis-status");
       // progress in decisions (checker plays with a choice and cube decisions), the total counted before gnubg runs
-      status.textContent = `GNU Backgammon, ${a.plies}-ply` + (a.status === "done" ? "" :
-        a.status === "failed" ? `: failed (${a.error})` : a.status === "running"
-          ? `: analysis in progress, ${a.decisions_total ? `${a.decisions_done} of ${a.decisions_total} decisions done` : "starting"}…`
-          : ": analysis queued…");
+      const said = { plies: a.plies, error: a.error, done: a.decisions_done, total: a.decisions_total };
+      status.textContent = fmt(a.status === "done" ? gettext("GNU Backgammon, %(plies)s-ply")
+        : a.status === "failed" ? gettext("GNU Backgammon, %(plies)s-ply: failed (%(error)s)")
+        : a.status !== "running" ? gettext("GNU Backgammon, %(plies)s-ply: analysis queued…")
+        : a.decisions_total ? gettext("GNU Backgammon, %(plies)s-ply: analysis in progress, %(done)s of %(total)s decisions done…")
+        : gettext("GNU Backgammon, %(plies)s-ply: analysis in progress, starting…"), said);
       if (a.status !== "done") return false;
       byVersion = {};
       a.decisions.forEach((d) => { if (d.version !== null) (byVersion[d.version] = byVersion[d.version] || []).push(d); });
       const figures = document.getElementById("analysis-figures");
       figures.replaceChildren(table(
-        ["Player", "Checker play (mEMG)", "Cube (mEMG)", "Overall (mEMG)", "Rating", "PR (XG scale)", "Luck (EMG)"],
+        [gettext("Player"), gettext("Checker play (mEMG)"), gettext("Cube (mEMG)"), gettext("Overall (mEMG)"),
+         gettext("Rating"), gettext("PR (XG scale)"), gettext("Luck (EMG)")],
         a.players.map((p) => [p.name, `${rate(p.chequer_rate)} · ${p.unforced_moves} moves`,
           `${rate(p.cube_rate)} · ${p.close_cube} decisions`, rate(p.overall_rate), p.overall_rating,
           rate(p.performance_rating), (p.luck >= 0 ? "+" : "") + p.luck.toFixed(3)])));
@@ -114,7 +120,7 @@
         .then((a) => {
           if (a === null && following) { again(); return; }
           if (a === null || a.status === "none") {
-            document.getElementById("analysis-status").textContent = "Analysed by GNU Backgammon once the match is finished.";
+            document.getElementById("analysis-status").textContent = gettext("Analysed by GNU Backgammon once the match is finished.");
             // while it is played, and a while after it ends (the projection notices it, maybe behind a
             // busy queue: ~10 minutes): then it is there, or never (a voided match)
             if (match.dataset.finished !== "true") setTimeout(load, 5000);
@@ -169,7 +175,8 @@
           return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), p.overall_rating, rate(p.performance_rating)];
         });
         document.getElementById("analysis-table").replaceChildren(
-          table(["Match", "Checker play", "Cube", "Overall", "Rating", "PR"], rows));
+          table([gettext("Match"), gettext("Checker play"), gettext("Cube"), gettext("Overall"), gettext("Rating"),
+                 gettext("PR")], rows));
       });
   }
 
@@ -182,7 +189,8 @@
         if (!rows.length) return;
         averages.hidden = false;
         document.getElementById("analysis-averages-table").replaceChildren(table(
-          ["Player", "Matches", "Checker play (mEMG)", "Cube (mEMG)", "Overall (mEMG)", "PR (XG scale)"],
+          [gettext("Player"), gettext("Matches"), gettext("Checker play (mEMG)"), gettext("Cube (mEMG)"),
+           gettext("Overall (mEMG)"), gettext("PR (XG scale)")],
           rows.map((r) => {
             const a = el("a", r.name);
             a.href = `/players/${r.player_id}/`;
