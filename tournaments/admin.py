@@ -77,7 +77,10 @@ class TournamentForm(forms.ModelForm):
     def clean_club(self):
         club = self.cleaned_data.get("club")
         if club and club.pk != self.initial.get("club") and not authority.may_create_event(self.user, club):
-            raise forms.ValidationError(f"Only the directors of {club} and officials may hold events under its name.")
+            raise forms.ValidationError(
+                _("Only the directors of %(club)s and officials may hold events under its name.") % {"club": club})
+        if club is None and self.instance.pk is None and not authority.may_create_event(self.user, None):
+            raise forms.ValidationError(_("Choose your club: events are held under a club's name."))
         return club
 
 
@@ -98,7 +101,12 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def has_module_permission(self, request):
         return (super().has_module_permission(request) or authority.officiates_everything(request.user)
-                or _directs_any(request.user))
+                or _directs_any(request.user) or _directs_a_club(request.user))
+
+    def has_add_permission(self, request):
+        # a club's directors create its events here (clean_club keeps them to their own clubs' names)
+        return (super().has_add_permission(request) or authority.officiates_everything(request.user)
+                or _directs_a_club(request.user))
 
     def has_view_permission(self, request, obj=None):
         return self.has_change_permission(request, obj) or super().has_view_permission(request, obj)
@@ -107,7 +115,7 @@ class TournamentAdmin(admin.ModelAdmin):
         if super().has_change_permission(request, obj) or authority.officiates_everything(request.user):
             return True
         if obj is None:
-            return _directs_any(request.user)
+            return _directs_any(request.user) or _directs_a_club(request.user)
         return authority.runs_event(request.user, obj.director_id)
 
     def get_form(self, request, obj=None, **kwargs):
@@ -236,6 +244,10 @@ def _format_controls(user, tournament: Tournament, data: dict) -> dict:
 
 def _directs_any(user) -> bool:
     return user.is_authenticated and Tournament.objects.filter(director=user).exists()
+
+
+def _directs_a_club(user) -> bool:
+    return user.is_authenticated and user.is_active and user.directed_clubs.exists()
 
 
 def _event_runners_only(view):
