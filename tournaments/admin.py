@@ -189,6 +189,8 @@ class TournamentAdmin(admin.ModelAdmin):
             "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
             "history": selectors.tournament_history(tournament),
             "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
+            # a Swiss pairs its next round itself unless set otherwise: no button then (the console's rule too)
+            "auto_pair": selectors.tournament_facts(tournament).config.get("auto_pair", True),
             "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
             **_format_controls(request.user, tournament, data),
         }
