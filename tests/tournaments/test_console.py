@@ -217,6 +217,7 @@ def test_a_swiss_evening_prints_its_pairings_by_table(client, director):
     assert sorted(s["table"] for s in round_one) == [1, 2, 3]
     page = client.get(reverse("event-console", args=[t.pk])).content.decode()
     assert "Round 1 · pairing 1" in page and "Pair the next round now" not in page  # Swiss rounds pair themselves
+    assert "Late entry" not in page  # not offered: this Swiss takes no late entries (the decider would refuse it)
     draw = pdf_text(client.get(reverse("event-sheet", args=[t.pk, "draw"])).content)
     lines = [line for line in draw.splitlines() if line[:1].isdigit() and "Member" in line]
     assert [int(line.split()[0]) for line in lines] == [1, 2, 3]  # by table
