@@ -17,7 +17,7 @@ from eventlog.store import ConcurrencyError
 from players import authority
 from players.models import Player
 
-from . import selectors, services, stream
+from . import config, selectors, services, stream
 from .models import Tournament
 
 
@@ -39,6 +39,18 @@ class TournamentForm(forms.ModelForm):
         help_text=_("Knockout: players knocked out up to this round may buy back in. Empty: no re-entry."))
     reentry_times = forms.IntegerField(required=False, min_value=1, initial=1, label=_("Re-entries per player"))
 
+    consolation = forms.BooleanField(required=False, label=_("Consolation"),
+                                     help_text=_("Knockout: the early losers play on in a Consolation bracket."))
+    consolation_feeds = forms.IntegerField(required=False, min_value=1, max_value=config.MAX_ROUNDS,
+                                           label=_("Consolation fed up to round"),
+                                           help_text=_("Losers of the Main up to this round go to the Consolation. "
+                                                       "Empty: the first round's."))
+    last_chance = forms.BooleanField(required=False, label=_("Last Chance"),
+                                     help_text=_("Knockout with a Consolation: its early losers play a Last Chance."))
+    reset = forms.BooleanField(required=False, initial=True, label=_("Grand final reset"),
+                               help_text=_("Double elimination: if the losers' bracket winner wins the grand final, "
+                                           "a second one is played."))
+
     reach = forms.IntegerField(required=False, min_value=1, help_text="Ladder: how many rungs up one may challenge")
     challenge_days = forms.IntegerField(required=False, min_value=1, help_text="Ladder: days to play a challenge")
     division_size = forms.IntegerField(required=False, min_value=2, help_text="League: players per division")
@@ -52,10 +64,23 @@ class TournamentForm(forms.ModelForm):
 
     user = None  # set by TournamentAdmin.get_form
 
+    def clean(self):
+        data = super().clean()
+        if self.instance.pk is None:  # the settings of a new event: the formats' own check, as the API's
+            try:
+                data["settings"] = config.checked(data.get("format") or stream.Format.SINGLE_ELIMINATION,
+                                                  _settings(data))
+            except config.SettingsError as refused:
+                raise forms.ValidationError(str(refused), code="settings") from refused
+        return data
+
     def clean_club(self):
         club = self.cleaned_data.get("club")
         if club and club.pk != self.initial.get("club") and not authority.may_create_event(self.user, club):
-            raise forms.ValidationError(f"Only the directors of {club} and officials may hold events under its name.")
+            raise forms.ValidationError(
+                _("Only the directors of %(club)s and officials may hold events under its name.") % {"club": club})
+        if club is None and self.instance.pk is None and not authority.may_create_event(self.user, None):
+            raise forms.ValidationError(_("Choose your club: events are held under a club's name."))
         return club
 
 
@@ -76,7 +101,12 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def has_module_permission(self, request):
         return (super().has_module_permission(request) or authority.officiates_everything(request.user)
-                or _directs_any(request.user))
+                or _directs_any(request.user) or _directs_a_club(request.user))
+
+    def has_add_permission(self, request):
+        # a club's directors create its events here (clean_club keeps them to their own clubs' names)
+        return (super().has_add_permission(request) or authority.officiates_everything(request.user)
+                or _directs_a_club(request.user))
 
     def has_view_permission(self, request, obj=None):
         return self.has_change_permission(request, obj) or super().has_view_permission(request, obj)
@@ -85,7 +115,7 @@ class TournamentAdmin(admin.ModelAdmin):
         if super().has_change_permission(request, obj) or authority.officiates_everything(request.user):
             return True
         if obj is None:
-            return _directs_any(request.user)
+            return _directs_any(request.user) or _directs_a_club(request.user)
         return authority.runs_event(request.user, obj.director_id)
 
     def get_form(self, request, obj=None, **kwargs):
@@ -101,21 +131,7 @@ class TournamentAdmin(admin.ModelAdmin):
         # a new event gets its stream and configuration through the service, like the API
         data = form.cleaned_data
         fmt = data.get("format") or stream.Format.SINGLE_ELIMINATION
-        length = data.get("length") or 7
-        settings = {"lengths": {b: {"default": length} for b in ("main", "consolation", "last_chance", "winners",
-                                                                  "losers", "grand_final", "rounds")}}
-        if data.get("rounds"):
-            settings["rounds"] = data["rounds"]
-        settings["dice"] = data.get("dice") or "server"
-        own = {stream.Format.LADDER: ("reach", "challenge_days"),
-               stream.Format.LEAGUE: ("division_size", "round_days", "promote", "relegate")}.get(fmt, ())
-        settings.update({k: data[k] for k in own if data.get(k) is not None})
-        if data.get("qualifiers"):
-            settings["qualifiers"] = data["qualifiers"]
-        if data.get("groups"):
-            settings["groups"] = data["groups"]
-        if data.get("reentry_until_round"):
-            settings["reentry"] = {"until_round": data["reentry_until_round"], "times": data.get("reentry_times") or 1}
+        settings = data["settings"]
         created = services.tournament_create(actor=request.user, name=obj.name, format=fmt, club=obj.club,
                                              settings=settings)
         obj.pk = created.pk
@@ -173,10 +189,41 @@ class TournamentAdmin(admin.ModelAdmin):
             "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
             "history": selectors.tournament_history(tournament),
             "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
+            # a Swiss pairs its next round itself unless set otherwise: no button then (the console's rule too)
+            "auto_pair": selectors.tournament_facts(tournament).config.get("auto_pair", True),
             "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
             **_format_controls(request.user, tournament, data),
         }
         return render(request, "admin/tournaments/run.html", context)
+
+
+def _settings(data: dict) -> dict:
+    """The new event's settings as the form says them (the API takes the same as JSON)."""
+    fmt = data.get("format") or stream.Format.SINGLE_ELIMINATION
+    length = data.get("length") or 7
+    settings = {"lengths": {b: {"default": length} for b in ("main", "consolation", "last_chance", "winners",
+                                                              "losers", "grand_final", "rounds")}}
+    if data.get("rounds"):
+        settings["rounds"] = data["rounds"]
+    settings["dice"] = data.get("dice") or "server"
+    own = {stream.Format.LADDER: ("reach", "challenge_days"),
+           stream.Format.LEAGUE: ("division_size", "round_days", "promote", "relegate")}.get(fmt, ())
+    settings.update({k: data[k] for k in own if data.get(k) is not None})
+    if data.get("qualifiers"):
+        settings["qualifiers"] = data["qualifiers"]
+    if data.get("groups"):
+        settings["groups"] = data["groups"]
+    if data.get("reentry_until_round"):
+        settings["reentry"] = {"until_round": data["reentry_until_round"], "times": data.get("reentry_times") or 1}
+    if data.get("consolation"):
+        settings["consolation"] = True
+        if data.get("consolation_feeds"):
+            settings["consolation_feeds"] = data["consolation_feeds"]
+    if data.get("last_chance"):
+        settings["last_chance"] = True
+    if fmt == stream.Format.DOUBLE_ELIMINATION:
+        settings["reset"] = bool(data.get("reset"))
+    return settings
 
 
 def _format_controls(user, tournament: Tournament, data: dict) -> dict:
@@ -199,6 +246,10 @@ def _format_controls(user, tournament: Tournament, data: dict) -> dict:
 
 def _directs_any(user) -> bool:
     return user.is_authenticated and Tournament.objects.filter(director=user).exists()
+
+
+def _directs_a_club(user) -> bool:
+    return user.is_authenticated and user.is_active and user.directed_clubs.exists()
 
 
 def _event_runners_only(view):

@@ -293,7 +293,8 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     if last is not None:
         data["last_action_name"] = action_name(last)
     return {**data, **format_controls(tournament, data), "event_rated": facts.event_rated,
-            "auto_pair": facts.config.get("auto_pair", True), "format_name": names.format_name(data["format"]),
+            "auto_pair": facts.config.get("auto_pair", True), "late_entry_open": _late_entry_open(facts),
+            "format_name": names.format_name(data["format"]),
             "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}
 
@@ -382,3 +383,13 @@ def _number(text: str, what: str) -> int:
     if value < 0:
         raise FormRefused(_("%(what)s cannot be negative: nothing was recorded.") % {"what": what})
     return value
+
+
+def _late_entry_open(facts) -> bool:
+    """Whether the decider takes an entry after the draw (tournaments.decider's late entry rule): a ladder always, a
+    Swiss up to the round its director set, no other format; the console offers it only then."""
+    if facts.stage_closed is not None:
+        return False
+    if facts.format == stream.Format.LADDER:
+        return True
+    return facts.format == stream.Format.SWISS and len(facts.rounds) + 1 <= facts.config.get("late_entry_until_round", 0)

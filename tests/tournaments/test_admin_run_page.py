@@ -153,3 +153,24 @@ def test_a_ladder_and_a_league_from_the_run_page(client, director):
     data = run(client, second, action="draw", method="previous", previous=first.pk)
     assert data["drawn"] and {s["bracket"] for s in data["slots"]} == {"d1", "d2"}
     run(client, second, action="apply_deadlines")
+
+
+def test_the_run_page_offers_to_pair_a_swiss_round_only_when_the_event_does_not_pair_itself(client, director):
+    """Issue 17, "Measured": Swiss rounds paired themselves while "Pair next round" was offered."""
+    from tests.tournaments.test_running_events import settle
+    from tournaments import services
+
+    itself = services.tournament_create(actor=director, name="Swiss", format="swiss", settings={"rounds": 3})
+    by_hand = services.tournament_create(actor=director, name="Swiss by hand", format="swiss",
+                                         settings={"rounds": 3, "auto_pair": False})
+    for t in (itself, by_hand):  # drawn: the matches' part of the page is shown
+        for name in ("Ann", "Bob", "Cid", "Dan"):
+            player = Player.objects.get_or_create(display_name=name)[0].pk
+            for kind in ("enter", "check_in"):
+                services.tournament_command(actor=director, tournament=t, command={"type": kind, "player": player})
+        services.tournament_command(actor=director, tournament=t, command={"type": "draw", "method": "random"})
+        settle(t)
+    page = client.get(reverse("admin:tournaments_tournament_run", args=[itself.pk])).content.decode()
+    assert "<h2>Matches</h2>" in page and 'value="pair_round"' not in page
+    page = client.get(reverse("admin:tournaments_tournament_run", args=[by_hand.pk])).content.decode()
+    assert 'value="pair_round"' in page and "Pair the next round now" in page

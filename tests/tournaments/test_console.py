@@ -219,6 +219,26 @@ def test_a_swiss_evening_prints_its_pairings_by_table(client, director):
     assert sorted(s["table"] for s in round_one) == [1, 2, 3]
     page = client.get(reverse("event-console", args=[t.pk])).content.decode()
     assert "Round 1 · pairing 1" in page and "Pair the next round now" not in page  # Swiss rounds pair themselves
+    assert "Late entry" not in page  # not offered: this Swiss takes no late entries (the decider would refuse it)
     draw = pdf_text(client.get(reverse("event-sheet", args=[t.pk, "draw"])).content)
     lines = [line for line in draw.splitlines() if line[:1].isdigit() and "Member" in line]
     assert [int(line.split()[0]) for line in lines] == [1, 2, 3]  # by table
+
+
+def test_after_the_draw_the_console_takes_a_late_entry_and_a_withdrawal(client, director):
+    """Issue 17, "Measured": after the draw, withdrawal and late entry existed only in the API."""
+    t = services.tournament_create(actor=director, name="Swiss night", format="swiss",
+                                   settings={"rounds": 3, "late_entry_until_round": 2,
+                                             "lengths": {"rounds": {"default": 3}}})
+    post(client, t, action="import", members="\n".join(MEMBERS.splitlines()[:6]))
+    post(client, t, action="check_in_all")
+    post(client, t, action="draw", method="random")
+    late = Player.objects.create(display_name="Latecomer")
+    page = client.get(reverse("event-console", args=[t.pk])).content.decode()
+    assert "Late entry" in page and "Withdraw Member 1" in page
+    html = post(client, t, action="enter", player=late.pk)
+    assert "late entry closed" not in html
+    gone = Player.objects.get(display_name="Member 1")
+    post(client, t, action="withdraw", player=gone.pk, reason="ill")
+    data = tournament_data(t)
+    assert late.pk in [e["player_id"] for e in data["entries"]] and gone.pk in data["withdrawn"]
