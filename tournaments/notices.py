@@ -83,13 +83,16 @@ def match_notice_send(match_id: str) -> list[int]:
             return []
         players = Player.objects.select_related("user").in_bulk(link["players"])
         table = facts.tables.get(notice.slot)
+        # the round as the console and the sheets name it ("Quarter-final": it needs the bracket's rounds), once
+        rounds = names.rounds_per_bracket(tournament_data(tournament)["slots"])
+        round_name = names.slot_name(notice.slot, rounds.get(notice.slot.split(":")[0]))
         sent = []
         for me, other in (link["players"], tuple(reversed(link["players"]))):
             player, opponent = players[me], players[other]
             address = address_of(player)
             if not address:
                 continue
-            send_mail(_message_subject(tournament, table), _message_body(tournament, notice.slot, link, table, opponent),
+            send_mail(_message_subject(tournament, table), _message_body(tournament, round_name, link, table, opponent),
                       settings.DEFAULT_FROM_EMAIL, [address])
             sent.append(me)
         notice.sent_at, notice.sent_to = timezone.now(), sent
@@ -103,12 +106,10 @@ def _message_subject(tournament: Tournament, table: int | None) -> str:
     return _("%(event)s: your match is ready at table %(table)s") % {"event": tournament.name, "table": table}
 
 
-def _message_body(tournament, slot: str, link: dict, table: int | None, opponent: Player) -> str:
-    # the round named as the console and the sheets name it ("Quarter-final"), which needs the bracket's rounds
-    rounds = names.rounds_per_bracket(tournament_data(tournament)["slots"])
+def _message_body(tournament, round_name: str, link: dict, table: int | None, opponent: Player) -> str:
     lines = [
         _("Your next match in %(event)s is ready.") % {"event": tournament.name},
-        _("Round: %(round)s") % {"round": names.slot_name(slot, rounds.get(slot.split(":")[0]))},
+        _("Round: %(round)s") % {"round": round_name},
         _("Opponent: %(name)s") % {"name": opponent.display_name},
         ngettext("Length: %(length)s point", "Length: %(length)s points", link["length"]) % {"length": link["length"]},
     ]

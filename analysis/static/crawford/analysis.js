@@ -2,9 +2,9 @@
 // player's error-rate chart and the event's averages. Read from the API; DOM built with textContent only.
 "use strict";
 (function () {
-  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
-  const gettext = window.gettext || ((s) => s);
-  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => values[k]);
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file loaded before this one)
+  const gettext = window.gettext;
+  const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
   const EMG = (x) => (x >= 0 ? "" : "−") + Math.abs(x).toFixed(3);
   const rate = (x) => x.toFixed(1);
 

@@ -4,9 +4,9 @@
 // part itself is no live region (a screen reader would read it all again), a short line tells what changed.
 "use strict";
 (function () {
-  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
-  const gettext = window.gettext || ((s) => s);
-  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (all, key) => values[key]);
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file loaded before this one)
+  const gettext = window.gettext;
+  const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
   const live = document.getElementById("live");
   if (!live || live.dataset.finished === "true") return;
   const news = document.getElementById("live-news");

@@ -6,9 +6,9 @@
 "use strict";
 (function () {
   let state = JSON.parse(document.getElementById("state").textContent);
-  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file) defines gettext; English without it
-  const gettext = window.gettext || ((s) => s);
-  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (all, key) => values[key]);
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file loaded before this one)
+  const gettext = window.gettext;
+  const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
   // the engine's words for how a game ended (games/engine/match.py), in the page's language
   const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
                   drop: gettext("double dropped"), resignation: gettext("resignation") };
