@@ -206,7 +206,7 @@ API_THROTTLE_RATES = {
 }
 # the throttles' counts live in the cache: Redis when there is one, shared by every gunicorn worker
 if os.environ.get("REDIS_URL"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    CACHES = {"default": {"BACKEND": "deploy.cache.SharedClientRedisCache",  # Django's, a client per server made once
                           "LOCATION": os.environ["REDIS_URL"], "KEY_PREFIX": "crawford"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Crawford API",

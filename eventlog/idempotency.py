@@ -67,26 +67,27 @@ class _KeyTaken(Exception):
 
 
 def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_append: bool) -> tuple[int, dict]:
-    # The command runs first and its receipt is written in its transaction, which rolls back if the key turns out
+    # The command runs first and its receipt is written with its append, which writes nothing if the key turns out
     # to be taken: the first run of a key costs no read, and its receipt no round trip of its own when the append
     # keeps it. A retry finds out by failing: sent for the version its first run left behind, it is refused as
-    # stale (or, had it appended, its receipt clashes), and only then is the receipt read, outside the
-    # rolled-back transaction, and its answer returned.
+    # stale (or, had it appended, its receipt clashes), and only then is the receipt read and its answer returned.
     digest = fingerprint(request)
     try:
-        with transaction.atomic():
-            if receipt_of_append:
-                with store.receipt_with_next_append(actor=actor, key=key, fingerprint=digest) as slot:
-                    status, body = command()
-                if slot.kept is False:
-                    raise _KeyTaken
-                if slot.kept and (status, body) != (200, slot.body):
-                    raise ValueError("receipt_of_append: the command's answer is not its append's receipt")
-            else:
+        if receipt_of_append and not transaction.get_connection().in_atomic_block:
+            # No transaction around the command: its append is one statement that keeps the receipt (eventlog/
+            # store.py), and a command that writes anything else with it opens its own transaction around both.
+            with store.receipt_with_next_append(actor=actor, key=key, fingerprint=digest) as slot:
                 status, body = command()
-            if not receipt_of_append or slot.kept is None:  # kept by the append, or nothing appended: kept here
-                if not store.keep_receipt(actor=actor, key=key, fingerprint=digest, status=status, body=body):
-                    raise _KeyTaken
+            _check_kept(slot, status, body, actor, key, digest)
+        else:
+            with transaction.atomic():
+                if receipt_of_append:
+                    with store.receipt_with_next_append(actor=actor, key=key, fingerprint=digest) as slot:
+                        status, body = command()
+                    _check_kept(slot, status, body, actor, key, digest)
+                else:
+                    status, body = command()
+                    _keep(status, body, actor, key, digest)
     except Exception as failure:
         # a retry of a command that succeeded gets the first answer, whatever its second run ran into
         try:
@@ -95,10 +96,22 @@ def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_appe
             raise failure from None
         if done:
             return done
-        if isinstance(failure, _KeyTaken):  # taken by a command that has not committed yet, then rolled back
+        if isinstance(failure, (_KeyTaken, store.ReceiptTaken)):  # taken by a command not committed, then rolled back
             raise IdempotencyKeyReused(f"the Idempotency-Key {key!r} is in use by another command right now") from None
         raise
     return status, body
+
+
+def _check_kept(slot, status: int, body: dict, actor: str, key: str, digest: str) -> None:
+    if slot.kept is None:  # nothing appended: kept here
+        _keep(status, body, actor, key, digest)
+    elif (status, body) != (200, slot.body):
+        raise ValueError("receipt_of_append: the command's answer is not its append's receipt")
+
+
+def _keep(status: int, body: dict, actor: str, key: str, digest: str) -> None:
+    if not store.keep_receipt(actor=actor, key=key, fingerprint=digest, status=status, body=body):
+        raise _KeyTaken
 
 
 def _stored(actor: str, key: str, digest: str) -> tuple[int, dict] | None:

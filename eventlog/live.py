@@ -62,9 +62,23 @@ def publish(topic: str, number: int) -> None:
         _board.post(topic, number)
         return
     try:
-        _redis().publish(_channel(topic), json.dumps(number))
+        _redis().publish(*message(topic, number))
     except Exception as down:  # noqa: BLE001 - the write is committed; a push is only a hint
         log.warning("live push for %s not sent (%s)", topic, down)
+
+
+def message(topic: str, number: int) -> tuple[str, str]:
+    """The Redis channel and message of :func:`publish`, for a caller that sends it in a pipeline of its own."""
+    return _channel(topic), json.dumps(number)
+
+
+def same_server(url: str) -> bool:
+    """True if ``url`` is the Redis server the live pages listen on (any database: pub/sub ignores it)."""
+    if not settings.REDIS_URL or not url:
+        return False
+    ours, theirs = urlparse(settings.REDIS_URL), urlparse(url)
+    return (ours.scheme, ours.hostname, ours.port, ours.username, ours.password) == \
+        (theirs.scheme, theirs.hostname, theirs.port, theirs.username, theirs.password)
 
 
 _client = None

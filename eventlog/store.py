@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import psycopg
 from django.db import IntegrityError, connection, transaction
@@ -111,6 +112,11 @@ def stream_version(stream_id: str) -> int:
     return Event.objects.filter(stream_id=stream_id).aggregate(v=Max("version"))["v"] or 0
 
 
+class ReceiptTaken(Exception):
+    """The idempotency receipt the append was to keep is another command's: its key is taken. Nothing of the
+    append was written on its own; inside a caller's transaction, the caller rolls it back."""
+
+
 def append(
     *,
     stream_id: str,
@@ -122,10 +128,14 @@ def append(
 ) -> list[Event]:
     """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically.
 
-    Inside a caller's transaction the append joins it without a savepoint of its own (two round trips fewer on
-    every command): nothing in it fails half-way that a caller could go on from. A stale ``expected_version`` is
-    found before anything is written and raised once the block has closed, so a caller that catches
-    :class:`ConcurrencyError` (a retry loop, a test) keeps a usable transaction, as with a savepoint."""
+    Outside any transaction, on PostgreSQL, the append is one statement string that the server runs as one
+    implicit transaction (the lock, the version check, the insert, the receipt, the commit): no BEGIN and no
+    COMMIT round trip. Inside a caller's transaction the append joins it without a savepoint of its own: nothing
+    in it fails half-way that a caller could go on from. A stale ``expected_version`` is found before anything is
+    written and raised once the block has closed, so a caller that catches :class:`ConcurrencyError` (a retry
+    loop, a test) keeps a usable transaction, as with a savepoint. A receipt that could not be kept
+    (:func:`receipt_with_next_append`) raises :class:`ReceiptTaken` the same way, having written nothing of its
+    own."""
     events = list(events)
     for event in events:
         _check_storable(event.payload)
@@ -134,23 +144,32 @@ def append(
     now = timezone.now()
     slot = _receipt.get()
     receipt = None
-    if slot is not None and slot.kept is None and transaction.get_connection().in_atomic_block:
+    one_statement = _one_statement_appends()
+    if slot is not None and slot.kept is None and (one_statement or transaction.get_connection().in_atomic_block):
         receipt = receipt_body(events, expected_version + len(events))
-    with transaction.atomic(savepoint=False):
-        if connection.vendor != "postgresql":
-            actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata)
-            kept = actual == expected_version and receipt is not None and keep_receipt(
-                actor=slot.actor, key=slot.key, fingerprint=slot.fingerprint, status=200, body=receipt)
-        else:
-            actual, position, kept = _append_postgresql(stream_id, stream_type, expected_version, events, metadata,
-                                                        now, slot if receipt is not None else None, receipt)
-            rows = None
-        if actual == expected_version and receipt is not None:
-            slot.kept, slot.body = bool(kept), receipt
-        if actual == expected_version and on_commit:
-            transaction.on_commit(on_commit)
+    if one_statement:
+        actual, position, kept = _append_postgresql(stream_id, stream_type, expected_version, events, metadata,
+                                                    now, slot if receipt is not None else None, receipt)
+        rows = None
+    else:
+        with transaction.atomic(savepoint=False):
+            if connection.vendor != "postgresql":
+                actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata)
+                kept = actual == expected_version and receipt is not None and keep_receipt(
+                    actor=slot.actor, key=slot.key, fingerprint=slot.fingerprint, status=200, body=receipt)
+            else:
+                actual, position, kept = _append_postgresql(stream_id, stream_type, expected_version, events,
+                                                            metadata, now, slot if receipt is not None else None,
+                                                            receipt)
+                rows = None
     if actual != expected_version:
         raise ConcurrencyError(stream_id, expected_version, actual)
+    if receipt is not None:
+        slot.kept, slot.body = bool(kept), receipt
+        if not kept:
+            raise ReceiptTaken(slot.key)
+    if on_commit:
+        transaction.on_commit(on_commit)  # outside a transaction (committed already): now
     if rows is not None:
         return rows
     rows = []
@@ -163,22 +182,29 @@ def append(
     return rows
 
 
+def _one_statement_appends() -> bool:
+    # PostgreSQL runs a string of statements sent in one simple query as one transaction: Django's default
+    # client-side binding sends it so (server-side binding takes one statement at a time)
+    return (connection.vendor == "postgresql" and not transaction.get_connection().in_atomic_block
+            and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding"))
+
+
 # One round trip: the lock, then (a statement of its own, so that its snapshot is taken once the lock is held and
-# sees every append committed before) the version check, the next global position, the insert and, for a command
-# sent with an idempotency key, its receipt. Nothing is inserted when the stream is not at the expected version;
-# the statement says where it is instead. A receipt whose key is taken is not inserted (ON CONFLICT waits for a
-# holder that has not committed) and the statement says so: the caller rolls the append back.
+# sees every append committed before) the version check, the next global position, the command's idempotency
+# receipt if it has a key, and the insert. Nothing is inserted when the stream is not at the expected version, nor
+# when the receipt's key is taken (ON CONFLICT waits for a holder that has not committed): the statement says
+# where the stream is and whether the receipt was kept instead.
 _APPEND_SQL = """SELECT pg_advisory_xact_lock(%s);
 WITH stream_now AS (SELECT coalesce(max(version), 0) AS v FROM {table} WHERE stream_id = %s),
-     head AS (SELECT coalesce(max(global_position), 0) AS p FROM {table}),
+     head AS (SELECT coalesce(max(global_position), 0) AS p FROM {table}){receipt},
      added AS (
          INSERT INTO {table} (global_position, stream_id, stream_type, version, event_type, schema_version,
                               payload, metadata, recorded_at)
          SELECT head.p + t.n, %s, %s, %s + t.n, t.event_type, t.schema_version, t.payload::jsonb, %s::jsonb, %s
-         FROM stream_now, head,
+         FROM stream_now, head{only_if_kept},
               unnest(%s::text[], %s::int[], %s::text[]) WITH ORDINALITY AS t(event_type, schema_version, payload, n)
          WHERE stream_now.v = %s
-     ){receipt}
+     )
 SELECT stream_now.v, head.p, {kept} FROM stream_now, head"""
 
 _RECEIPT_SQL = """,
@@ -193,23 +219,25 @@ def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, 
     """(the stream's version before the append, the global position before it, whether the receipt was kept)
     under the lock, in one round trip."""
     q = connection.ops.quote_name
-    params = [
-        APPEND_LOCK, stream_id, stream_id, stream_type, expected, json.dumps(metadata), now,
-        [e.event_type for e in events], [e.schema_version for e in events], [json.dumps(e.payload) for e in events],
-        expected,
-    ]
+    params = [APPEND_LOCK, stream_id]
     if slot is not None:
         part = _RECEIPT_SQL.format(receipts=q(CommandResult._meta.db_table), columns=_RECEIPT_COLUMNS)
         params += [slot.actor, slot.key, slot.fingerprint, json.dumps(receipt), now, expected]
-        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt=part, kept="(SELECT count(*) FROM kept) > 0")
+        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt=part, only_if_kept=", kept",
+                                 kept="(SELECT count(*) FROM kept) > 0")
     else:
-        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt="", kept="false")
+        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt="", only_if_kept="", kept="false")
+    params += [
+        stream_id, stream_type, expected, json.dumps(metadata), now,
+        [e.event_type for e in events], [e.schema_version for e in events], [json.dumps(e.payload) for e in events],
+        expected,
+    ]
     with connection.cursor() as cursor:
         try:
             if isinstance(cursor.cursor, psycopg.ClientCursor):  # Django's default: several statements in one
                 cursor.execute(sql, params)
                 cursor.nextset()
-            else:  # server-side binding takes one statement at a time
+            else:  # server-side binding takes one statement at a time (always inside a transaction: above)
                 lock, append = sql.split(";\n", 1)
                 cursor.execute(lock, params[:1])
                 cursor.execute(append, params[1:])
@@ -238,6 +266,34 @@ def read_stream(stream_id: str, after: int = 0, until: int | None = None) -> lis
     if until is not None:
         events = events.filter(version__lte=until)
     return list(events.order_by("version"))
+
+
+class StoredEvent(NamedTuple):
+    """An event as :func:`read_stream_rows` gives it: the columns a fold reads, no model instance."""
+
+    version: int
+    stream_type: str
+    event_type: str
+    schema_version: int
+    payload: dict
+    recorded_at: object
+
+
+def read_stream_rows(stream_id: str, after: int = 0) -> list[StoredEvent] | list[Event]:
+    """:func:`read_stream` for the command path, which asks for the few events after its snapshot on every
+    command: on PostgreSQL one prepared statement read into tuples, without building a queryset and model
+    instances (most of the read's CPU). Elsewhere (SQLite) the ORM's rows, which convert its dates."""
+    if connection.vendor != "postgresql":
+        return read_stream(stream_id, after)
+    with connection.cursor() as cursor:
+        cursor.execute(_READ_STREAM_SQL.format(table=connection.ops.quote_name(Event._meta.db_table)),
+                       [stream_id, after])
+        return [StoredEvent(v, st, et, sv, json.loads(p) if isinstance(p, str) else p, at)
+                for v, st, et, sv, p, at in cursor.fetchall()]
+
+
+_READ_STREAM_SQL = ('SELECT version, stream_type, event_type, schema_version, payload, recorded_at FROM {table} '
+                    'WHERE stream_id = %s AND version > %s ORDER BY version')
 
 
 def read_all(after: int = 0, limit: int = 1000) -> list[Event]:

@@ -4,7 +4,7 @@ import logging
 import threading
 from contextlib import contextmanager
 
-from celery import shared_task
+from celery import current_app, shared_task
 from celery.signals import worker_ready
 
 from . import live, projections, wake_ups
@@ -53,12 +53,25 @@ def wake_projections() -> None:
     _send_wake_up()
 
 
-def _send_wake_up() -> None:
+def wake_projections_and_tell(topic: str, number: int) -> None:
+    """After a commit: wake the projections and tell the pages following ``topic`` (eventlog/live.py) that it
+    reached ``number``. Every match command does both: when the broker is the live pages' Redis server, they go
+    in one round trip."""
+    if getattr(_local, "deferred", None) is not None or not wake_ups.merged() \
+            or not live.same_server(current_app.conf.broker_url):
+        wake_projections()
+        live.publish(topic, number)
+        return
+    _send_wake_up(publish=live.message(topic, number))
+
+
+def _send_wake_up(publish: tuple[str, str] | None = None) -> None:
     # The command is committed already: a broker that is down must not turn its success into an
-    # error. The wake-up is only a hint; the beat sweep catches up whatever it missed.
+    # error. The wake-up is only a hint; the beat sweep catches up whatever it missed (and a live page, at
+    # its next message or reconnection).
     claimed = False
     try:
-        claimed = wake_ups.claim()  # else one is queued and not started: its run will read this commit
+        claimed = wake_ups.claim(publish=publish)  # else one is queued and not started: its run will read this commit
         if claimed:
             project_all.apply_async(retry=False)
     except Exception as broker_down:  # noqa: BLE001 - any transport error means the same here

@@ -36,11 +36,20 @@ def merged() -> bool:
     return not conf.task_always_eager and urlparse(conf.broker_url or "").scheme in ("redis", "rediss")
 
 
-def claim() -> bool:
-    """True if the caller should send a wake-up: none is queued (or they are not merged). Redis errors propagate."""
+def claim(*, publish: tuple[str, str] | None = None) -> bool:
+    """True if the caller should send a wake-up: none is queued (or they are not merged). Redis errors propagate.
+
+    ``publish``: a (channel, message) for Redis pub/sub sent in the same round trip (pub/sub ignores the
+    database number, so the broker's connection serves any channel of that server)."""
     if not merged():
         return True
-    return bool(_redis(current_app.conf.broker_url).set(KEY, 1, nx=True, ex=TTL))
+    client = _redis(current_app.conf.broker_url)
+    if publish is None:
+        return bool(client.set(KEY, 1, nx=True, ex=TTL))
+    pipe = client.pipeline(transaction=False)
+    pipe.set(KEY, 1, nx=True, ex=TTL)
+    pipe.publish(*publish)
+    return bool(pipe.execute()[0])
 
 
 def release() -> None:

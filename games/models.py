@@ -64,12 +64,12 @@ class GameSummary(models.Model):
 
 
 class DiceSeed(models.Model):
-    """A game's dice seed, kept secret until the game ends; only its hash is in the log before that."""
+    """A game's dice seed, kept secret until the game ends; only its hash is in the log before that. How many rolls
+    it has given is read from the log (MatchRecord.seed_rolls), not kept here."""
 
     stream_id = models.CharField(max_length=64)
     game = models.PositiveIntegerField()
     seed = models.CharField(max_length=64)
-    used = models.PositiveIntegerField(default=0, help_text="server rolls drawn from it so far")
     revealed = models.BooleanField(default=False)
 
     class Meta:

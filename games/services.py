@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from eventlog import live, store
 from eventlog.models import Event
 from eventlog.store import NewEvent
-from eventlog.tasks import wake_projections
+from eventlog.tasks import wake_projections_and_tell
 from games.engine import commands as cmd
 from games.engine import errors as engine_errors
 from games.engine import events as engine_events
@@ -65,7 +65,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
         cached = _SNAPSHOTS.get(stream_id)
     if cached is None:
         cached = _shared_snapshot(stream_id)
-    rows = store.read_stream(stream_id, after=cached.version if cached else 0)
+    rows = store.read_stream_rows(stream_id, after=cached.version if cached else 0)
     if cached is None:
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
             raise MatchNotFound(f"no match {stream_id}")
@@ -78,7 +78,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
 # is also put in the shared cache, so each other web worker starts from it instead of folding it again. Like the
 # local snapshots it is only ever a prefix of the stream, remembered once its transaction has committed.
 _SHARE_AFTER = 500
-_SHARED = "match-snapshot:v2:"  # v2: records know their officiating director and their games
+_SHARED = "match-snapshot:v3:"  # v3: records count their game's server rolls (seed_game, seed_rolls)
 _SHAREABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")  # a stream id as made here; anything else is no cache key
 
 
@@ -308,29 +308,29 @@ def match_command(
         _remember_on_commit(after)
         return after, new
     # The hot path: a roll, a play, a double, an answer. Everything that can refuse it is judged in memory first,
-    # outside any transaction; what is left can only fail in the database, so it needs no savepoint: it joins
-    # the caller's transaction (the view's, which keeps the idempotency receipt) or is one of its own.
+    # outside any transaction; what is left can only fail in the database. Its only write is then the append, one
+    # statement (eventlog/store.py) that also keeps the view's idempotency receipt; a game's first server roll
+    # (which stores the game's dice seed) and a game's end (which reveals it) write more, in one transaction.
     if record.correction is not None or record.closed is not None:
         raise engine_errors.MatchOver(record.over_because())
     player = _acting_player(command, record.state, seat, official)
-    server_roll = isinstance(command, RollDice) and record.dice_source == DiceSource.SERVER
-    if server_roll:
+    if isinstance(command, RollDice) and record.dice_source == DiceSource.SERVER:
         _check_dice_source(command, record)
         # what refuses a roll (whose turn, which phase) does not depend on its numbers: judged before a seed is drawn
         decide(record.state, cmd.Roll(player, (1, 2), RollSource.SERVER))
-        judged = None
+        seed = _stored_seed(stream_id, _seed_game(record.state))
+        judged = None if seed is None else _roll(command, record, player, stream_id, seed=seed)
     else:
         judged = _decide(command, record, player, stream_id)
-        ends_game = any(isinstance(event, engine_events.GameWon) for event in judged)
+    if judged is not None and not any(isinstance(event, engine_events.GameWon) for event in judged):
         new = _new(judged)
         after = _fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
-        if not ends_game:  # its only write is the append (a game's end also reveals its dice seed, below)
-            _append(stream_id, record.version, new, actor, command_id, correlation_id)
-            _remember_on_commit(after)
-            return after, new
+        _append(stream_id, record.version, new, actor, command_id, correlation_id)
+        _remember_on_commit(after)
+        return after, new
     with transaction.atomic(savepoint=False):  # the dice seed's bookkeeping commits or rolls back with the append
         if judged is None:
-            judged = _roll(command, record.state, player, stream_id)
+            judged = _roll(command, record, player, stream_id)  # draws the game's seed and stores it
         new = []
         for event in judged:
             if isinstance(event, NewEvent):
@@ -402,7 +402,7 @@ def _expected_actor(command, state: MatchState) -> int:
 def _decide(command, record: MatchRecord, player: int | None, stream_id: str) -> list:
     if isinstance(command, RollDice):
         _check_dice_source(command, record)
-        return _roll(command, record.state, player, stream_id)
+        return _roll(command, record, player, stream_id)
     if isinstance(command, cmd.Move):
         move = command.move
         if isinstance(move, str) and len(move) > limits.MAX_MOVE_TEXT:
@@ -412,37 +412,74 @@ def _decide(command, record: MatchRecord, player: int | None, stream_id: str) ->
     return decide(record.state, dataclasses.replace(command, player=player))
 
 
-def _roll(command: RollDice, state: MatchState, player: int | None, stream_id: str) -> list:
+def _roll(command: RollDice, record: MatchRecord, player: int | None, stream_id: str, seed: str | None = None) -> list:
+    """The roll's events; for server dice from ``seed`` (the game's, stored already), or else from a seed drawn
+    and stored now, with its commitment first among the events."""
+    state = record.state
     dice = command.dice
     if dice is not None:
         if not (isinstance(dice, (list, tuple)) and len(dice) == 2
                 and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
             raise BadCommand("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
         return decide(state, cmd.Roll(player, tuple(dice), RollSource.PHYSICAL))
-    # server dice: drawn from the game's secret seed, whose hash is published before its first roll
-    game = state.game + 1 if state.phase == OPENING else state.game
-    seed, out = _game_seed(stream_id, game)
+    # server dice: drawn from the game's secret seed, whose hash is published before its first roll; the roll's
+    # index is the count of the game's server rolls in the log (the record's), so two tablets racing draw the
+    # same dice and the append's expected version turns one away
+    game = _seed_game(state)
+    out = []
+    if seed is None:
+        seed, out = _new_seed(stream_id, game)
+    used = record.seed_rolls if record.seed_game == game and not out else 0
     while True:
-        new = decide(state, cmd.Roll(player, dice_rolls.roll(seed.seed, seed.used), RollSource.SERVER))
-        seed.used += 1
+        new = decide(state, cmd.Roll(player, dice_rolls.roll(seed, used), RollSource.SERVER))
+        used += 1
         out.extend(new)
         if not (new and isinstance(new[0], OpeningRollTied)):  # an opening tie is rolled again
-            seed.save(update_fields=["used"])
             return out
         for event in new:
             state = evolve(state, event)
 
 
-def _game_seed(stream_id: str, game: int) -> tuple[DiceSeed, list]:
-    seed = DiceSeed.objects.select_for_update().filter(stream_id=stream_id, game=game).first()
-    if seed is not None:
-        return seed, []
+def _seed_game(state: MatchState) -> int:
+    """The game a roll now belongs to: the next one at an opening roll."""
+    return state.game + 1 if state.phase == OPENING else state.game
+
+
+# The seeds of games under way, by (stream, game): a seed never changes once committed, so a roll reads it once
+# per process; one is remembered only after the transaction that stored it has committed.
+_SEEDS: OrderedDict[tuple[str, int], str] = OrderedDict()
+_SEED_LIMIT = 2048
+_seeds_lock = threading.Lock()
+
+
+def _stored_seed(stream_id: str, game: int) -> str | None:
+    key = (stream_id, game)
+    with _seeds_lock:
+        seed = _SEEDS.get(key)
+    if seed is None:
+        seed = DiceSeed.objects.filter(stream_id=stream_id, game=game).values_list("seed", flat=True).first()
+        if seed is not None:
+            _remember_seed(key, seed)
+    return seed
+
+
+def _new_seed(stream_id: str, game: int) -> tuple[str, list]:
+    """A seed drawn and stored for the game's first server roll, and its commitment to append with the roll."""
     try:
         with transaction.atomic():
-            seed = DiceSeed.objects.create(stream_id=stream_id, game=game, seed=dice_rolls.new_seed())
+            seed = DiceSeed.objects.create(stream_id=stream_id, game=game, seed=dice_rolls.new_seed()).seed
     except IntegrityError:  # another command of this match got there first: this one is stale
         raise store.ConcurrencyError(stream_id, -1, store.stream_version(stream_id)) from None
-    return seed, [NewEvent(streams.SEED_COMMITTED, {"game": game, "commitment": dice_rolls.commitment(seed.seed)})]
+    transaction.on_commit(lambda: _remember_seed((stream_id, game), seed))
+    return seed, [NewEvent(streams.SEED_COMMITTED, {"game": game, "commitment": dice_rolls.commitment(seed)})]
+
+
+def _remember_seed(key: tuple[str, int], seed: str) -> None:
+    with _seeds_lock:
+        _SEEDS[key] = seed
+        _SEEDS.move_to_end(key)
+        while len(_SEEDS) > _SEED_LIMIT:
+            _SEEDS.popitem(last=False)
 
 
 def _reveal_open_seed(stream_id: str) -> list[NewEvent]:
@@ -655,21 +692,19 @@ def _append(stream_id: str, expected: int, events: list[NewEvent], actor, comman
         "command_id": command_id,
         "correlation_id": correlation_id or uuid.uuid4().hex,
     }
-    with transaction.atomic(savepoint=False):  # store.append is all or nothing, and raises a stale version after its block
-        return store.append(
-            stream_id=stream_id,
-            stream_type=streams.STREAM_TYPE,
-            expected_version=expected,
-            events=events,
-            metadata=metadata,
-            on_commit=lambda: _told(stream_id, expected + len(events)),
-        )
+    return store.append(  # all or nothing; a stale version is raised after its block
+        stream_id=stream_id,
+        stream_type=streams.STREAM_TYPE,
+        expected_version=expected,
+        events=events,
+        metadata=metadata,
+        on_commit=lambda: _told(stream_id, expected + len(events)),
+    )
 
 
 def _told(stream_id: str, version: int) -> None:
     # after the commit: the projections are woken, and the pages following the match (eventlog/live.py) fetch it
-    wake_projections()
-    live.publish(live.stream_topic(stream_id), version)
+    wake_projections_and_tell(live.stream_topic(stream_id), version)
 
 
 # -- who may create, and imports ----------------------------------------------------------

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from games.engine import events as engine_events
+from games.engine.events import RollSource
 from games.engine.match import OVER, MatchState, Phase, evolve
 
 STREAM_TYPE = "match"
@@ -122,6 +123,10 @@ class MatchRecord:
     dice_source: str | None = None
     imported_by: int | None = None  # the seat of the player who imported the record, if one did
     awaiting_confirmation: bool = False
+    # the server's dice: the game whose seed was committed last, and how many server rolls it has given (the
+    # index of the next one, games/dice.py): read from the log, so a roll needs no bookkeeping row of its own
+    seed_game: int = 0
+    seed_rolls: int = 0
 
     @property
     def finished(self) -> bool:
@@ -205,6 +210,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
     record = record or MatchRecord(stream_id)
     state = record.state
     changes: dict = {}
+    seed_game, seed_rolls = record.seed_game, record.seed_rolls
     for row in rows:
         kind, payload = row.event_type, row.payload
         if kind == REGISTERED:
@@ -239,11 +245,18 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
             changes["published"] = bool(payload["published"])
         elif kind == RATED_SET:
             changes["rated"] = bool(payload["rated"])
-        elif kind in (SEED_COMMITTED, SEED_REVEALED):
-            pass  # the dice's proof: nothing the rules look at
+        elif kind == SEED_COMMITTED:  # the dice's proof: nothing the rules look at
+            seed_game, seed_rolls = payload["game"], 0
+        elif kind == SEED_REVEALED:
+            pass
         else:
+            if kind in _ROLLS and payload.get("source", RollSource.SERVER) == RollSource.SERVER:
+                seed_rolls += 1
             state = evolve(state, engine_event(kind, payload, getattr(row, "schema_version", 1)))
             if check is not None:
                 check(state)
         changes["version"] = row.version
-    return dataclasses.replace(record, state=state, **changes)
+    return dataclasses.replace(record, state=state, seed_game=seed_game, seed_rolls=seed_rolls, **changes)
+
+
+_ROLLS = ("OpeningRollTied", "GameStarted", "DiceRolled")  # each a roll of the dice (games/dice.py counts the same)

@@ -40,6 +40,31 @@ def test_a_stale_writer_gets_a_concurrency_error_and_appends_nothing():
     assert Event.objects.count() == 2
 
 
+def test_outside_a_transaction_an_append_and_its_receipt_are_one_statement_and_a_taken_key_writes_nothing(
+        postgres, transactional_db):
+    """The command path's append (no transaction around it): the lock, the receipt and the events go in one string
+    of statements that PostgreSQL commits as one; a key another command holds leaves the log as it was."""
+    from django.test.utils import CaptureQueriesContext
+
+    from eventlog.models import CommandResult
+
+    with CaptureQueriesContext(connection) as sent:
+        with store.receipt_with_next_append(actor="7", key="k-1", fingerprint="f") as slot:
+            append("a", 0, 2)
+    assert len(sent.captured_queries) == 1 and "pg_advisory_xact_lock" in sent.captured_queries[0]["sql"]
+    assert slot.kept is True and CommandResult.objects.get(actor="7", key="k-1").body == slot.body
+    assert slot.body == {"appended": [{"type": "Happened", "payload": {"i": 0}},
+                                      {"type": "Happened", "payload": {"i": 1}}], "version": 2}
+    with pytest.raises(store.ReceiptTaken):
+        with store.receipt_with_next_append(actor="7", key="k-1", fingerprint="g"):
+            append("a", 2, 1)
+    assert list(Event.objects.values_list("version", flat=True).order_by("version")) == [1, 2]
+    with pytest.raises(ConcurrencyError):  # stale: neither the events nor the receipt
+        with store.receipt_with_next_append(actor="7", key="k-2", fingerprint="f"):
+            append("a", 1, 1)
+    assert Event.objects.count() == 2 and not CommandResult.objects.filter(key="k-2").exists()
+
+
 @pytest.mark.parametrize("sql", ["UPDATE eventlog_event SET event_type = 'Forged'", "DELETE FROM eventlog_event"])
 def test_update_and_delete_fail_in_the_database_itself(postgres, sql):
     append("a", 0, 1)

@@ -159,3 +159,44 @@ def test_a_flag_left_by_a_killed_worker_is_cleared_by_the_next_worker_that_start
         wait_for(lambda: queued_wake_ups(broker) == 0 and not broker.exists(wake_ups.KEY), what="the queue to drain")
     finally:
         worker.stop()
+
+
+def test_a_command_wakes_the_projections_and_tells_its_pages_in_one_round_trip(broker, broker_url, settings,
+                                                                                monkeypatch):
+    """Every match command does both after its commit; the broker is the live pages' Redis, so one pipeline."""
+    import redis
+
+    from eventlog import live
+
+    settings.REDIS_URL = broker_url
+    sent, round_trips = [], []
+    monkeypatch.setattr(tasks.project_all, "apply_async", lambda **kw: sent.append(kw))
+    real_execute = redis.client.Pipeline.execute
+    monkeypatch.setattr(redis.client.Pipeline, "execute", lambda self, *a: round_trips.append(len(self)) or real_execute(self, *a))
+    monkeypatch.setattr(wake_ups, "_redis", lambda url: redis.Redis.from_url(url))  # counted from here on
+    listener = redis.Redis.from_url(broker_url).pubsub()
+    listener.subscribe(live.message(live.stream_topic("m-1"), 0)[0])
+    assert listener.get_message(timeout=5)["type"] == "subscribe"
+    for version in (4, 5, 6):
+        tasks.wake_projections_and_tell(live.stream_topic("m-1"), version)
+    heard = []
+    while len(heard) < 3 and (message := listener.get_message(timeout=5)) is not None:
+        heard.append(json.loads(message["data"]))
+    listener.close()
+    assert heard == [4, 5, 6]  # every page told, each time
+    assert len(sent) == 1  # one wake-up queued, the next two absorbed by it
+    assert round_trips == [2, 2, 2]  # the flag and the message together, each time
+
+
+def test_with_the_live_pages_on_another_redis_both_are_still_sent(broker, settings, monkeypatch):
+    from eventlog import live
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there: the push is logged, not raised
+    live._client = None
+    sent = []
+    monkeypatch.setattr(tasks.project_all, "apply_async", lambda **kw: sent.append(kw))
+    try:
+        tasks.wake_projections_and_tell(live.stream_topic("m-2"), 1)
+    finally:
+        live._client = None
+    assert len(sent) == 1 and broker.exists(wake_ups.KEY)

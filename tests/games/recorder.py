@@ -35,22 +35,26 @@ class Recorder:
         """Play to the end with random legal moves, doubling now and then; the dice are the server's, or in a
         match with dice from the board drawn from ``rnd`` too (so that a seed gives the same match every time)."""
         for _ in range(max_commands):
-            m = self.match
-            if m["finished"]:
+            if self.match["finished"]:
                 return
-            phase = m["phase"]
-            if phase in ("opening", "roll"):
-                if phase == "roll" and m["may_double"] and rnd.random() < 0.03:
-                    self.send(type="double")
-                elif m.get("dice_source") == "board":
-                    self.send(type="roll", dice=[rnd.randint(1, 6), rnd.randint(1, 6)])
-                else:
-                    self.send(type="roll")
-            elif phase == "move":
-                self.send(type="move", move=rnd.choice(m["legal_moves"]))
-            elif phase == "doubled":
-                self.send(type="take" if rnd.random() < 0.7 else "drop")
+            self.step_random(rnd)
         raise AssertionError("the match did not finish")
+
+    def step_random(self, rnd: random.Random) -> None:
+        """One command of :meth:`play_random`."""
+        m = self.match
+        phase = m["phase"]
+        if phase in ("opening", "roll"):
+            if phase == "roll" and m["may_double"] and rnd.random() < 0.03:
+                self.send(type="double")
+            elif m.get("dice_source") == "board":
+                self.send(type="roll", dice=[rnd.randint(1, 6), rnd.randint(1, 6)])
+            else:
+                self.send(type="roll")
+        elif phase == "move":
+            self.send(type="move", move=rnd.choice(m["legal_moves"]))
+        elif phase == "doubled":
+            self.send(type="take" if rnd.random() < 0.7 else "drop")
 
 
 def event_match(client, director, seats, *, length: int = 5, dice: str = "board", **options) -> Recorder:

@@ -34,6 +34,23 @@ def test_each_game_commits_to_a_seed_before_its_first_roll_and_reveals_it_at_the
     assert sum(c["rolls"] for c in checks) == sum(1 for r in rows if r.payload.get("source") == "server")
 
 
+def test_a_process_that_forgets_what_it_knew_mid_game_goes_on_with_the_seeds_next_rolls(api, make_user):
+    """The index of a server roll is read from the log (the game's server rolls so far): a web worker that
+    restarts, or never saw the match, draws the same next roll as the one that recorded the last."""
+    seats = make_user("alice"), make_user("bob")
+    staff = make_user("root", official=True, player=False)
+    m = new_match(api, staff, seats, length=3)
+    rnd = random.Random(11)
+    while not m.match["finished"]:
+        if rnd.random() < 0.3:
+            services._SNAPSHOTS.clear()
+            services._SEEDS.clear()
+        m.step_random(rnd)
+    rows = store.read_stream(m.id)
+    checks = dice.verify(rows)
+    assert checks and all(c["verified"] for c in checks), checks
+
+
 def test_the_seed_stays_secret_while_the_game_is_played(api, make_user):
     seats = make_user("alice"), make_user("bob")
     m = new_match(api, seats[0], seats)
