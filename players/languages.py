@@ -30,4 +30,3 @@ def language_code(text: str) -> str | None:
 def preferred_language(player: Player) -> str:
     """What to write to ``player`` in: their choice, else the site's language."""
     return language_code(player.language) or settings.LANGUAGE_CODE
-

@@ -1,4 +1,4 @@
-"""Writes to players: merging duplicate entries of one person.
+"""Writes to players: merging duplicate entries of one person; the language a player is written to in.
 
 A merge is a command on the players' stream (``players/identity.py`` decides it): it appends one
 ``PlayersMerged`` event, and everything that counts a player's results (the ratings, the players' merged view)
