@@ -28,7 +28,7 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("crawford/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     # every member logs in here (players at the table, directors who are not staff); the admin's page takes staff only
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", players_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", ApiRoot.as_view(), name="api-root"),
     path("api/health/", Health.as_view(), name="health"),

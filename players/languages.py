@@ -2,7 +2,7 @@
 the site's own (``settings.LANGUAGE_CODE``) when they never said.
 
 It is set by the language switch when they are logged in, by a column of the club's member list in the director's
-console, and through the API (``/api/players/me/``).
+console, and through the API (``/api/players/me/``); the site's login brings it back on any device (players/views.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
-"""The language switch of every page, which also remembers a logged-in player's choice (players/languages.py)."""
+"""The language switch of every page, which also remembers a logged-in player's choice (players/languages.py), and
+the site's login, which brings that choice back on whatever device the player logs in from."""
 
+from django.conf import settings
+from django.contrib.auth import views as auth_views
 from django.views.i18n import set_language as django_set_language
 
 from . import services
@@ -17,3 +20,19 @@ def set_language(request):
         if player is not None:
             services.player_set_language(actor=request.user, player=player, language=code)
     return response
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login; a player who chose a language gets the site in it from here on (the switch's cookie)."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        player = Player.objects.filter(user=form.get_user()).only("language").first()
+        code = language_code(player.language) if player is not None else None
+        if code:
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME, code, max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+        return response

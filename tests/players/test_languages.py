@@ -19,3 +19,17 @@ def test_a_player_who_never_said_is_written_to_in_the_sites_language(settings):
     settings.LANGUAGE_CODE = "fr"
     assert preferred_language(Player(display_name="Ann")) == "fr"
     assert preferred_language(Player(display_name="Bob", language="en")) == "en"
+
+
+@pytest.mark.django_db
+def test_a_player_who_chose_french_gets_the_site_in_french_when_they_log_in_anywhere(client, make_user):
+    make_user("ann")
+    Player.objects.filter(user__username="ann").update(language="fr")
+    make_user("bob")
+    answer = client.post("/accounts/login/", {"username": "ann", "password": "pw-ann"})
+    assert answer.status_code == 302 and answer.cookies["django_language"].value == "fr"
+    assert 'lang="fr"' in client.get("/").content.decode()
+    other = client.__class__()
+    answer = other.post("/accounts/login/", {"username": "bob", "password": "pw-bob"})
+    assert answer.status_code == 302 and "django_language" not in answer.cookies  # never said: as the browser asks
+    assert 'lang="en"' in other.get("/").content.decode()
