@@ -16,6 +16,7 @@ class ApiRootSerializer(serializers.Serializer):
     player_ratings = serializers.CharField(help_text="a URL template: {id} is the player's id")
     player_records = serializers.CharField(help_text="a URL template: a player's records (streaks, nemesis)")
     head_to_head = serializers.CharField(help_text="a URL template: {id} against {opponent_id}")
+    me = serializers.URLField(help_text="the logged-in user's player, and the language their e-mails are written in")
     schema = serializers.URLField(help_text="this OpenAPI document")
     docs = serializers.URLField(help_text="the OpenAPI document in Swagger UI")
     health = serializers.URLField()
@@ -40,6 +41,7 @@ class ApiRoot(APIView):
             "player_ratings": url("rating-list").replace("ratings/", "players/{id}/ratings/"),
             "player_records": url("rating-list").replace("ratings/", "players/{id}/records/"),
             "head_to_head": url("rating-list").replace("ratings/", "players/{id}/head-to-head/{opponent_id}/"),
+            "me": url("my-player"),
             "schema": url("schema"),
             "docs": url("api-docs"),
             "health": url("health"),

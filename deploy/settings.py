@@ -104,6 +104,8 @@ PUBLISHED_EVENTS_PROVIDER = "tournaments.selectors.published_event_ids"
 # what `manage.py load_demo` adds after its club night, each a function of (director=, club=, players=, event=,
 # rnd=) returning a line to print: named here so that tournaments imports nothing of the apps above it
 DEMO_EXTRAS = ["seasons.demo.load"]
+# the director's console prints, beside the event's own sheets, the table of every season that counts it
+CONSOLE_SHEETS = ["seasons.sheets.console_links"]
 
 ROOT_URLCONF = "deploy.urls"
 WSGI_APPLICATION = "deploy.wsgi.application"

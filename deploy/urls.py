@@ -13,6 +13,8 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analysis.api import EventAnalysisView
+from players import api as players_api
+from players import views as players_views
 from deploy.api_root import ApiRoot
 from ratings import views as ratings_views
 from tournaments.services import visible_or_404
@@ -26,12 +28,13 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("crawford/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     # every member logs in here (players at the table, directors who are not staff); the admin's page takes staff only
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", players_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", ApiRoot.as_view(), name="api-root"),
     path("api/health/", Health.as_view(), name="health"),
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
+    path("api/players/me/", players_api.MyPlayer.as_view(), name="my-player"),
     path("api/players/<int:player_id>/records/", records_api.PlayerRecords.as_view(), name="player-records"),
     path("api/players/<int:player_id>/opponents/", records_api.PlayerOpponents.as_view(), name="player-opponents"),
     path("api/players/<int:player_id>/best-results/", records_api.PlayerBestResults.as_view(),
@@ -52,8 +55,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="crawford/swagger_ui.html"),
          name="api-docs"),
     path("api-auth/", include("rest_framework.urls")),
-    # the language switch on every page posts here (Django's set_language: a form, no script)
-    path("i18n/", include("django.conf.urls.i18n")),
+    # the language switch on every page posts here (Django's set_language: a form, no script), which remembers a
+    # logged-in player's choice as the language their e-mails are written in
+    path("i18n/setlang/", players_views.set_language, name="set_language"),
     # the scripts' strings in the reader's language (the djangojs catalogue), served as a script file
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("tournaments.urls_pages")),

@@ -19,7 +19,7 @@ class ClubAdmin(admin.ModelAdmin):
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     # merged_into is a read model of the log (players/projections.py): shown, never edited here
-    list_display = ("display_name", "club", "country", "user", "merged_into")
+    list_display = ("display_name", "club", "country", "language", "user", "merged_into")
     readonly_fields = ("merged_into",)
     list_filter = ("club", "country")
     search_fields = ("display_name", "user__username")

@@ -28,6 +28,10 @@ class Player(models.Model):
     # match, and the club's own number for them (their licence), which recognises them at the next import
     email = models.EmailField(blank=True)
     club_member_id = models.CharField(max_length=40, blank=True, help_text="the player's number in their club")
+    # the language the player is written to in (a code of settings.LANGUAGES; empty: the site's): a detail of the
+    # person like their address, chosen by the language switch when they are logged in, the club's member list or
+    # the API (players/languages.py); no projection reads it, so it is a column and not an event
+    language = models.CharField(max_length=8, blank=True, help_text="the language the player is written to in")
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )

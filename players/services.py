@@ -1,4 +1,4 @@
-"""Writes to players: merging duplicate entries of one person.
+"""Writes to players: merging duplicate entries of one person; the language a player is written to in.
 
 A merge is a command on the players' stream (``players/identity.py`` decides it): it appends one
 ``PlayersMerged`` event, and everything that counts a player's results (the ratings, the players' merged view)
@@ -17,11 +17,12 @@ from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 
 from . import authority, identity
+from .languages import language_code
 from .identity import MergeRefused
 from .models import Player
 from .selectors import players_stream
 
-__all__ = ["MergeRefused", "player_merge"]
+__all__ = ["MergeRefused", "player_merge", "player_set_language"]
 
 
 def player_merge(
@@ -70,4 +71,19 @@ def _carry_over(kept: Player, duplicates: list[Player]) -> None:
             dup.save(update_fields=["user"])  # first: the account is one-to-one
         kept.club_id = kept.club_id or dup.club_id
         kept.country = kept.country or dup.country
-    kept.save(update_fields=["user", "club", "country"])
+        kept.language = kept.language or dup.language
+    kept.save(update_fields=["user", "club", "country", "language"])
+
+
+def player_set_language(*, actor, player: Player, language: str) -> Player:
+    """Record the language ``player`` is written to in; only the player themself chooses it here (a director sets
+    it for a new member through the club's list). ``language`` is a site's code or an empty string (the site's)."""
+    if not (actor is not None and actor.is_authenticated and player.user_id == actor.pk):
+        raise PermissionDenied("only the player chooses their language")
+    code = language_code(language) if language else ""
+    if code is None:
+        raise ValueError(f"the site does not speak {language[:20]!r}")
+    if player.language != code:
+        player.language = code
+        player.save(update_fields=["language"])
+    return player

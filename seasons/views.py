@@ -3,6 +3,7 @@ with the rule version) and its director's controls, the rules. Thin: the forms a
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -11,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from eventlog import projections
 from eventlog.store import ConcurrencyError
 
-from . import controls, scoring, selectors, services
+from . import controls, scoring, selectors, services, sheets
 from .decider import SeasonError
 from .models import Season
 
@@ -54,6 +55,15 @@ def season_page(request, pk: int):
                        rule_text=request.session.pop("season_rule_draft", None) or controls.current_rule_text(data),
                        today=timezone.localdate())
     return render(request, "seasons/season.html", context)
+
+
+def season_table_pdf(request, pk: int):
+    """The table printed for the club's wall: public, as the season page is; in the reader's language."""
+    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    response = HttpResponse(sheets.season_table_sheet(season, base_url=request.build_absolute_uri("/")),
+                            content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="season-{season.pk}-table.pdf"'
+    return response
 
 
 def rules_page(request):

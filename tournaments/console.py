@@ -13,6 +13,7 @@ import io
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -24,6 +25,7 @@ from eventlog import projections
 from eventlog.models import Event
 from games.models import MatchSummary
 from players import authority
+from players.languages import language_code
 from players.models import Player
 
 from . import names, selectors, services, stream
@@ -52,6 +54,7 @@ class Member:
     name: str
     email: str
     club_id: str
+    language: str = ""  # a code of settings.LANGUAGES, or empty (the site's)
 
 
 def check_runs(actor, tournament: Tournament) -> None:
@@ -63,23 +66,28 @@ def check_runs(actor, tournament: Tournament) -> None:
 
 
 def parse_members(text: str) -> list[Member]:
-    """Lines of ``name, e-mail, club id`` (commas, semicolons or tabs, as a spreadsheet copies them; the e-mail
-    and the club id may be left empty; a header line naming the columns is skipped). Refuses the whole list with
-    every fault found: a malformed address, a name missing or too long, the same person twice."""
+    """Lines of ``name, e-mail, club id, language`` (commas, semicolons or tabs, as a spreadsheet copies them; the
+    e-mail, the club id and the language the member is written to in may be left empty; a header line naming the
+    columns is skipped). Refuses the whole list with every fault found: a malformed address, a name missing or too
+    long, a language the site does not speak, the same person twice."""
     sample = text[:2048]
     delimiter = "\t" if "\t" in sample else ";" if sample.count(";") > sample.count(",") else ","
     rows = [r for r in csv.reader(io.StringIO(text.strip()), delimiter=delimiter)]
     problems: list[str] = []
     members: list[Member] = []
     for number, row in enumerate(rows, 1):
-        cells = [c.strip() for c in row] + ["", ""]
+        cells = [c.strip() for c in row] + ["", "", ""]
         if not any(cells):
             continue
-        name, email, club_id = cells[0], cells[1], cells[2]
+        name, email, club_id, language = cells[0], cells[1], cells[2], cells[3]
         if number == 1 and name.lower() in ("name", "nom") and email.lower() in ("email", "e-mail", "mail", "courriel"):
             continue
-        if len(row) > 3 and any(c.strip() for c in row[3:]):
-            problems.append(_("line %(n)s: at most three columns (name, e-mail, club id)") % {"n": number})
+        if len(row) > 4 and any(c.strip() for c in row[4:]):
+            problems.append(_("line %(n)s: at most four columns (name, e-mail, club id, language)") % {"n": number})
+        code = language_code(language) if language else ""
+        if code is None:
+            problems.append(_("line %(n)s: %(language)s is not a language of the site (%(codes)s)") % {
+                "n": number, "language": language[:40], "codes": ", ".join(c for c, _n in settings.LANGUAGES)})
         if not name or len(name) > MAX_NAME:
             problems.append(_("line %(n)s: a name of 1 to %(max)s characters") % {"n": number, "max": MAX_NAME})
         if email:
@@ -89,7 +97,7 @@ def parse_members(text: str) -> list[Member]:
                 problems.append(_("line %(n)s: %(email)s is not an e-mail address") % {"n": number, "email": email[:80]})
         if len(club_id) > MAX_MEMBER_ID:
             problems.append(_("line %(n)s: a club id of at most %(max)s characters") % {"n": number, "max": MAX_MEMBER_ID})
-        members.append(Member(number, name, email.lower(), club_id))
+        members.append(Member(number, name, email.lower(), club_id, code or ""))
     if len(members) > MAX_IMPORT_ROWS:
         problems.append(_("at most %(max)s members at once") % {"max": MAX_IMPORT_ROWS})
     for what, key in ((_("name"), lambda m: m.name.casefold()), (_("e-mail"), lambda m: m.email),
@@ -134,10 +142,13 @@ def console_import(*, actor, tournament: Tournament, text: str) -> list[Player]:
                 continue
             if player is None:
                 player = Player.objects.create(display_name=m.name, email=m.email, club_member_id=m.club_id,
-                                               club_id=tournament.club_id)
-            elif m.email and not player.email:
-                player.email = m.email
-                player.save(update_fields=["email"])
+                                               language=m.language, club_id=tournament.club_id)
+            else:  # the club's list fills in what the player's entry lacks, never overwrites their own choice
+                missing = [f for f in ("email", "language") if getattr(m, f) and not getattr(player, f)]
+                for f in missing:
+                    setattr(player, f, getattr(m, f))
+                if missing:
+                    player.save(update_fields=missing)
             players.append((m, player))
         if problems:
             raise ImportRefused(problems)

@@ -36,7 +36,8 @@ def console_page(request, pk: int):
     entered = {e["player_id"] for e in data["entries"]}
     context = {"t": tournament, "data": data, "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
                "history": selectors.tournament_history(tournament), "standings": selectors.standings_by_flight(data),
-               "previous_leagues": console.previous_leagues(request.user, tournament)}
+               "previous_leagues": console.previous_leagues(request.user, tournament),
+               "more_sheets": sheets.more_sheets(tournament)}
     return render(request, "tournaments/console/run.html", context)
 
 

@@ -3,7 +3,8 @@
 ``MatchNotices`` follows the log like a projection: for every ``MatchCreated`` it records a
 :class:`~tournaments.models.MatchNotice` (one per match, whatever replays the log) and asks Celery to send it
 once the batch commits. ``match_notice_send`` sends it at most once: the row is locked and marked sent in the
-transaction that sends. The message names the opponent, the table, the length and the round.
+transaction that sends. The message names the opponent, the table, the length and the round, in the language of
+the player it is written to (``players/languages.py``).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from eventlog.projections import Projection
+from players.languages import preferred_language
 from players.models import Player
 
 from . import names, stream
@@ -83,17 +85,19 @@ def match_notice_send(match_id: str) -> list[int]:
             return []
         players = Player.objects.select_related("user").in_bulk(link["players"])
         table = facts.tables.get(notice.slot)
-        # the round as the console and the sheets name it ("Quarter-final": it needs the bracket's rounds), once
-        rounds = names.rounds_per_bracket(tournament_data(tournament)["slots"])
-        round_name = names.slot_name(notice.slot, rounds.get(notice.slot.split(":")[0]))
+        # the round as the console and the sheets name it ("Quarter-final": it needs the bracket's rounds), read once
+        rounds = names.rounds_per_bracket(tournament_data(tournament)["slots"]).get(notice.slot.split(":")[0])
         sent = []
         for me, other in (link["players"], tuple(reversed(link["players"]))):
             player, opponent = players[me], players[other]
             address = address_of(player)
             if not address:
                 continue
-            send_mail(_message_subject(tournament, table), _message_body(tournament, round_name, link, table, opponent),
-                      settings.DEFAULT_FROM_EMAIL, [address])
+            with translation.override(preferred_language(player)):  # each player reads it in their own language
+                round_name = names.slot_name(notice.slot, rounds)
+                send_mail(_message_subject(tournament, table),
+                          _message_body(tournament, round_name, link, table, opponent),
+                          settings.DEFAULT_FROM_EMAIL, [address])
             sent.append(me)
         notice.sent_at, notice.sent_to = timezone.now(), sent
         notice.save(update_fields=["sent_at", "sent_to"])

@@ -3,12 +3,18 @@
 - the draw sheet: every round's matches with their tables (a bracket round by round; Swiss pairings by table);
 - score cards: one per match being played (players, length, table, a grid for each game's result and cube);
 - the standings.
+
+Other apps print on the same paper (the season table, ``seasons/sheets.py``): :func:`render_pdf` and the
+``tournaments/sheets/base.html`` page are theirs too, and the console lists their sheets for an event through
+``settings.CONSOLE_SHEETS`` (named by the composition root: this app imports none of them).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from . import console, names, selectors
 from .models import Tournament
@@ -16,7 +22,7 @@ from .models import Tournament
 CARD_ROWS_MIN = 9  # a 5-point match can take that many games, and more need a second card
 
 
-def _pdf(template: str, context: dict, base_url: str) -> bytes:
+def render_pdf(template: str, context: dict, base_url: str) -> bytes:
     from weasyprint import HTML  # heavy (Pango, fonts): loaded when a sheet is printed, not with every view
 
     html = render_to_string(template, {**context, "printed_at": timezone.localtime()})
@@ -43,17 +49,23 @@ def _rounds(data: dict) -> list[dict]:
 
 def draw_sheet(tournament: Tournament, *, base_url: str) -> bytes:
     data = selectors.tournament_data(tournament)
-    return _pdf("tournaments/sheets/draw.html", {"t": tournament, "data": data, "rounds": _rounds(data),
-                                                      "format_name": names.format_name(data["format"])}, base_url)
+    return render_pdf("tournaments/sheets/draw.html", {"t": tournament, "data": data, "rounds": _rounds(data),
+                                                        "format_name": names.format_name(data["format"])}, base_url)
 
 
 def score_cards(tournament: Tournament, *, base_url: str) -> bytes:
     data = console.console_data(tournament)
     cards = [{**s, "rows": range(1, max(CARD_ROWS_MIN, 2 * s["length"] - 1) + 1)} for s in data["board"]]
-    return _pdf("tournaments/sheets/cards.html", {"t": tournament, "cards": cards}, base_url)
+    return render_pdf("tournaments/sheets/cards.html", {"t": tournament, "cards": cards}, base_url)
 
 
 def standings_sheet(tournament: Tournament, *, base_url: str) -> bytes:
     data = selectors.tournament_data(tournament)
-    return _pdf("tournaments/sheets/standings.html", {"t": tournament, "standings": selectors.standings_by_flight(data),
-                                                       "tiebreaks": selectors.tiebreak_names(data)}, base_url)
+    return render_pdf("tournaments/sheets/standings.html", {
+        "t": tournament, "standings": selectors.standings_by_flight(data), "tiebreaks": selectors.tiebreak_names(data),
+    }, base_url)
+
+
+def more_sheets(tournament: Tournament) -> list[dict]:
+    """The sheets other apps print where this event counts (``{"label", "url"}`` each): the season tables, …"""
+    return [link for maker in getattr(settings, "CONSOLE_SHEETS", ()) for link in import_string(maker)(tournament)]

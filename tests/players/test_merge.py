@@ -53,16 +53,17 @@ def test_a_merge_appends_one_event_to_the_players_stream(registrar, people, djan
         people[1]: people[0], people[2]: people[0]}
 
 
-def test_the_kept_entry_takes_the_account_club_and_country_only_a_duplicate_had(registrar, make_user):
+def test_the_kept_entry_takes_the_account_club_country_and_language_only_a_duplicate_had(registrar, make_user):
     ann = make_user("ann")
     club = Club.objects.create(name="Lyon BG")
     bare = Player.objects.create(display_name="Ann")
     dup = ann.player
-    Player.objects.filter(pk=dup.pk).update(club=club, country="FR")
+    Player.objects.filter(pk=dup.pk).update(club=club, country="FR", language="fr")
     player_merge(actor=registrar, kept_id=bare.pk, duplicate_ids=[dup.pk], reason="same person")
     bare.refresh_from_db()
     dup.refresh_from_db()
     assert (bare.user_id, bare.club_id, bare.country) == (ann.pk, club.pk, "FR") and dup.user_id is None
+    assert bare.language == "fr"  # the e-mails keep the language the person chose
 
 
 @pytest.mark.parametrize("who", ["anonymous", "member", "staff without the permission"])

@@ -29,7 +29,9 @@ BLOCKING = ("serious", "critical")
 
 
 def _event(director, name: str, fmt: str, players: list[int], **settings) -> Tournament:
-    event = services.tournament_create(actor=director, name=name, format=fmt, settings=settings)
+    # under the demo club's name: the demo's director is its director, not an official (load_demo)
+    event = services.tournament_create(actor=director, name=name, format=fmt, club=director.directed_clubs.get(),
+                                       settings=settings)
     for p in players:
         services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p})
         services.tournament_command(actor=director, tournament=event, command={"type": "check_in", "player": p})

@@ -48,7 +48,11 @@ class Command(BaseCommand):
         User = get_user_model()
         with transaction.atomic():
             club = Club.objects.create(name=CLUB, country="FR")
-            director = User.objects.create_user("director", password="director", is_staff=True, is_superuser=True)
+            # a club's director with exactly a director's rights: staff opens the admin's door, directing the club
+            # lets them hold its events, and the events they direct are theirs to run (players/authority.py); no
+            # superuser, so the admin shows them their events, not the log, the projections or the periodic tasks
+            director = User.objects.create_user("director", password="director", is_staff=True)
+            club.directors.add(director)
             password = make_password("crawford")  # hashed once: the members share the demo password
             players = []
             for name in MEMBERS:
@@ -76,7 +80,7 @@ class Command(BaseCommand):
         demo_ladder.load(director=director, club=club, players=players, play=lambda m: self._play(director, m, rnd, None))
         self.stdout.write(
             f"demo loaded: {CLUB}, {len(players)} players, event '{event.name}'; "
-            "log in at /admin/ as director / director"
+            "log in at /accounts/login/ as director / director (the club's director)"
         )
 
     def _settle(self, event) -> None:

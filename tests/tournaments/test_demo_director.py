@@ -1,0 +1,54 @@
+"""The demo's director (``load_demo``) is a club's director with exactly a director's rights (issue 17,
+"Measured": the demo director was a superuser, so the demo's admin showed the log, the projections' checkpoints and
+Celery's periodic tasks to whoever opened it as the club's director)."""
+
+import os
+
+import pytest
+from django.core.management import call_command
+
+from players.models import Club
+from seasons.models import Season
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+MACHINERY = ("/admin/django_celery_beat/", "/admin/eventlog/", "/admin/auth/", "/admin/players/", "/admin/ratings/",
+             "/admin/analysis/", "/admin/seasons/", "/admin/authtoken/", "/admin/axes/", "/admin/games/")
+
+
+@pytest.fixture
+def demo(django_user_model):
+    call_command("load_demo", stdout=open(os.devnull, "w"))
+    return django_user_model.objects.get(username="director")
+
+
+def test_the_demo_admin_shows_the_clubs_director_their_events_and_none_of_the_machinery(demo, client):
+    assert demo.is_staff and not demo.is_superuser
+    assert not demo.get_all_permissions()  # no model permission, no Officials group: only what directing gives
+    assert list(Club.objects.filter(directors=demo).values_list("name", flat=True)) == ["Crawford Demo Backgammon Club"]
+    client.force_login(demo)
+    index = client.get("/admin/").content.decode()
+    assert "/admin/tournaments/tournament/" in index
+    for path in MACHINERY:
+        assert path not in index, path
+    for path in ("/admin/django_celery_beat/periodictask/", "/admin/django_celery_beat/crontabschedule/",
+                 "/admin/eventlog/projectioncheckpoint/", "/admin/eventlog/event/", "/admin/auth/user/"):
+        assert client.get(path).status_code in (302, 403, 404), path
+    listed = client.get("/admin/tournaments/tournament/").content.decode()
+    for event in Tournament.objects.all():  # every demo event is theirs: listed, and run from the console
+        assert event.name in listed
+        assert client.get(f"/events/{event.pk}/run/").status_code == 200
+
+
+def test_the_demo_director_runs_the_demo_season_and_not_another_clubs_event(demo, client, django_user_model):
+    client.force_login(demo)
+    season = Season.objects.get()
+    assert 'id="controls"' in client.get(f"/seasons/{season.pk}/").content.decode()
+    other = django_user_model.objects.create_user("oscar", password="pw-oscar")
+    elsewhere = Club.objects.create(name="Cercle d'ailleurs")
+    elsewhere.directors.add(other)
+    from tournaments import services
+    theirs = services.tournament_create(actor=other, name="Their night", format="single_elimination", club=elsewhere)
+    assert client.get(f"/events/{theirs.pk}/run/").status_code == 403
+    assert "Their night" not in client.get("/admin/tournaments/tournament/").content.decode()
