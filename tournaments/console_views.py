@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -32,12 +33,17 @@ def console_page(request, pk: int):
     if request.method == "POST":
         _act(request, tournament)
         return redirect(request.POST.get("next_anchor") and f"{request.path}#{request.POST['next_anchor']}" or request.path)
-    data = console.console_data(tournament)
+    now = timezone.now()
+    data = console.console_data(tournament, now=now)
     entered = {e["player_id"] for e in data["entries"]}
     context = {"t": tournament, "data": data, "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
                "history": selectors.tournament_history(tournament), "standings": selectors.standings_by_flight(data),
-               "previous_leagues": console.previous_leagues(request.user, tournament)}
-    return render(request, "tournaments/console/run.html", context)
+               "previous_leagues": console.previous_leagues(request.user, tournament), "now": now,
+               "stalled_after": int(console.STALLED_AFTER.total_seconds())}
+    # the part the page's script fetches when it is told the event moved on (console.js): no messages in it, so
+    # a push never takes the flash meant for the page that follows the director's own action
+    template = "tournaments/console/_live.html" if request.GET.get("partial") else "tournaments/console/run.html"
+    return render(request, template, context)
 
 
 def _act(request, tournament: Tournament) -> None:
