@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from eventlog import live
 from eventlog.store import ConcurrencyError
 from players.models import Player
 
@@ -33,6 +34,8 @@ def console_page(request, pk: int):
     if request.method == "POST":
         _act(request, tournament)
         return redirect(request.POST.get("next_anchor") and f"{request.path}#{request.POST['next_anchor']}" or request.path)
+    # where the projections were before the page is read: a push past it while the page loads is caught up on
+    position = live.projected_position()
     now = timezone.now()
     data = console.console_data(tournament, now=now)
     entered = {e["player_id"] for e in data["entries"]}
@@ -42,8 +45,10 @@ def console_page(request, pk: int):
                "stalled_after": int(console.STALLED_AFTER.total_seconds())}
     # the part the page's script fetches when it is told the event moved on (console.js): no messages in it, so
     # a push never takes the flash meant for the page that follows the director's own action
-    template = "tournaments/console/_live.html" if request.GET.get("partial") else "tournaments/console/run.html"
-    return render(request, template, context)
+    if request.GET.get("partial"):
+        return render(request, "tournaments/console/_live.html", context)
+    context["position"] = position
+    return render(request, "tournaments/console/run.html", context)
 
 
 def _act(request, tournament: Tournament) -> None:

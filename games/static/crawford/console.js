@@ -114,9 +114,9 @@
       swap(html);
     } catch (e) { /* offline for a moment: the next push or poll tries again */ }
   }
-  let seen = null;
+  let seen = +live.dataset.position;  // where the projections were when the page was read
   Crawford.follow(live.dataset.follow, (position) => {
-    if (seen !== null && position > seen) refresh();
-    seen = position;
+    if (position > seen) refresh();
+    seen = Math.max(seen, position);
   }, refresh);
 })();
