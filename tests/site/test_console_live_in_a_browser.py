@@ -45,6 +45,18 @@ def director(django_user_model):
     return user
 
 
+def where_the_time_went(page, sent: float, shown: float) -> str:
+    """From a submission (epoch ms) to the console showing it: until the console was told and asked for its live
+    part, the answer, the swap (the last fetch of the live part before ``shown``, by the page's resource timing)."""
+    fetch = page.evaluate("""(shown) => performance.getEntriesByType("resource")
+        .filter((r) => r.name.includes("partial=1") && performance.timeOrigin + r.responseEnd <= shown + 1)
+        .map((r) => [performance.timeOrigin + r.startTime, performance.timeOrigin + r.responseEnd]).pop()""", shown)
+    if not fetch:
+        return "no fetch of the live part"
+    return (f"told and asking after {(fetch[0] - sent) / 1000:.3f} s, answered in {(fetch[1] - fetch[0]) / 1000:.3f} s, "
+            f"drawn {(shown - fetch[1]) / 1000:.3f} s later")
+
+
 def same(after: dict, before: dict) -> bool:
     """The same typing, focus and caret, and the focused field where it was on the screen (to a pixel)."""
     return {**after, "top": 0} == {**before, "top": 0} and abs(after["top"] - before["top"]) <= 1
@@ -109,7 +121,8 @@ def test_the_console_follows_a_move_and_a_result_and_keeps_what_the_director_typ
             break
         tablet.wait_for_timeout(20)
     moved = (laptop.evaluate("window.gameAt") - tablet.submissions[-1]) / 1000
-    assert moved < 1.0, f"the console showed the move {moved:.3f} s after the tablet's submission"
+    parts = where_the_time_went(laptop, tablet.submissions[-1], laptop.evaluate("window.gameAt"))
+    assert moved < 1.0, f"the console showed the move {moved:.3f} s after the tablet's submission ({parts})"
     assert laptop.evaluate("window.notReloaded") is True
     assert len([u for u in laptop.polls if "partial=1" in u]) > fetched  # pushed, then fetched
     assert same(typed_state(laptop), before), (typed_state(laptop), before)
@@ -140,7 +153,7 @@ def test_the_console_follows_a_move_and_a_result_and_keeps_what_the_director_typ
     assert same(typed_state(laptop), before), (typed_state(laptop), before)
     assert laptop.locator(f"{RESULT} button[value=report_result]").count() == 1  # still a match to report
     shot(laptop, "console-live-02-result")
-    print(f"console: the move shown {moved:.3f} s after the tablet's submission; the result {clicked:.3f} s after "
+    print(f"console: the move shown {moved:.3f} s after the tablet's submission ({parts}); the result {clicked:.3f} s after "
           f"the other console's submission ({reported:.3f} s after its answer, which took {posted[0]['responseStart']:.0f} ms)")
 
     # the second match is not played: its flag comes when its 15 minutes are up, by the page's clock
