@@ -175,3 +175,29 @@ def test_the_console_follows_a_move_and_a_result_and_keeps_what_the_director_typ
     shot(watcher, "console-live-03-stalled")
     for page in (laptop, tablet, other):
         assert page.errors == []
+
+
+def test_without_the_push_the_console_asks_every_few_seconds(live_server, director, browser):  # noqa: F811
+    """A proxy that refuses server-sent events (or a lost connection): the console falls back to asking for its live
+    part every 5 s, and still keeps what the director typed."""
+    url = live_server.url
+    players = [Player.objects.create(display_name=name) for name in ("Ada", "Bruno", "Chloé", "Dimitri")]
+    event = services.tournament_create(actor=director, name="Offline night", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 3}}})
+    for p in players:
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p.pk})
+    console.console_command(actor=director, tournament=event,
+                            command={"type": "draw", "method": "manual", "seeds": [p.pk for p in players]})
+    laptop = open_page(browser, live_server, login=True, width=1280, height=900)
+    laptop.route("**/follow/", lambda route: route.abort())
+    laptop.goto(f"{url}/events/{event.pk}/run/")
+    laptop.wait_for_selector(ROW.format(FIRST))
+    laptop.evaluate(WATCH)
+    laptop.locator(RESULT).locator("[name=winner_points]").fill("3")
+    first = tournament_facts(event).matches[FIRST]
+    console.console_command(actor=director, tournament=event, command={
+        "type": "report_result", "slot": FIRST, "winner": first["players"][0], "score": [3, 0]})
+    laptop.wait_for_function("() => window.resultAt", timeout=12_000)
+    assert laptop.evaluate("window.notReloaded") is True
+    assert laptop.locator(RESULT).locator("[name=winner_points]").input_value() == "3"
+    assert [u for u in laptop.polls if "partial=1" in u] and laptop.errors == []
