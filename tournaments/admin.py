@@ -12,7 +12,7 @@ from django.views.generic import RedirectView
 from eventlog.store import ConcurrencyError
 from players import authority
 
-from . import config, services, stream
+from . import config, console, services, stream
 from .models import Tournament
 
 
@@ -158,11 +158,7 @@ class TournamentAdmin(admin.ModelAdmin):
         except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
             self.message_user(request, f"{tournament.name}: {refused}", messages.ERROR)
             return False
-        from eventlog import projections
-
-        projections.run_all()  # directors see the outcome of their click at once
-        services.tournament_advance(tournament)
-        projections.run_all()
+        console.settle(tournament)  # directors see the outcome of their click at once; the live pages are told
         return True
 
 
