@@ -29,6 +29,7 @@ from urllib.parse import urlparse
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import transaction
 from django.http import StreamingHttpResponse
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,14 @@ def same_server(url: str) -> bool:
     ours, theirs = urlparse(settings.REDIS_URL), urlparse(url)
     return (ours.scheme, ours.hostname, ours.port, ours.username, ours.password) == \
         (theirs.scheme, theirs.hostname, theirs.port, theirs.username, theirs.password)
+
+
+def projections_moved(applied: dict[str, int]) -> None:
+    """After a run of the projections (the worker's, or one a page runs itself to show its outcome at once): the
+    pages following them are told, once it is committed, if it applied anything. Whoever ran it must tell: a run
+    that took the events leaves the worker's next run nothing to apply, and so nothing to tell."""
+    if any(applied.values()):
+        transaction.on_commit(lambda: publish(PROJECTIONS, projected_position()))
 
 
 _client = None

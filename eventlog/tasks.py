@@ -28,8 +28,7 @@ def sweep_projections() -> dict:
 
 def _told(applied: dict[str, int]) -> dict[str, int]:
     # the event pages (eventlog/live.py) show projections: they are told once these have moved on
-    if any(applied.values()):
-        live.publish(live.PROJECTIONS, live.projected_position())
+    live.projections_moved(applied)
     return applied
 
 

@@ -1,23 +1,18 @@
-"""The admin, fit for directors: run an event from one page; every button calls the services."""
-
-from functools import wraps
+"""The admin, fit for directors: their events created and listed here; each is run from the director's console
+(``/events/{id}/run/``, tournaments/console.py), where the list's "Run this event" leads."""
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_protect
+from django.views.generic import RedirectView
 
 from eventlog.store import ConcurrencyError
 from players import authority
-from players.models import Player
 
-from . import config, selectors, services, stream
+from . import config, console, services, stream
 from .models import Tournament
 
 
@@ -140,7 +135,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.display(description="")
     def run_link(self, obj):
-        return format_html('<a href="{}">Run this event</a>', reverse("admin:tournaments_tournament_run", args=[obj.pk]))
+        return format_html('<a href="{}">{}</a>', reverse("event-console", args=[obj.pk]), _("Run this event"))
 
     @admin.action(description="Make the draw (random seeding)")
     def make_random_draw(self, request, queryset):
@@ -153,7 +148,9 @@ class TournamentAdmin(admin.ModelAdmin):
             self._command(request, tournament, {"type": "pair_round"})
 
     def get_urls(self):
-        return [path("<int:pk>/run/", _event_runners_only(self.run_view), name="tournaments_tournament_run")] + super().get_urls()
+        # the director's console is the one place an event is run; the admin's old address leads there
+        run = RedirectView.as_view(pattern_name="event-console")
+        return [path("<int:pk>/run/", run, name="tournaments_tournament_run")] + super().get_urls()
 
     def _command(self, request, tournament, command) -> bool:
         try:
@@ -161,40 +158,8 @@ class TournamentAdmin(admin.ModelAdmin):
         except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
             self.message_user(request, f"{tournament.name}: {refused}", messages.ERROR)
             return False
-        from eventlog import projections
-
-        projections.run_all()  # directors see the outcome of their click at once
-        services.tournament_advance(tournament)
-        projections.run_all()
+        console.settle(tournament)  # directors see the outcome of their click at once; the live pages are told
         return True
-
-    def run_view(self, request, pk: int):
-        tournament = get_object_or_404(Tournament, pk=pk)
-        if not authority.runs_event(request.user, tournament.director_id):
-            raise PermissionDenied("only the event's director or an official runs this event")
-        if request.method == "POST":
-            try:
-                command = _command_from_form(request.POST)
-            except ValueError as unsaid:
-                self.message_user(request, str(unsaid), messages.ERROR)
-                return redirect("admin:tournaments_tournament_run", pk=pk)
-            if command and self._command(request, tournament, command):
-                self.message_user(request, f"Done: {command['type'].replace('_', ' ')}.", messages.SUCCESS)
-            return redirect("admin:tournaments_tournament_run", pk=pk)
-        data = selectors.tournament_data(tournament)
-        entered = {e["player_id"] for e in data["entries"]}
-        context = {
-            **self.admin_site.each_context(request), "title": f"Run {tournament.name}", "t": tournament, "data": data,
-            "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
-            "opts": self.model._meta, "slots": [s for s in data["slots"] if None not in s["players"]],
-            "history": selectors.tournament_history(tournament),
-            "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
-            # a Swiss pairs its next round itself unless set otherwise: no button then (the console's rule too)
-            "auto_pair": selectors.tournament_facts(tournament).config.get("auto_pair", True),
-            "is_nav_sidebar_enabled": request.user.is_staff,  # the rest of the admin is closed to other directors
-            **_format_controls(request.user, tournament, data),
-        }
-        return render(request, "admin/tournaments/run.html", context)
 
 
 def _settings(data: dict) -> dict:
@@ -226,82 +191,9 @@ def _settings(data: dict) -> dict:
     return settings
 
 
-def _format_controls(user, tournament: Tournament, data: dict) -> dict:
-    """What a ladder's and a league's director needs on the run page: the ladder (to issue and decline
-    challenges, to add a newcomer), the league's deadlines, and the leagues a next season may follow."""
-    from .views import format_views
-
-    out = format_views(tournament, data)
-    out.pop("brackets", None)
-    out.pop("standings", None)
-    if data["format"] == stream.Format.LEAGUE and not data["drawn"]:
-        from .models import TournamentState
-
-        leagues = TournamentState.objects.filter(format=stream.Format.LEAGUE, drawn=True).exclude(
-            tournament_id=tournament.pk).values_list("tournament_id", flat=True)
-        out["previous_leagues"] = [t for t in Tournament.objects.filter(pk__in=list(leagues)).order_by("-pk")
-                                   if services.may_see(user, t)]
-    return out
-
-
 def _directs_any(user) -> bool:
     return user.is_authenticated and Tournament.objects.filter(director=user).exists()
 
 
 def _directs_a_club(user) -> bool:
     return user.is_authenticated and user.is_active and user.directed_clubs.exists()
-
-
-def _event_runners_only(view):
-    """Not behind the admin's staff-only door: an event's director runs it without being staff.
-
-    The page keeps the admin's protections: a login first (the site's login page, open to every member),
-    CSRF, no caching; ``run_view`` then applies the one rule of players/authority.py."""
-
-    @wraps(view)
-    def guarded(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        return view(request, *args, **kwargs)
-
-    return csrf_protect(never_cache(guarded))
-
-
-RESULTS = ("report_result", "correct_result", "forfeit")
-
-
-def _command_from_form(post) -> dict | None:
-    """The command the director's form says, and nothing it does not: no winner or score is assumed.
-
-    A result needs the winner chosen and both scores (a forfeit has none: its score is unknown); a
-    number that is not one is refused with the reason (ValueError), never recorded as something else."""
-    kind = post.get("action")
-    if not kind:
-        return None
-    command = {"type": kind}
-    for field in ("player", "winner", "challenger", "defender", "number", "previous"):
-        if post.get(field):
-            command[field] = _number(post[field], field)
-    for field in ("slot", "reason", "method"):
-        if post.get(field):
-            command[field] = post[field]
-    if kind in RESULTS and "winner" not in command:
-        raise ValueError("Choose the winner: nothing was recorded.")
-    if kind in ("report_result", "correct_result"):
-        points = [post.get("winner_points", "").strip(), post.get("loser_points", "").strip()]
-        if not all(points):
-            raise ValueError("Give both scores (the winner's points and the loser's): nothing was recorded.")
-        command["score"] = [_number(points[0], "the winner's points"), _number(points[1], "the loser's points")]
-    if kind == "correct_result" and not command.get("reason", "").strip():
-        raise ValueError("Say why the result is corrected (the reason is kept in the event's history).")
-    return command
-
-
-def _number(text: str, what: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{what.capitalize()} must be a whole number, not {text[:20]!r}: nothing was recorded.") from None
-    if value < 0:
-        raise ValueError(f"{what.capitalize()} cannot be negative: nothing was recorded.")
-    return value

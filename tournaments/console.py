@@ -21,7 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from eventlog import projections
+from eventlog import live, projections
 from eventlog.models import Event
 from games.models import MatchSummary
 from players import authority
@@ -158,7 +158,7 @@ def console_import(*, actor, tournament: Tournament, text: str) -> list[Player]:
                                             command={"type": "enter", "player": player.pk})
             except services.TournamentError as refused:
                 raise ImportRefused([_("line %(n)s: %(reason)s") % {"n": m.line, "reason": refused}]) from None
-    projections.run_all()
+    project()
     return [p for _m, p in players]
 
 
@@ -171,7 +171,7 @@ def console_check_in_all(*, actor, tournament: Tournament) -> int:
         for player in missing:
             services.tournament_command(actor=actor, tournament=tournament,
                                         command={"type": "check_in", "player": player})
-    projections.run_all()
+    project()
     return len(missing)
 
 
@@ -183,9 +183,15 @@ def console_command(*, actor, tournament: Tournament, command: dict) -> None:
 
 
 def settle(tournament: Tournament) -> None:
-    projections.run_all()
+    project()
     services.tournament_advance(tournament)
-    projections.run_all()
+    project()
+
+
+def project() -> None:
+    """Run the projections here (the director sees the outcome on the page that follows) and tell the pages
+    following them, the other consoles and the event pages, as the worker's run would have."""
+    live.projections_moved(projections.run_all())
 
 
 # -- undo -----------------------------------------------------------------------------------------

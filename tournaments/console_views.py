@@ -5,10 +5,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from eventlog import live
 from eventlog.store import ConcurrencyError
 from players.models import Player
 
@@ -32,12 +34,20 @@ def console_page(request, pk: int):
     if request.method == "POST":
         _act(request, tournament)
         return redirect(request.POST.get("next_anchor") and f"{request.path}#{request.POST['next_anchor']}" or request.path)
-    data = console.console_data(tournament)
+    # where the projections were before the page is read: a push past it while the page loads is caught up on
+    position = live.projected_position()
+    now = timezone.now()
+    data = console.console_data(tournament, now=now)
     entered = {e["player_id"] for e in data["entries"]}
     context = {"t": tournament, "data": data, "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
                "history": selectors.tournament_history(tournament), "standings": selectors.standings_by_flight(data),
-               "previous_leagues": console.previous_leagues(request.user, tournament),
-               "more_sheets": sheets.more_sheets(tournament)}
+               "previous_leagues": console.previous_leagues(request.user, tournament), "now": now,
+               "stalled_after": int(console.STALLED_AFTER.total_seconds()), "more_sheets": sheets.more_sheets(tournament)}
+    # the part the page's script fetches when it is told the event moved on (console.js): no messages in it, so
+    # a push never takes the flash meant for the page that follows the director's own action
+    if request.GET.get("partial"):
+        return render(request, "tournaments/console/_live.html", context)
+    context["position"] = position
     return render(request, "tournaments/console/run.html", context)
 
 

@@ -1,6 +1,6 @@
 """The demo's ladder and league (``manage.py load_demo`` calls :func:`load`): what a newcomer sees at once.
 
-Run through the same services as the API and the run page: a challenge ladder of the demo club's members
+Run through the same services as the API and the console: a challenge ladder of the demo club's members
 with challenges played, one refused and one still open (its match waiting at the board), and a league of
 two divisions a round into its season. The matches are played by the demo's self-play, as the club
 night's are, so each is analysed like them.

@@ -1,7 +1,7 @@
 """What the read model says of an event's stages and of its knockout's re-entry: pure summaries of the facts.
 
 Pure Python, like the decider it asks: who may re-enter now is the decider's own judgement of a re-entry
-(``decider.reentry_for``) for each knocked-out player, so the run page offers exactly the re-entries it takes.
+(``decider.reentry_for``) for each knocked-out player, so the console offers exactly the re-entries it takes.
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ The rules (players/authority.py, the services and the README). "Officials" hold 
   its entrants (the others get 404, for commands too).
 - Event commands: ``enter`` yourself (anyone logged in who can see the event) or anyone (director,
   officials); ``confirm_result`` only the slot's two players; every other command the director and officials.
-- The admin "run this event" page: the event's director (staff or not) and officials. The rest of the
+- The director's console (``/events/{id}/run/``, where the admin's old "run this event" address leads): the
+  event's director (staff or not) and officials. The rest of the
   admin needs staff: the event list shows officials every event and a staff director their own; its
   actions (draw, pair) act only on those; merging players needs the change permission on players.
 
@@ -525,7 +526,7 @@ def test_commands_to_an_event_that_does_not_exist_are_404(world, role):
     check(response, 404, before)
 
 
-# -- the admin's "run this event" page ----------------------------------------------------------
+# -- the director's console, "run this event" (the admin's old run page leads there) -------------
 
 
 def _admin_client(world, role):
@@ -538,16 +539,18 @@ def _admin_client(world, role):
 
 
 def _run_url(world) -> str:
-    return f"/admin/tournaments/tournament/{world.event.pk}/run/"
+    return f"/events/{world.event.pk}/run/"
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_run_page(world, role):
+def test_the_console(world, role):
     _entered(world)  # two players checked in: a draw would succeed
     client = _admin_client(world, role)
     page = client.get(_run_url(world))
     before = event_count()
     posted = client.post(_run_url(world), {"action": "draw", "method": "random"})
+    old = client.get(f"/admin/tournaments/tournament/{world.event.pk}/run/")
+    assert old.status_code == 302 and old["Location"] == _run_url(world)  # whoever asks: the console says who may
     if role in OFFICIALS:  # the director is not staff: the page is theirs all the same
         assert page.status_code == 200
         assert posted.status_code == 302 and posted["Location"] == _run_url(world)
@@ -581,7 +584,7 @@ def test_a_director_who_is_not_staff_logs_in_on_the_site_and_runs_the_event(worl
 
 
 @pytest.mark.parametrize("who", ["superuser", "staff director of this event", "staff with players.officiate"])
-def test_the_run_page_for_staff_who_may_run_the_event(world, django_user_model, who):
+def test_the_console_for_staff_who_may_run_the_event(world, django_user_model, who):
     from django.contrib.auth.models import Permission
 
     if who == "superuser":

@@ -24,7 +24,7 @@ def _pages(world) -> list[str]:
     player = world.player("player").pk
     return ["/", f"/events/{world.event.pk}/", f"/events/{world.event.pk}/?partial=1", f"/matches/{match_id}/",
             f"/matches/{match_id}/record/", f"/players/{player}/", "/ratings/", "/ratings/formula/",
-            "/accounts/login/", "/admin/", f"/admin/tournaments/tournament/{world.event.pk}/run/",
+            "/accounts/login/", "/admin/", f"/events/{world.event.pk}/run/", f"/events/{world.event.pk}/run/?partial=1",
             "/admin/tournaments/tournament/add/", "/api/docs/", "/api/"]
 
 

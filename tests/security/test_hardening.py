@@ -82,7 +82,7 @@ def test_admin_forms_need_the_csrf_token(world, superuser):
     client.force_login(superuser)
     for pid in (world.player("player").pk, world.player("opponent").pk):
         services.tournament_command(actor=superuser, tournament=world.event, command={"type": "enter", "player": pid})
-    run = f"/admin/tournaments/tournament/{world.event.pk}/run/"
+    run = f"/events/{world.event.pk}/run/"  # the console: the admin's old run address leads there
     before, tournaments = event_count(), Tournament.objects.count()
     for url, form in [
         (run, {"action": "draw", "method": "random"}),
@@ -99,13 +99,13 @@ def test_admin_forms_need_the_csrf_token(world, superuser):
     assert response.status_code == 302 and event_count() > before
 
 
-def test_the_run_page_needs_the_csrf_token_from_a_director_who_is_not_staff_too(world):
+def test_the_console_needs_the_csrf_token_from_a_director_who_is_not_staff_too(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.user("director"))
     for pid in (world.player("player").pk, world.player("opponent").pk):
         services.tournament_command(actor=world.user("director"), tournament=world.event,
                                     command={"type": "enter", "player": pid})
-    run, before = f"/admin/tournaments/tournament/{world.event.pk}/run/", event_count()
+    run, before = f"/events/{world.event.pk}/run/", event_count()
     response = client.post(run, {"action": "draw", "method": "random"})
     assert response.status_code == 403 and b"CSRF" in response.content and event_count() == before
     logout = client.post("/accounts/logout/")

@@ -117,7 +117,7 @@ def test_swiss_rounds_of_the_wrong_type_are_refused(world, rounds):
     assert event_count() == before
 
 
-def test_the_run_page_refuses_numbers_that_are_not_numbers(world):
+def test_the_console_refuses_numbers_that_are_not_numbers(world):
     from tournaments import services
 
     director = world.user("director")
@@ -129,7 +129,7 @@ def test_the_run_page_refuses_numbers_that_are_not_numbers(world):
     slot = services.tournament_view(world.event)[1].slots[0].key
     browser = Client()
     browser.force_login(director)
-    url = f"/admin/tournaments/tournament/{world.event.pk}/run/"
+    url = f"/events/{world.event.pk}/run/"
     for form in ({"winner": "abc", "winner_points": "3", "loser_points": "0"},
                  {"winner": str(a), "winner_points": "three", "loser_points": "0"},
                  {"winner": str(a), "winner_points": "9" * 5000, "loser_points": "0"},

@@ -1,4 +1,5 @@
-"""A ladder and a league in a real browser: the director creates and runs them from the run page (draw,
+"""A ladder and a league in a real browser: the director creates them in the admin and runs them from the
+console (draw,
 challenges, a refusal, a newcomer, results, the next season), and the public pages show the rungs, the
 ladder's history, the divisions with who goes up and down, on a desk and on a phone.
 
@@ -32,7 +33,7 @@ def create(page, url, name, fmt, **fields):
     for field, value in fields.items():
         page.fill(f"#id_{field}", str(value))
     page.click("input[name=_save]")
-    page.goto(f"{url}/admin/tournaments/tournament/{Tournament.objects.get(name=name).pk}/run/")
+    page.goto(f"{url}/events/{Tournament.objects.get(name=name).pk}/run/")  # the director's console
 
 
 def enter_and_draw(page, names):
@@ -43,7 +44,7 @@ def enter_and_draw(page, names):
     page.click("button[value=draw]")
 
 
-def test_a_ladder_and_a_league_run_from_the_run_page_and_shown_in_public(live_server, browser_page,  # noqa: F811
+def test_a_ladder_and_a_league_run_from_the_console_and_shown_in_public(live_server, browser_page,  # noqa: F811
                                                                          django_user_model):
     page, url = browser_page, live_server.url
     django_user_model.objects.create_user("dora", password="dora-pass-1234", is_staff=True, is_superuser=True)
@@ -63,15 +64,16 @@ def test_a_ladder_and_a_league_run_from_the_run_page_and_shown_in_public(live_se
     page.select_option("select[name=challenger]", label=rungs[2])
     page.select_option("select[name=defender]", label=rungs[1])  # already in a challenge: refused, said why
     page.click("button[value=issue_challenge]")
-    page.wait_for_selector(".messagelist .error")
-    assert "has a challenge open already" in page.locator(".messagelist").inner_text()
+    page.wait_for_selector(".console-messages .error")
+    assert "has a challenge open already" in page.locator(".console-messages").inner_text()
     assert page.locator("a:text('record')").count() == 1
-    page.fill("input[name=reason]", "away")
+    page.fill("#ladder input[name=reason]", "away")
     page.click("button[value=decline_challenge]")
     page.wait_for_selector("text=Done: decline challenge.")
     page.select_option("select[name=player]", label="Eva")
-    page.click("button:text('Add to the ladder')")
-    shot(page, "ladder-01-run-page")
+    page.click("button[value=enter]")  # a late entry: the ladder's newcomer
+    page.wait_for_selector("text=Done: enter.")
+    shot(page, "ladder-01-console")
 
     page.goto(f"{url}/events/{Tournament.objects.get(name='Club ladder').pk}/")
     ladder = page.locator("[data-ladder=rungs] tbody tr").all_inner_texts()

@@ -126,9 +126,9 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     assert b.locator("#take").is_visible() and not b.locator("#double").is_visible()
     shot(b, "21-stale-double-told")
 
-    # the director reports Ada–Dimitri on paper from the run page, choosing the winner and giving the score
-    a.goto(f"{url}/admin/tournaments/tournament/{event.pk}/run/")
-    row = a.locator("tr", has_text="main:r1:m1")
+    # the director reports Ada–Dimitri on paper from the console, choosing the winner and giving the score
+    a.goto(f"{url}/events/{event.pk}/run/")
+    row = a.locator("#results tr:has(input[name=slot][value='main:r1:m1'])")
     row.locator("select[name=winner]").select_option(label="Dimitri")
     row.locator("input[name=winner_points]").fill("3")
     row.locator("input[name=loser_points]").fill("1")
@@ -141,11 +141,11 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
         assert not b.locator(button).is_visible()
     shot(b, "22-tablet-after-paper-result")
 
-    # Bruno–Chloé is played at the board (Bruno wins), then corrected on the run page with a reason
+    # Bruno–Chloé is played at the board (Bruno wins), then corrected on the console with a reason
     play_to_end(director, m2, winner_seat=0)
     settle(event)
     a.reload()
-    row = a.locator("tr", has_text="main:r1:m2")
+    row = a.locator("#results tr:has(input[name=slot][value='main:r1:m2'])")
     row.locator("select[name=winner]").select_option(label="Chloé")
     row.locator("input[name=winner_points]").fill("3")
     row.locator("input[name=loser_points]").fill("2")
@@ -155,7 +155,7 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     settle(event)
     a.reload()
     assert "reason: scoresheet signed by both" in a.locator(".history").inner_text()
-    shot(a, "23-run-page-history")
+    shot(a, "23-console-history")
 
     # the home page: both matches show their results, neither as "game 0"
     a.goto(url + "/")

@@ -38,3 +38,8 @@ def test_a_club_director_creates_an_event_under_the_clubs_name_from_the_admin(cl
         "name": "Jeudi", "club": club.pk, "format": "single_elimination", "length": "5", "dice": "server"})
     assert answer.status_code == 302
     assert Tournament.objects.get(name="Jeudi").club_id == club.pk
+
+
+def test_the_event_log_is_read_only_in_the_admin(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("root", password="pw", is_staff=True, is_superuser=True))
+    assert client.get("/admin/eventlog/event/add/").status_code == 403

@@ -242,3 +242,36 @@ def test_after_the_draw_the_console_takes_a_late_entry_and_a_withdrawal(client, 
     post(client, t, action="withdraw", player=gone.pk, reason="ill")
     data = tournament_data(t)
     assert late.pk in [e["player_id"] for e in data["entries"]] and gone.pk in data["withdrawn"]
+
+
+def test_a_console_action_tells_the_pages_following_the_event(client, event, monkeypatch,
+                                                              django_capture_on_commit_callbacks):
+    """The console runs the projections itself (the director sees the outcome at once): it must tell the pages
+    following them, other consoles and the event pages, as the worker's run would; the worker's run after it
+    finds nothing left to apply, and so tells nobody."""
+    from eventlog import live
+
+    told = []
+    monkeypatch.setattr(live, "publish", lambda topic, number: told.append((topic, number)))
+    with django_capture_on_commit_callbacks(execute=True):
+        post(client, event, action="import", members=MEMBERS)
+    assert told and told[-1] == (live.PROJECTIONS, live.projected_position())
+    told.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        post(client, event, action="check_in_all")
+        post(client, event, action="draw", method="random")
+    assert [t for t, _ in told].count(live.PROJECTIONS) >= 2  # both actions (the draw's new matches tell their own)
+
+
+def test_the_console_s_live_part_is_the_board_without_the_messages(client, event):
+    """What console.js fetches when told: the board (with the clock the stalled flag needs), the results, the
+    entries; never the flash meant for the page after the director's own action (a push would take it)."""
+    client.post(reverse("event-console", args=[event.pk]), {"action": "import", "members": MEMBERS})
+    post(client, event, action="check_in_all")
+    client.post(reverse("event-console", args=[event.pk]), {"action": "draw", "method": "random"})
+    part = client.get(reverse("event-console", args=[event.pk]), {"partial": "1"}).content.decode()
+    assert "Done: draw." not in part and "<html" not in part
+    assert 'id="board" data-now="' in part and part.count("data-last-activity=") == 4 and 'id="results"' in part
+    page = client.get(reverse("event-console", args=[event.pk])).content.decode()
+    assert "Done: draw." in page  # still there for the page that follows the action
+    assert 'id="console-live"' in page and "crawford/console.js" in page and 'data-position="' in page
