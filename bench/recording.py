@@ -67,7 +67,11 @@ def main() -> None:
     finally:
         if server is not None:
             os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # a worker still holding a follower's stream open: gunicorn waits for it
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait(timeout=10)
     _report(result, args)
 
 
@@ -146,7 +150,8 @@ def _record(url: str, record, args, env) -> dict:
             deadline = time.monotonic() + 10
             while sent["done"] < expected or sent["n"] > sent["done"]:
                 if time.monotonic() > deadline:
-                    raise SystemExit(f"no answer to command {expected}: {page.locator('#status').inner_text()}")
+                    raise SystemExit(f"no answer to command {expected}: {page.locator('#status').inner_text()}"
+                                     + (f"; page errors: {errors}" if errors else ""))
                 page.wait_for_timeout(5)
             page.wait_for_timeout(5)  # the answer drawn
 
@@ -160,7 +165,8 @@ def _record(url: str, record, args, env) -> dict:
             try:
                 page.locator(selector).first.tap(timeout=5000)
             except Exception:
-                raise SystemExit(f"cannot tap {selector} at {event}: {page.locator('#status').inner_text()}") from None
+                raise SystemExit(f"cannot tap {selector} at {event}: {page.locator('#status').inner_text()}"
+                                 + (f"; page errors: {errors}" if errors else "")) from None
 
         turn = 0
         commands = 0  # the commands the match has had: each roll, play and cube action is one

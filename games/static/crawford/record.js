@@ -344,9 +344,10 @@
     const only = completions(pos, dice, [], new Map());
     if (only.size !== 1) return false;
     steps = only.values().next().value;
-    const play = text(steps), dice = `${state.dice[0]}-${state.dice[1]}`;
-    const note = fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s, recorded."), { name: name(state.turn), dice: dice, play: play });
-    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: dice, play: play }));
+    // "roll", not "dice": a const named dice here would shadow the dice left (above) for the whole function
+    const play = text(steps), roll = `${state.dice[0]}-${state.dice[1]}`;
+    const note = fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s, recorded."), { name: name(state.turn), dice: roll, play: play });
+    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: roll, play: play }));
     send({ type: "move", move: play }, note);
     return true;
   }
