@@ -13,7 +13,8 @@ player's, so "typical" moves), replayed through the recording screen in Debian's
 tablet of the given size) as a recorder would: the dice from the board on the dice pad, each play by tapping a
 checker and then where it goes (a checker's whole way when it moves with several dice), the cube's buttons.
 Counted: every tap the recorder makes. Timed: every command's answer as the browser saw it (request sent to the
-last byte of the answer, Resource Timing through Playwright).
+last byte of the answer, Resource Timing through Playwright), and the screen's own work before the request and after
+the answer (record.js's User Timing measures).
 """
 
 from __future__ import annotations
@@ -278,13 +279,17 @@ def _record(url: str, record, args, env) -> dict:
                 if args.games and games >= args.games:
                     break
         state = page.request.get(f"{url}/api/matches/{match_id}/").json()
+        page.wait_for_timeout(100)  # the last answer painted
+        # the screen's own work around each command (User Timing marks of record.js)
+        client = page.evaluate("""() => Object.fromEntries(["before-send", "after-answer", "answer-to-paint"]
+            .map((n) => [n, performance.getEntriesByName("crawford:" + n).map((e) => e.duration)]))""")
         browser.close()
     if errors:
         raise SystemExit(f"page errors: {errors}")
     if not args.games and tuple(state["score"]) != tuple(record.state.score):
         raise SystemExit(f"the match recorded ends {state['score']}, the file's {record.state.score}: a play went astray")
     return {"moves": move_taps, "rolls": roll_taps, "other": other_taps, "answers": answers, "games": games,
-            "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps)}
+            "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps), "client": client}
 
 
 def _composed(page) -> list[tuple[int, int]]:
@@ -329,6 +334,12 @@ def _report(r: dict, args) -> None:
     print(f"submissions {len(answers)}: ms per answer mean {statistics.mean(answers):.1f}, median "
           f"{statistics.median(answers):.1f}, p90 {q(0.9):.1f}, p99 {q(0.99):.1f}, max {answers[-1]:.1f} "
           f"(under 100 ms: {sum(1 for a in answers if a < 100)}/{len(answers)})")
+    for name, what in (("before-send", "the press to the request sent"), ("after-answer", "the answer to the board redrawn"),
+                       ("answer-to-paint", "the answer to the next frame painted")):
+        ms = sorted(r["client"][name])
+        if ms:
+            print(f"screen's own work, {what} ({len(ms)}): median {statistics.median(ms):.1f} ms, "
+                  f"p90 {ms[min(len(ms) - 1, int(0.9 * len(ms)))]:.1f}, max {ms[-1]:.1f}")
 
 
 if __name__ == "__main__":

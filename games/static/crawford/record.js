@@ -32,6 +32,10 @@
   let pending = "";    // a message to show once (what the last answer said)
   let busy = false;
   let chosen = [];     // the dice pad's first die, waiting for the second
+  // User Timing, read by bench/recording.py: the screen's own milliseconds around a command, from the press that
+  // sent it to the request's start ("crawford:before-send") and from its answer to the board redrawn
+  // ("crawford:after-answer") and painted ("crawford:answer-to-paint")
+  let pressed = null;
 
   const boardPoint = (mp) => (state.turn === 0 ? mp : 25 - mp);
   const moverPoint = (bp) => (bp === 0 || bp === 25) ? bp : (state.turn === 0 ? bp : 25 - bp);
@@ -131,14 +135,21 @@
   const spot = (p) => (p === 25 ? "bar" : p === 0 ? "off" : String(p));
   function text(list) { return list.map(([f, t]) => `${spot(f)}/${spot(t)}`).join(" "); }
 
-  function render(message, isError) {
+  // points of 44 px at least, for a finger: on a phone the board is drawn upright (board.js)
+  function draw() {
     Crawford.drawBoard(svg, preview(), {
       clickable: state.phase === P.MOVE && !state.finished && !busy,
       selected: guess === null || guess.at === 0 ? null : boardPoint(guess.at),
       targets: new Set(Array.from(targets.keys(), (t) => (t === 0 ? -1 : boardPoint(t)))),
       targetOff: targets.has(0),
-      onPoint: tap, numbering: (p) => moverPoint(p),
+      onPoint: tap, numbering: (p) => moverPoint(p), minPoint: 44,
     });
+  }
+  let upright = Crawford.upright(svg, 44);
+  window.addEventListener("resize", () => { if (Crawford.upright(svg, 44) !== upright) { upright = !upright; draw(); } });
+
+  function render(message, isError) {
+    draw();
     $("score").textContent = `${state.score[0]}–${state.score[1]}`;
     const crawford = state.crawford ? ` · ${gettext("Crawford game (no cube)")}` : "";
     $("facts").textContent = `${state.length ? fmt(gettext("%(n)s-point match"), { n: state.length }) : gettext("Money session")}` +
@@ -205,6 +216,7 @@
   // by tapping it (the one play that brings two checkers there).
   function tap(bp) {
     if (busy || state.phase !== P.MOVE) return;
+    pressed = performance.now();
     const p = moverPoint(bp);
     if (guess && targets.has(p)) { const way = targets.get(p); undoGuess(); advance(way); return; }
     if (guess && p === guess.at && p !== 0) { guess = null; targets = new Map(); checker(p); return; }
@@ -322,9 +334,12 @@
     command.expected_version = state.version;
     busy = true;
     let response;
+    performance.measure("crawford:before-send", { start: pressed ?? performance.now() });
+    pressed = null;
     try { response = await post(command, newKey()); }
     catch (lost) { busy = false; render(gettext("No answer from the server: check the connection and try again."), true); return false; }
     const body = await response.json();
+    const answered = performance.now();
     busy = false;
     if (response.status === 409 && body.state) {  // the other tablet was first: show what it recorded, and where we are
       adopt(body.state); render(body.detail, true); return false;
@@ -335,6 +350,8 @@
     const now = +response.headers.get("X-Match-Version");
     if (now > state.version) { await refresh(gettext("The match has moved on since; the screen is updated.")); return true; }
     if (!playForced()) render();
+    performance.measure("crawford:after-answer", { start: answered });
+    requestAnimationFrame(() => setTimeout(() => performance.measure("crawford:answer-to-paint", { start: answered })));
     return true;
   }
 
@@ -371,6 +388,7 @@
   // -- the dice pad: two taps, sent at the second; the pad is empty again for the next roll ------------------
   document.querySelectorAll(".die-key").forEach((k) => k.addEventListener("click", () => {
     if (busy) return;
+    pressed = performance.now();
     chosen.push(+k.dataset.die);
     if (chosen.length < 2) { render(); return; }
     const dice2 = chosen.slice(0, 2);
