@@ -114,3 +114,23 @@ def test_the_board_fits_a_finger_and_keeps_dice_off_the_point_numbers_on_phone_a
         assert len(dice) == 4 and len(labels) == 24 and overlapping(dice, labels) == [], width
         assert reader.errors == []
         reader.context.close()
+
+
+def test_the_board_and_the_viewer_speak_french_to_a_french_browser(live_server, director, browser, match_023):  # noqa: F811
+    match_id, record = match_023
+    replay(director, match_id, record.events[1:4])
+    reader = browser.new_context(locale="fr-FR", viewport={"width": 1024, "height": 768}).new_page()
+    reader.goto(f"{live_server.url}/matches/{match_id}/?game=1")
+    reader.wait_for_selector("#board .point")
+    assert reader.inner_text("#crawford") == "non" and reader.inner_text("#cube") == "1 (au centre)"
+    assert reader.locator("#board .turnmark title").text_content() in ("aux pions clairs de jouer", "aux pions foncés de jouer")
+    assert reader.locator("#board g.point title").first.text_content().startswith("case ")
+    reader.context.close()
+    tablet = open_page(browser, live_server, login=True, touch=True)
+    tablet.context.add_cookies([{"name": "django_language", "value": "fr", "url": live_server.url}])
+    tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+    tablet.wait_for_selector("#board .point")
+    assert tablet.locator("#board g.point[data-point='24']").get_attribute("aria-label") == "case 24"
+    assert tablet.locator("#board g.tray").get_attribute("aria-label") == "sortie des pions"
+    assert tablet.locator("#board g.bar").get_attribute("aria-label") == "barre"
+    assert tablet.errors == []
