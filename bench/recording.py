@@ -281,7 +281,7 @@ def _record(url: str, record, args, env) -> dict:
         state = page.request.get(f"{url}/api/matches/{match_id}/").json()
         page.wait_for_timeout(100)  # the last answer painted
         # the screen's own work around each command (User Timing marks of record.js)
-        client = page.evaluate("""() => Object.fromEntries(["before-send", "after-answer", "answer-to-paint"]
+        client = page.evaluate("""() => Object.fromEntries(["tap", "before-send", "after-answer", "answer-to-paint"]
             .map((n) => [n, performance.getEntriesByName("crawford:" + n).map((e) => e.duration)]))""")
         browser.close()
     if errors:
@@ -334,7 +334,7 @@ def _report(r: dict, args) -> None:
     print(f"submissions {len(answers)}: ms per answer mean {statistics.mean(answers):.1f}, median "
           f"{statistics.median(answers):.1f}, p90 {q(0.9):.1f}, p99 {q(0.99):.1f}, max {answers[-1]:.1f} "
           f"(under 100 ms: {sum(1 for a in answers if a < 100)}/{len(answers)})")
-    for name, what in (("before-send", "the press to the request sent"), ("after-answer", "the answer to the board redrawn"),
+    for name, what in (("tap", "a tap on the board to the board redrawn"), ("before-send", "the press to the request sent"), ("after-answer", "the answer to the board redrawn"),
                        ("answer-to-paint", "the answer to the next frame painted")):
         ms = sorted(r["client"][name])
         if ms:

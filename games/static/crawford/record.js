@@ -34,7 +34,7 @@
   let chosen = [];     // the dice pad's first die, waiting for the second
   // User Timing, read by bench/recording.py: the screen's own milliseconds around a command, from the press that
   // sent it to the request's start ("crawford:before-send") and from its answer to the board redrawn
-  // ("crawford:after-answer") and painted ("crawford:answer-to-paint")
+  // ("crawford:after-answer") and painted ("crawford:answer-to-paint"); and each tap on the board ("crawford:tap")
   let pressed = null;
 
   const boardPoint = (mp) => (state.turn === 0 ? mp : 25 - mp);
@@ -68,10 +68,15 @@
     return { q: { mine, theirs }, to };
   }
 
-  // every legal play's resulting position reachable from q with the dice left, with the steps to it
-  function completions(q, left, path, found) {
+  // every legal play's resulting position reachable from q with the dice left, with the steps to it. A position
+  // reached again with the same dice left (the same checkers moved in another order: doubles above all) has given
+  // all it leads to already: it is not searched twice.
+  function completions(q, left, path, found, seen = new Set()) {
     const k = key(q);
     if (legal.has(k) && !found.has(k)) found.set(k, path);
+    const here = k + left.join("");
+    if (seen.has(here)) return found;
+    seen.add(here);
     const tried = new Set();
     left.forEach((die, i) => {
       if (tried.has(die)) return;
@@ -79,18 +84,35 @@
       const rest = left.slice(0, i).concat(left.slice(i + 1));
       for (let f = 25; f >= 1; f--) {
         const s = step(q, f, die);
-        if (s) completions(s.q, rest, path.concat([[f, s.to]]), found);
+        if (s) completions(s.q, rest, path.concat([[f, s.to]]), found, seen);
       }
     });
     return found;
   }
-  const viable = (q, left) => completions(q, left, [], new Map()).size > 0;
+  // whether some legal play is still reachable from q with the dice left: the first one found answers
+  function viable(q, left, known = new Map()) {
+    const k = key(q), here = k + left.join("");
+    if (known.has(here)) return known.get(here);
+    let found = legal.has(k);
+    const tried = new Set();
+    for (let i = 0; i < left.length && !found; i++) {
+      if (tried.has(left[i])) continue;
+      tried.add(left[i]);
+      const rest = left.slice(0, i).concat(left.slice(i + 1));
+      for (let f = 25; f >= 1 && !found; f--) {
+        const s = step(q, f, left[i]);
+        if (s && viable(s.q, rest, known)) found = true;
+      }
+    }
+    known.set(here, found);
+    return found;
+  }
 
   // where the checker on f may go: one die, or several in a row for the same checker, each stop still leading
   // to a legal play. A place two ways reach with different results (one hits on the way, the other not) is no
   // target: the recorder taps the stop on the way instead, so the screen never guesses a hit.
   function destinations(f) {
-    const out = new Map(), ambiguous = new Set();
+    const out = new Map(), ambiguous = new Set(), reachable = new Map();
     (function walk(q, at, left, path) {
       const tried = new Set();
       left.forEach((die, i) => {
@@ -100,7 +122,7 @@
         if (!s) return;
         const rest = left.slice(0, i).concat(left.slice(i + 1));
         const way = path.concat([[at, s.to]]);
-        if (!viable(s.q, rest)) return;
+        if (!viable(s.q, rest, reachable)) return;
         const known = out.get(s.to);
         if (!known) out.set(s.to, { steps: way, q: s.q, left: rest, to: s.to, die });
         else if (key(known.q) !== key(s.q)) ambiguous.add(s.to);
@@ -216,7 +238,13 @@
   // by tapping it (the one play that brings two checkers there).
   function tap(bp) {
     if (busy || state.phase !== P.MOVE) return;
-    pressed = performance.now();
+    const began = pressed = performance.now();
+    tapped(bp);
+    pressed = null;  // a press is timed only while it is handled: a later button's command is not counted from it
+    performance.measure("crawford:tap", { start: began });  // the tap to its board redrawn (and its command sent)
+  }
+
+  function tapped(bp) {
     const p = moverPoint(bp);
     if (guess && targets.has(p)) { const way = targets.get(p); undoGuess(); advance(way); return; }
     if (guess && p === guess.at && p !== 0) { guess = null; targets = new Map(); checker(p); return; }
@@ -253,8 +281,10 @@
     const { ways, first } = guess;
     const other = Array.from(ways.values()).find((w) => w.steps.length === 1 && w.die !== first.die);
     if (!other) return;
+    pressed = performance.now();
     undoGuess();
     advance(other);
+    pressed = null;
   }
 
   function undoGuess() { ({ steps, pos, dice } = guess.before); guess = null; targets = new Map(); }
@@ -284,10 +314,11 @@
     render();
   }
 
+  // the request first (send reaches fetch before its first await), then the board redrawn while it travels
   function submit() {
     const play = text(steps);
-    render(fmt(gettext("Recording %(play)s…"), { play: play }));
     send({ type: "move", move: play }, fmt(gettext("%(name)s played %(play)s."), { name: name(state.turn), play: play }));
+    render(fmt(gettext("Recording %(play)s…"), { play: play }));
   }
 
   // -- talking to the server -------------------------------------------------------------------------------
@@ -364,8 +395,8 @@
     // "roll", not "dice": a const named dice here would shadow the dice left (above) for the whole function
     const play = text(steps), roll = `${state.dice[0]}-${state.dice[1]}`;
     const note = fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s, recorded."), { name: name(state.turn), dice: roll, play: play });
-    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: roll, play: play }));
     send({ type: "move", move: play }, note);
+    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: roll, play: play }));
     return true;
   }
 
@@ -388,7 +419,6 @@
   // -- the dice pad: two taps, sent at the second; the pad is empty again for the next roll ------------------
   document.querySelectorAll(".die-key").forEach((k) => k.addEventListener("click", () => {
     if (busy) return;
-    pressed = performance.now();
     chosen.push(+k.dataset.die);
     if (chosen.length < 2) { render(); return; }
     const dice2 = chosen.slice(0, 2);
