@@ -154,7 +154,13 @@ def _record(url: str, record, args, env) -> dict:
                     raise SystemExit(f"no answer to command {expected}: {page.locator('#status').inner_text()}"
                                      + (f"; page errors: {errors}" if errors else ""))
                 page.wait_for_timeout(5)
-            page.wait_for_timeout(5)  # the answer drawn
+            # the answer handled by the screen (its User Timing measure), not only received by the browser: a roll
+            # with one legal play sends that play while handling it, and a tap before then would land on the roll
+            while page.evaluate("performance.getEntriesByName('crawford:after-answer').length") < sent["done"]:
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"answer {expected} not drawn: {page.locator('#status').inner_text()}"
+                                     + (f"; page errors: {errors}" if errors else ""))
+                page.wait_for_timeout(2)
 
         def submitted() -> bool:
             # the screen says so at once ("Recording …"), before the browser's request reaches this script

@@ -379,8 +379,8 @@
     adopt(body.state);
     pending = [note, told(body.appended)].filter(Boolean).join(" ");
     const now = +response.headers.get("X-Match-Version");
-    if (now > state.version) { await refresh(gettext("The match has moved on since; the screen is updated.")); return true; }
-    if (!playForced()) render();
+    if (now > state.version) await refresh(gettext("The match has moved on since; the screen is updated."));
+    else if (!playForced()) render();
     performance.measure("crawford:after-answer", { start: answered });
     requestAnimationFrame(() => setTimeout(() => performance.measure("crawford:answer-to-paint", { start: answered })));
     return true;
