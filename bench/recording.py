@@ -13,7 +13,8 @@ player's, so "typical" moves), replayed through the recording screen in Debian's
 tablet of the given size) as a recorder would: the dice from the board on the dice pad, each play by tapping a
 checker and then where it goes (a checker's whole way when it moves with several dice), the cube's buttons.
 Counted: every tap the recorder makes. Timed: every command's answer as the browser saw it (request sent to the
-last byte of the answer, Resource Timing through Playwright).
+last byte of the answer, Resource Timing through Playwright), and the screen's own work before the request and after
+the answer (record.js's User Timing measures).
 """
 
 from __future__ import annotations
@@ -67,7 +68,11 @@ def main() -> None:
     finally:
         if server is not None:
             os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # a worker still holding a follower's stream open: gunicorn waits for it
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait(timeout=10)
     _report(result, args)
 
 
@@ -146,9 +151,16 @@ def _record(url: str, record, args, env) -> dict:
             deadline = time.monotonic() + 10
             while sent["done"] < expected or sent["n"] > sent["done"]:
                 if time.monotonic() > deadline:
-                    raise SystemExit(f"no answer to command {expected}: {page.locator('#status').inner_text()}")
+                    raise SystemExit(f"no answer to command {expected}: {page.locator('#status').inner_text()}"
+                                     + (f"; page errors: {errors}" if errors else ""))
                 page.wait_for_timeout(5)
-            page.wait_for_timeout(5)  # the answer drawn
+            # the answer handled by the screen (its User Timing measure), not only received by the browser: a roll
+            # with one legal play sends that play while handling it, and a tap before then would land on the roll
+            while page.evaluate("performance.getEntriesByName('crawford:after-answer').length") < sent["done"]:
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"answer {expected} not drawn: {page.locator('#status').inner_text()}"
+                                     + (f"; page errors: {errors}" if errors else ""))
+                page.wait_for_timeout(2)
 
         def submitted() -> bool:
             # the screen says so at once ("Recording …"), before the browser's request reaches this script
@@ -160,7 +172,8 @@ def _record(url: str, record, args, env) -> dict:
             try:
                 page.locator(selector).first.tap(timeout=5000)
             except Exception:
-                raise SystemExit(f"cannot tap {selector} at {event}: {page.locator('#status').inner_text()}") from None
+                raise SystemExit(f"cannot tap {selector} at {event}: {page.locator('#status').inner_text()}"
+                                 + (f"; page errors: {errors}" if errors else "")) from None
 
         turn = 0
         commands = 0  # the commands the match has had: each roll, play and cube action is one
@@ -272,13 +285,17 @@ def _record(url: str, record, args, env) -> dict:
                 if args.games and games >= args.games:
                     break
         state = page.request.get(f"{url}/api/matches/{match_id}/").json()
+        page.wait_for_timeout(100)  # the last answer painted
+        # the screen's own work around each command (User Timing marks of record.js)
+        client = page.evaluate("""() => Object.fromEntries(["tap", "before-send", "after-answer", "answer-to-paint"]
+            .map((n) => [n, performance.getEntriesByName("crawford:" + n).map((e) => e.duration)]))""")
         browser.close()
     if errors:
         raise SystemExit(f"page errors: {errors}")
     if not args.games and tuple(state["score"]) != tuple(record.state.score):
         raise SystemExit(f"the match recorded ends {state['score']}, the file's {record.state.score}: a play went astray")
     return {"moves": move_taps, "rolls": roll_taps, "other": other_taps, "answers": answers, "games": games,
-            "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps)}
+            "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps), "client": client}
 
 
 def _composed(page) -> list[tuple[int, int]]:
@@ -323,6 +340,12 @@ def _report(r: dict, args) -> None:
     print(f"submissions {len(answers)}: ms per answer mean {statistics.mean(answers):.1f}, median "
           f"{statistics.median(answers):.1f}, p90 {q(0.9):.1f}, p99 {q(0.99):.1f}, max {answers[-1]:.1f} "
           f"(under 100 ms: {sum(1 for a in answers if a < 100)}/{len(answers)})")
+    for name, what in (("tap", "a tap on the board to the board redrawn"), ("before-send", "the press to the request sent"), ("after-answer", "the answer to the board redrawn"),
+                       ("answer-to-paint", "the answer to the next frame painted")):
+        ms = sorted(r["client"][name])
+        if ms:
+            print(f"screen's own work, {what} ({len(ms)}): median {statistics.median(ms):.1f} ms, "
+                  f"p90 {ms[min(len(ms) - 1, int(0.9 * len(ms)))]:.1f}, max {ms[-1]:.1f}")
 
 
 if __name__ == "__main__":

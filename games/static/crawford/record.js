@@ -32,6 +32,10 @@
   let pending = "";    // a message to show once (what the last answer said)
   let busy = false;
   let chosen = [];     // the dice pad's first die, waiting for the second
+  // User Timing, read by bench/recording.py: the screen's own milliseconds around a command, from the press that
+  // sent it to the request's start ("crawford:before-send") and from its answer to the board redrawn
+  // ("crawford:after-answer") and painted ("crawford:answer-to-paint"); and each tap on the board ("crawford:tap")
+  let pressed = null;
 
   const boardPoint = (mp) => (state.turn === 0 ? mp : 25 - mp);
   const moverPoint = (bp) => (bp === 0 || bp === 25) ? bp : (state.turn === 0 ? bp : 25 - bp);
@@ -64,10 +68,15 @@
     return { q: { mine, theirs }, to };
   }
 
-  // every legal play's resulting position reachable from q with the dice left, with the steps to it
-  function completions(q, left, path, found) {
+  // every legal play's resulting position reachable from q with the dice left, with the steps to it. A position
+  // reached again with the same dice left (the same checkers moved in another order: doubles above all) has given
+  // all it leads to already: it is not searched twice.
+  function completions(q, left, path, found, seen = new Set()) {
     const k = key(q);
     if (legal.has(k) && !found.has(k)) found.set(k, path);
+    const here = k + left.join("");
+    if (seen.has(here)) return found;
+    seen.add(here);
     const tried = new Set();
     left.forEach((die, i) => {
       if (tried.has(die)) return;
@@ -75,18 +84,35 @@
       const rest = left.slice(0, i).concat(left.slice(i + 1));
       for (let f = 25; f >= 1; f--) {
         const s = step(q, f, die);
-        if (s) completions(s.q, rest, path.concat([[f, s.to]]), found);
+        if (s) completions(s.q, rest, path.concat([[f, s.to]]), found, seen);
       }
     });
     return found;
   }
-  const viable = (q, left) => completions(q, left, [], new Map()).size > 0;
+  // whether some legal play is still reachable from q with the dice left: the first one found answers
+  function viable(q, left, known = new Map()) {
+    const k = key(q), here = k + left.join("");
+    if (known.has(here)) return known.get(here);
+    let found = legal.has(k);
+    const tried = new Set();
+    for (let i = 0; i < left.length && !found; i++) {
+      if (tried.has(left[i])) continue;
+      tried.add(left[i]);
+      const rest = left.slice(0, i).concat(left.slice(i + 1));
+      for (let f = 25; f >= 1 && !found; f--) {
+        const s = step(q, f, left[i]);
+        if (s && viable(s.q, rest, known)) found = true;
+      }
+    }
+    known.set(here, found);
+    return found;
+  }
 
   // where the checker on f may go: one die, or several in a row for the same checker, each stop still leading
   // to a legal play. A place two ways reach with different results (one hits on the way, the other not) is no
   // target: the recorder taps the stop on the way instead, so the screen never guesses a hit.
   function destinations(f) {
-    const out = new Map(), ambiguous = new Set();
+    const out = new Map(), ambiguous = new Set(), reachable = new Map();
     (function walk(q, at, left, path) {
       const tried = new Set();
       left.forEach((die, i) => {
@@ -96,7 +122,7 @@
         if (!s) return;
         const rest = left.slice(0, i).concat(left.slice(i + 1));
         const way = path.concat([[at, s.to]]);
-        if (!viable(s.q, rest)) return;
+        if (!viable(s.q, rest, reachable)) return;
         const known = out.get(s.to);
         if (!known) out.set(s.to, { steps: way, q: s.q, left: rest, to: s.to, die });
         else if (key(known.q) !== key(s.q)) ambiguous.add(s.to);
@@ -131,14 +157,21 @@
   const spot = (p) => (p === 25 ? "bar" : p === 0 ? "off" : String(p));
   function text(list) { return list.map(([f, t]) => `${spot(f)}/${spot(t)}`).join(" "); }
 
-  function render(message, isError) {
+  // points of 44 px at least, for a finger: on a phone the board is drawn upright (board.js)
+  function draw() {
     Crawford.drawBoard(svg, preview(), {
       clickable: state.phase === P.MOVE && !state.finished && !busy,
       selected: guess === null || guess.at === 0 ? null : boardPoint(guess.at),
       targets: new Set(Array.from(targets.keys(), (t) => (t === 0 ? -1 : boardPoint(t)))),
       targetOff: targets.has(0),
-      onPoint: tap, numbering: (p) => moverPoint(p),
+      onPoint: tap, numbering: (p) => moverPoint(p), minPoint: 44,
     });
+  }
+  let upright = Crawford.upright(svg, 44);
+  window.addEventListener("resize", () => { if (Crawford.upright(svg, 44) !== upright) { upright = !upright; draw(); } });
+
+  function render(message, isError) {
+    draw();
     $("score").textContent = `${state.score[0]}–${state.score[1]}`;
     const crawford = state.crawford ? ` · ${gettext("Crawford game (no cube)")}` : "";
     $("facts").textContent = `${state.length ? fmt(gettext("%(n)s-point match"), { n: state.length }) : gettext("Money session")}` +
@@ -205,6 +238,13 @@
   // by tapping it (the one play that brings two checkers there).
   function tap(bp) {
     if (busy || state.phase !== P.MOVE) return;
+    const began = pressed = performance.now();
+    tapped(bp);
+    pressed = null;  // a press is timed only while it is handled: a later button's command is not counted from it
+    performance.measure("crawford:tap", { start: began });  // the tap to its board redrawn (and its command sent)
+  }
+
+  function tapped(bp) {
     const p = moverPoint(bp);
     if (guess && targets.has(p)) { const way = targets.get(p); undoGuess(); advance(way); return; }
     if (guess && p === guess.at && p !== 0) { guess = null; targets = new Map(); checker(p); return; }
@@ -241,8 +281,10 @@
     const { ways, first } = guess;
     const other = Array.from(ways.values()).find((w) => w.steps.length === 1 && w.die !== first.die);
     if (!other) return;
+    pressed = performance.now();
     undoGuess();
     advance(other);
+    pressed = null;
   }
 
   function undoGuess() { ({ steps, pos, dice } = guess.before); guess = null; targets = new Map(); }
@@ -272,10 +314,11 @@
     render();
   }
 
+  // the request first (send reaches fetch before its first await), then the board redrawn while it travels
   function submit() {
     const play = text(steps);
-    render(fmt(gettext("Recording %(play)s…"), { play: play }));
     send({ type: "move", move: play }, fmt(gettext("%(name)s played %(play)s."), { name: name(state.turn), play: play }));
+    render(fmt(gettext("Recording %(play)s…"), { play: play }));
   }
 
   // -- talking to the server -------------------------------------------------------------------------------
@@ -322,9 +365,12 @@
     command.expected_version = state.version;
     busy = true;
     let response;
+    performance.measure("crawford:before-send", { start: pressed ?? performance.now() });
+    pressed = null;
     try { response = await post(command, newKey()); }
     catch (lost) { busy = false; render(gettext("No answer from the server: check the connection and try again."), true); return false; }
     const body = await response.json();
+    const answered = performance.now();
     busy = false;
     if (response.status === 409 && body.state) {  // the other tablet was first: show what it recorded, and where we are
       adopt(body.state); render(body.detail, true); return false;
@@ -333,8 +379,10 @@
     adopt(body.state);
     pending = [note, told(body.appended)].filter(Boolean).join(" ");
     const now = +response.headers.get("X-Match-Version");
-    if (now > state.version) { await refresh(gettext("The match has moved on since; the screen is updated.")); return true; }
-    if (!playForced()) render();
+    if (now > state.version) await refresh(gettext("The match has moved on since; the screen is updated."));
+    else if (!playForced()) render();
+    performance.measure("crawford:after-answer", { start: answered });
+    requestAnimationFrame(() => setTimeout(() => performance.measure("crawford:answer-to-paint", { start: answered })));
     return true;
   }
 
@@ -344,10 +392,11 @@
     const only = completions(pos, dice, [], new Map());
     if (only.size !== 1) return false;
     steps = only.values().next().value;
-    const play = text(steps), dice = `${state.dice[0]}-${state.dice[1]}`;
-    const note = fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s, recorded."), { name: name(state.turn), dice: dice, play: play });
-    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: dice, play: play }));
+    // "roll", not "dice": a const named dice here would shadow the dice left (above) for the whole function
+    const play = text(steps), roll = `${state.dice[0]}-${state.dice[1]}`;
+    const note = fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s, recorded."), { name: name(state.turn), dice: roll, play: play });
     send({ type: "move", move: play }, note);
+    render(fmt(gettext("%(name)s's %(dice)s has one way to play: %(play)s: recording…"), { name: name(state.turn), dice: roll, play: play }));
     return true;
   }
 

@@ -2,6 +2,9 @@
 "use strict";
 (function () {
   const frames = JSON.parse(document.getElementById("frames").textContent);
+  // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file loaded before this one)
+  const gettext = window.gettext;
+  const fmt = (text, values) => window.interpolate(text, values, true);
   const svg = document.getElementById("board");
   const at = document.getElementById("step");
   // the page shows one game; ?at=<version> opens it on that event, else on the game's last position
@@ -16,12 +19,12 @@
     document.getElementById("text").textContent = f.text;
     document.getElementById("score").textContent = `${f.score[0]}–${f.score[1]}`;
     document.getElementById("game").textContent = f.game;
-    document.getElementById("cube").textContent = f.cube + (f.cube_owner === null ? " (centred)" : "");
-    document.getElementById("crawford").textContent = f.crawford ? "yes" : "no";
+    document.getElementById("cube").textContent = f.cube_owner === null ? fmt(gettext("%(value)s (centred)"), { value: f.cube }) : String(f.cube);
+    document.getElementById("crawford").textContent = f.crawford ? gettext("yes") : gettext("no");
     document.getElementById("pips").textContent = `${f.pips[0]} / ${f.pips[1]}`;
     document.getElementById("posid").textContent = f.position_id;
-    document.getElementById("matchid").textContent = f.match_id || "unavailable (beyond what gnubg can write)";
-    document.getElementById("xgid").textContent = f.xgid || "unavailable";
+    document.getElementById("matchid").textContent = f.match_id || gettext("unavailable (beyond what gnubg can write)");
+    document.getElementById("xgid").textContent = f.xgid || gettext("unavailable");
     at.textContent = `${i + 1} / ${frames.length}`;
     document.querySelectorAll("#moves button").forEach((b) => {
       const here = +b.dataset.index === i;

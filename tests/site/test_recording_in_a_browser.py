@@ -1,0 +1,136 @@
+"""The recording screen in a real browser (issue 17, item 6): plays that record themselves, and the board's layout.
+
+A roll with one legal play is recorded without a tap (match_023's 6-6 bear-off, where bench/recording.py stopped
+when the screen threw before sending it).
+"""
+
+import pytest
+
+from games import services as matches
+from games.engine.matfile import read_mat
+from players.models import Player
+
+from .test_club_night_in_a_browser import shot
+from .test_live_in_a_browser import MAT, browser, director, open_page, replay, tap_dice  # noqa: F401 (fixtures)
+
+
+@pytest.fixture
+def match_023(director):  # noqa: F811
+    record = read_mat(MAT.read_text())
+    ada, bruno = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
+    match_id = matches.match_create(actor=director, player0=ada, player1=bruno, length=5, dice="board").stream_id
+    return match_id, record
+
+
+def test_a_roll_with_one_legal_play_records_itself(live_server, director, browser, match_023):  # noqa: F811
+    match_id, record = match_023
+    replay(director, match_id, record.events[1:61])  # up to Ada's 6-6, which bears off 6/off(3) 5/off and nothing else
+    tablet = open_page(browser, live_server, login=True, touch=True)
+    tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+    tablet.wait_for_selector("#board .point")
+    before = matches.match_load(match_id).version
+
+    tap_dice(tablet, 6, 6)  # the roll, then nothing: the only play goes by itself
+
+    tablet.wait_for_selector("text=has one way to play: 6/off 6/off 6/off 5/off, recorded.", timeout=5_000)
+    after = matches.match_load(match_id)
+    assert after.version == before + 2 and after.state.turn == 1 and after.state.phase == "roll"
+    assert "Bruno to roll or double." in tablet.locator("#status").inner_text()
+    assert tablet.errors == []
+    shot(tablet, "47-record-forced-play")
+
+
+
+def boxes(page, selector: str) -> list[dict]:
+    return page.eval_on_selector_all(selector, "els => els.filter(e => e.getClientRects().length).map(e => {"
+                                               " const r = e.getBoundingClientRect();"
+                                               " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,"
+                                               " w: r.width, h: r.height, text: e.textContent}; })")
+
+
+def overlapping(these: list[dict], those: list[dict]) -> list[tuple[str, str]]:
+    return [(a["text"], b["text"]) for a in these for b in those
+            if a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
+
+
+SIZES = ((390, 844), (768, 1024), (1024, 768))
+
+
+def test_the_board_fits_a_finger_and_keeps_dice_off_the_point_numbers_on_phone_and_tablet(
+        live_server, director, browser, match_023):  # noqa: F811
+    """Points of 44 px at least on the recording screen (upright on a phone, where twelve points side by side cannot
+    be), every control too, nothing wider than the screen; dice never over a point's number, recording or viewing."""
+    match_id, record = match_023
+    replay(director, match_id, record.events[1:4])  # Ada (light) to play 6-5: the dice on the board
+    for width, height in SIZES:
+        tablet = open_page(browser, live_server, login=True, touch=True, width=width, height=height)
+        tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+        tablet.wait_for_selector("#board .point")
+        points = boxes(tablet, "#board g.point")
+        assert len(points) == 24 and min(min(p["w"], p["h"]) for p in points) >= 44, (width, points[:2])
+        for target in ("#board g.bar", "#board g.tray"):
+            assert min(boxes(tablet, target)[0]["w"], boxes(tablet, target)[0]["h"]) >= 44, (width, target)
+        controls = boxes(tablet, ".sidecol button:not([hidden]), .sidecol select")
+        assert controls and min(min(c["w"], c["h"]) for c in controls) >= 44, (width, controls)
+        assert tablet.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width
+        dice, labels = boxes(tablet, "#board rect.die, #board text.dietext"), boxes(tablet, "#board text.label")
+        assert len(dice) == 4 and len(labels) == 24 and overlapping(dice, labels) == [], width
+        # the numbers read upright and in order: on a phone, 1 to 12 up the left, 13 to 24 down the right
+        by_number = {int(b["text"]): b for b in labels}
+        if width < 640:
+            assert tablet.locator("#board.upright").count() == 1
+            assert all(by_number[n]["top"] > by_number[n + 1]["top"] for n in range(1, 12))
+            assert all(by_number[n]["top"] < by_number[n + 1]["top"] for n in range(13, 24))
+            assert max(b["right"] for b in labels if int(b["text"]) <= 12) < min(b["left"] for b in labels if int(b["text"]) > 12)
+            assert all(b["w"] > b["h"] * 0.6 for b in labels if int(b["text"]) >= 10)  # two digits side by side
+        else:
+            assert tablet.locator("#board.upright").count() == 0
+        shot(tablet, f"48-record-{width}x{height}")
+        tablet.context.close()
+
+    # upright, a play is tapped as on the tablet: 24/18 by the larger die at once, then on from 18 to 13
+    phone = open_page(browser, live_server, login=True, touch=True, width=390, height=844)
+    phone.goto(f"{live_server.url}/matches/{match_id}/record/")
+    phone.wait_for_selector("#board .point")
+    before = matches.match_load(match_id).version
+    phone.locator("#board g.point[data-point='24']").tap()
+    assert phone.input_value("#move-text") == "24/18"
+    phone.locator("#board g.point[data-point='18']").tap()  # on along its way: 18/13
+    phone.wait_for_selector("text=Ada played 24/18 18/13.")
+    assert matches.match_load(match_id).version == before + 1
+    # turned to landscape, the board lies flat again
+    phone.set_viewport_size({"width": 844, "height": 390})
+    phone.wait_for_selector("#board:not(.upright)")
+    assert phone.errors == []
+
+    # the viewer: the same dice, never over a number, at every size
+    for width, height in SIZES:
+        reader = open_page(browser, live_server, login=False, width=width, height=height)
+        reader.goto(f"{live_server.url}/matches/{match_id}/?game=1")
+        reader.wait_for_selector("#board .point")
+        with_dice = reader.evaluate("JSON.parse(document.getElementById('frames').textContent).findIndex((f) => f.dice)")
+        reader.locator("#moves li button").nth(with_dice).click()  # a roll and its play: dice on the board
+        dice, labels = boxes(reader, "#board rect.die, #board text.dietext"), boxes(reader, "#board text.label")
+        assert len(dice) == 4 and len(labels) == 24 and overlapping(dice, labels) == [], width
+        assert reader.errors == []
+        reader.context.close()
+
+
+def test_the_board_and_the_viewer_speak_french_to_a_french_browser(live_server, director, browser, match_023):  # noqa: F811
+    match_id, record = match_023
+    replay(director, match_id, record.events[1:4])
+    reader = browser.new_context(locale="fr-FR", viewport={"width": 1024, "height": 768}).new_page()
+    reader.goto(f"{live_server.url}/matches/{match_id}/?game=1")
+    reader.wait_for_selector("#board .point")
+    assert reader.inner_text("#crawford") == "non" and reader.inner_text("#cube") == "1 (au centre)"
+    assert reader.locator("#board .turnmark title").text_content() in ("aux pions clairs de jouer", "aux pions foncés de jouer")
+    assert reader.locator("#board g.point title").first.text_content().startswith("case ")
+    reader.context.close()
+    tablet = open_page(browser, live_server, login=True, touch=True)
+    tablet.context.add_cookies([{"name": "django_language", "value": "fr", "url": live_server.url}])
+    tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+    tablet.wait_for_selector("#board .point")
+    assert tablet.locator("#board g.point[data-point='24']").get_attribute("aria-label") == "case 24"
+    assert tablet.locator("#board g.tray").get_attribute("aria-label") == "sortie des pions"
+    assert tablet.locator("#board g.bar").get_attribute("aria-label") == "barre"
+    assert tablet.errors == []
