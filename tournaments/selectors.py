@@ -133,8 +133,13 @@ def bracket_columns(data: dict) -> list[dict]:
         bracket["rounds"].setdefault(s["round"], []).append(s)
     from .names import round_label
 
-    return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])],
-             "round_names": [round_label(k, r, len(v["rounds"])) for r in sorted(v["rounds"])]} for k, v in out.items()]
+    columns = [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])],
+                "round_names": [round_label(k, r, len(v["rounds"])) for r in sorted(v["rounds"])]}
+               for k, v in out.items()]
+    for c in columns:  # a knockout whose rounds halve is drawn with lines joining each pair to the match it feeds
+        sizes = [len(r) for r in c["rounds"]]
+        c["joined"] = len(sizes) > 1 and all(a == 2 * b for a, b in zip(sizes, sizes[1:], strict=False))
+    return columns
 
 
 def bracket_name(key: str) -> str:

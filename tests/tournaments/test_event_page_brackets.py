@@ -42,6 +42,9 @@ def test_main_comes_before_consolation_and_last_chance_and_a_live_match_shows_it
     assert main < consolation
     if 'data-bracket="last_chance"' in page:
         assert consolation < page.index('data-bracket="last_chance"')
+    # the Main's rounds halve (4, 2, 1): drawn with connector lines, its matches in pairs joined to the next round
+    main_html = page[main:consolation]
+    assert 'class="bracket joined"' in page[main - 40:main] and main_html.count('class="pair"') == 2 + 1 + 1
     live = page[page.index(f'data-slot="{first[0]["key"]}"'):]
     live = live[:live.index("</a>")]
     assert "live · 5 pts" in live
