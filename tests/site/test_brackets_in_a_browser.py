@@ -53,6 +53,7 @@ def test_a_knockouts_pairs_are_joined_to_the_matches_they_feed(live_server, make
         assert abs(stub_end - join_x) <= 1.5, joins  # whose stub reaches the join
     # the live match shows its score so far (3-0: a backgammon), not only "live"
     live = page.locator(f".match[data-slot='{ready[0]['key']}']")
-    assert "live · 5 pts" in live.inner_text() and sorted(live.locator("div > span:nth-child(2)").all_inner_texts()[:2]) == ["0", "3"]
+    scores = live.locator("div > span:nth-child(2)").all_inner_texts()[:2]
+    assert "live · 5 pts" in live.inner_text() and sorted(scores) == ["0", "3"], scores
     shot(page, "brackets-joined")
     assert page.errors == []

@@ -230,6 +230,7 @@ def test_the_rating_chart_reads_in_french(chromium, live_server):
     assert re.search(r"cote \d+,\d\d → \d+,\d\d$", readout), readout
     chart.focus()
     page.keyboard.press("Home")
-    assert " : gagné contre Bob, match en 1 point, cote 1500,00 → " in page.locator("#rating-chart-readout").inner_text()
+    first = page.locator("#rating-chart-readout").inner_text()
+    assert " : gagné contre Bob, match en 1 point, cote 1500,00 → " in first, first
     shot(page, "french-rating-chart")
     assert page.errors == []

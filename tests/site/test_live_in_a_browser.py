@@ -277,7 +277,8 @@ def test_an_event_page_follows_a_result_and_keeps_the_readers_place(live_server,
     # a result comes in as several pushes (the match's projections, then the event's next round), each one a swap
     # of the live part: the bracket's scroll is noted as each swap leaves it, before the browser paints again
     page.evaluate("""() => { window.swaps = []; new MutationObserver(() => window.swaps.push(
-        document.querySelector('#live .bracket').scrollLeft)).observe(document.getElementById('live'), {childList: true}); }""")
+        document.querySelector('#live .bracket').scrollLeft)).observe(document.getElementById('live'),
+                                                                      {childList: true}); }""")
     facts = services.tournament_facts(event)
     play_to_end(director, facts.matches["main:r1:m1"]["match_id"], winner_seat=0)
     settle(event)
