@@ -6,14 +6,17 @@ attributes to show the match under the pointer; without it each dot still has it
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 START = 1500.0
 WIDTH, HEIGHT = 640, 240
 LEFT, RIGHT, TOP, BOTTOM = 52, 12, 12, 36  # room for the rating ticks at the left, the dates below
 X_TICKS = 5
+DATE = "j N Y"  # the day, the month's abbreviation as the language writes it ("25 juin", "25 juil."), the year
 
 
 def _step(span: float) -> float:
@@ -41,22 +44,26 @@ def chart(history: list[dict]) -> dict | None:
     xs = [round(LEFT + i * dx, 1) for i in range(len(values))]
     dots = []
     for i, h in enumerate(history, start=1):
-        date = date_format(h["date"], "j M Y") if h.get("date") else ""
+        date = date_format(h["date"], DATE) if h.get("date") else ""
         result = _("won") if h["won"] else _("lost")
-        label = _("%(date)s: %(result)s against %(opponent)s, %(length)s-point match, rating %(before).2f → %(after).2f") % {
+        label = ngettext(
+            "%(date)s: %(result)s against %(opponent)s, %(length)s-point match, rating %(before)s → %(after)s",
+            "%(date)s: %(result)s against %(opponent)s, %(length)s-point match, rating %(before)s → %(after)s",
+            h["length"]) % {
             "date": date, "result": result, "opponent": h.get("opponent") or _("an unknown player"),
-            "length": h["length"], "before": h["rating_before"], "after": h["rating_after"]}
+            "length": h["length"], "before": number_format(h["rating_before"], 2),
+            "after": number_format(h["rating_after"], 2)}
         dots.append({"x": xs[i], "y": y(h["rating_after"]), "label": label, "won": h["won"]})
     ticks_y = []
     v = low
     while v <= high + 1e-9:
-        ticks_y.append({"y": y(v), "label": f"{v:g}"})
+        ticks_y.append({"y": y(v), "label": number_format(Decimal(f"{v:g}"))})  # 1502,5 in French
         v += step
     n = len(history)
     picks = sorted({round(k * (n - 1) / (X_TICKS - 1)) for k in range(X_TICKS)}) if n > 1 else [0]
     ticks_x, shown = [], set()
     for i in picks:  # a date once (a club night's matches share it); the last label ends at its tick, inside
-        label = date_format(history[i]["date"], "j M Y") if history[i].get("date") else ""
+        label = date_format(history[i]["date"], DATE) if history[i].get("date") else ""
         if label in shown:
             continue
         shown.add(label)
@@ -65,5 +72,6 @@ def chart(history: list[dict]) -> dict | None:
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": HEIGHT - BOTTOM,
         "points": " ".join(f"{x},{y(v)}" for x, v in zip(xs, values)), "dots": dots,
         "ticks_y": ticks_y, "ticks_x": ticks_x, "start": {"x": xs[0], "y": y(START)},
-        "low": round(min(values), 1), "high": round(max(values), 1),
+        # the page draws the chart with localisation off (its coordinates): the words it says are formatted here
+        "low": number_format(round(min(values), 1), 1), "high": number_format(round(max(values), 1), 1),
     }

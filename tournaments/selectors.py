@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
+from games.models import MatchSummary
 from players.models import Player
 
 from eventlog import store
@@ -71,6 +72,7 @@ def tournament_data(tournament: Tournament) -> dict:
 
 FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, **{f"group{g}": g / 100 for g in range(1, 27)},  # stage one first
                 "main": 1, "consolation": 2, "last_chance": 3,
+                "winners": 1, "losers": 2, "grand_final": 3,  # a double elimination's, in the order they are played
                 **{f"d{n}": 3 + n for n in range(1, 100)}}  # a league's divisions, the top one first
 
 
@@ -108,20 +110,36 @@ BRACKET_NAMES = {  # lazy: each page reads them in its reader's language
 }
 
 
+def with_live_scores(data: dict) -> dict:
+    """Each match at the board gets its score so far (its first player's points first), read from the match's
+    summary: a bracket shows "3–1 · live", not only that it is live."""
+    live = {s["match_id"]: s for s in data["slots"] if s["match_id"] and s["status"] == "ready" and s["winner"] is None}
+    for summary in MatchSummary.objects.filter(pk__in=list(live)):
+        slot = live[summary.pk]
+        score = [summary.score0, summary.score1]
+        slot["live_score"] = score[::-1] if summary.player0_id != slot["players"][0] else score
+    return data
+
+
 def bracket_columns(data: dict) -> list[dict]:
     """Slots grouped bracket by bracket, round by round, as the page draws them."""
     out: dict[str, dict] = {}
     names = _names(data)
     slots = data["slots"]
-    if data.get("stages") or any(s["bracket"].startswith("group") for s in slots):  # stage one first, groups in order
-        slots = sorted(slots, key=lambda s: FLIGHT_ORDER.get(s["bracket"], len(FLIGHT_ORDER)))
+    # the event's own bracket first (stage one, groups, Main, Winners…), not the slots' alphabetical order
+    slots = sorted(slots, key=lambda s: FLIGHT_ORDER.get(s["bracket"], len(FLIGHT_ORDER)))
     for s in slots:
         bracket = out.setdefault(s["bracket"], {"name": names.get(s["bracket"], s["bracket"]), "rounds": {}})
         bracket["rounds"].setdefault(s["round"], []).append(s)
     from .names import round_label
 
-    return [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])],
-             "round_names": [round_label(k, r, len(v["rounds"])) for r in sorted(v["rounds"])]} for k, v in out.items()]
+    columns = [{"key": k, "name": v["name"], "rounds": [v["rounds"][r] for r in sorted(v["rounds"])],
+                "round_names": [round_label(k, r, len(v["rounds"])) for r in sorted(v["rounds"])]}
+               for k, v in out.items()]
+    for c in columns:  # a knockout whose rounds halve is drawn with lines joining each pair to the match it feeds
+        sizes = [len(r) for r in c["rounds"]]
+        c["joined"] = len(sizes) > 1 and all(a == 2 * b for a, b in zip(sizes, sizes[1:], strict=False))
+    return columns
 
 
 def bracket_name(key: str) -> str:

@@ -20,7 +20,7 @@ def home(request):
 
 def event_page(request, pk: int):
     tournament = services.visible_or_404(request.user, pk)
-    data = selectors.tournament_data(tournament)
+    data = selectors.with_live_scores(selectors.tournament_data(tournament))
     context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
                "may_run": authority.runs_event(request.user, tournament.director_id),
                "format_name": names.format_name(data["format"]),

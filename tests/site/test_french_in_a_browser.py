@@ -189,3 +189,48 @@ def test_the_recording_screen_and_the_live_board_speak_french(chromium, live_ser
     assert watcher.locator("#cube").inner_text() == "1 (au centre)"
     shot(watcher, "french-live-board")
     assert tablet.errors == [] and watcher.errors == []
+
+
+# the months as French writes them short (not Django's "M", which gives "Jui" for both juin and juillet)
+FRENCH_MONTHS = ["jan.", "fév.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rating_chart_reads_in_french(chromium, live_server):
+    """The player page's chart in French: drawn as in English, its axis dates in French, and the match under the
+    pointer said in French with French numbers (a decimal comma) and plurals ("match en 1 point")."""
+    import re
+
+    from django.utils import timezone
+
+    from eventlog import projections
+    from players.models import Player
+    from tests.ratings.test_records import won_by
+
+    ann, bob, cleo = (Player.objects.create(display_name=n).pk for n in ("Ann", "Bob", "Cleo"))
+    won_by(ann, bob)
+    won_by(cleo, ann, 3)
+    won_by(ann, bob, 5)
+    projections.run_all()
+    today = timezone.localdate()
+    french_date = f"{today.day} {FRENCH_MONTHS[today.month - 1]} {today.year}"
+
+    page = chromium("fr-FR")
+    page.goto(f"{live_server.url}/players/{ann}/")
+    chart = page.locator("#rating-chart")
+    assert chart.get_attribute("aria-label").startswith("Historique de la cote, de ")
+    assert french_date in chart.locator(".axis text").all_text_contents()  # the date below the axis
+    # drawn where they belong: French writes 150,5 where the drawing needs 150.5 (a dot at 150,5 is a dot at 0)
+    xs = [chart.locator("circle.dot").nth(i).bounding_box()["x"] for i in range(3)]
+    assert xs[0] < xs[1] < xs[2] and xs[2] - xs[0] > 200, xs
+    box = chart.locator("circle.dot").nth(1).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    readout = page.locator("#rating-chart-readout").inner_text()
+    assert readout.startswith(f"{french_date} : perdu contre Cleo, match en 3 points, cote "), readout
+    assert re.search(r"cote \d+,\d\d → \d+,\d\d$", readout), readout
+    chart.focus()
+    page.keyboard.press("Home")
+    first = page.locator("#rating-chart-readout").inner_text()
+    assert " : gagné contre Bob, match en 1 point, cote 1500,00 → " in first, first
+    shot(page, "french-rating-chart")
+    assert page.errors == []

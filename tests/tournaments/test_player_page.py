@@ -11,6 +11,7 @@ from players.models import Player
 from tests.tournaments.test_running_events import cmd, play_to_end, settle, start
 
 pytestmark = pytest.mark.django_db
+ENGLISH_MONTHS = ["Jan.", "Feb.", "March", "April", "May", "June", "July", "Aug.", "Sept.", "Oct.", "Nov.", "Dec."]
 
 
 def test_every_link_of_a_player_page_opens_after_paper_results_and_corrections(make_user):
@@ -46,7 +47,8 @@ def test_every_link_of_a_player_page_opens_after_paper_results_and_corrections(m
         assert not re.search(r">[0-9a-f]{9,}", rows)
         opponents = {names[i] for i, p in enumerate(players) if p != pid}
         assert any(o in rows for o in opponents)
-        assert timezone.localdate().strftime("%-d %b %Y") in rows  # the date of each match
+        today = timezone.localdate()  # the date of each match, its month as English abbreviates it ("Nov.", "June")
+        assert f"{today.day} {ENGLISH_MONTHS[today.month - 1]} {today.year}" in rows
     # the corrected-then-voided slot: its match is voided, so the row links to the event instead
     loser_page = browser.get(f"/players/{first[0]['players'][0]}/").content.decode()
     assert f"/matches/{first[0]['match_id']}/" not in loser_page.split("<h2>Rated matches</h2>")[1]

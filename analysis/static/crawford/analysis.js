@@ -165,12 +165,17 @@
           dot.appendChild(document.createElementNS(ns, "title")).textContent = `${rate(values[i])} mEMG`;
           svg.appendChild(dot);
         });
-        svg.setAttribute("aria-label", `Error rate match by match, 0 to ${high.toFixed(1)} mEMG`);
-        document.getElementById("analysis-caption").textContent =
-          `Overall error rate (mEMG per decision, GNU Backgammon) in each analysed match: 0 – ${high.toFixed(1)}; lower is better`;
+        svg.setAttribute("aria-label", fmt(gettext("Error rate match by match, 0 to %(high)s mEMG"), { high: high.toFixed(1) }));
+        document.getElementById("analysis-caption").textContent = fmt(gettext(
+          "Overall error rate (mEMG per decision, GNU Backgammon) in each analysed match: 0 – %(high)s; lower is better"),
+          { high: high.toFixed(1) });
+        // the match's day as the page's language writes it ("25 nov. 2026"), as the rating chart above does
+        const day = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang || undefined,
+                                                              { day: "numeric", month: "short", year: "numeric" });
         const rows = points.slice().reverse().map((p) => {
-          const when = p.ended_at ? p.ended_at.slice(0, 10) : "";
-          const a = el("a", p.opponent ? `${when} against ${p.opponent}`.trim() : when || "match");
+          const when = p.ended_at ? day(p.ended_at) : "";
+          const a = el("a", p.opponent ? fmt(gettext("%(date)s against %(opponent)s"), { date: when, opponent: p.opponent }).trim()
+            : when || gettext("match"));
           a.href = `/matches/${p.match}/`;
           return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), p.overall_rating, rate(p.performance_rating)];
         });
