@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import psycopg
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, router, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -282,12 +282,13 @@ class StoredEvent(NamedTuple):
 def read_stream_rows(stream_id: str, after: int = 0) -> list[StoredEvent] | list[Event]:
     """:func:`read_stream` for the command path, which asks for the few events after its snapshot on every
     command: on PostgreSQL one prepared statement read into tuples, without building a queryset and model
-    instances (most of the read's CPU). Elsewhere (SQLite) the ORM's rows, which convert its dates."""
-    if connection.vendor != "postgresql":
+    instances (most of the read's CPU). Elsewhere (SQLite) the ORM's rows, which convert its dates. Read where the
+    ORM would read it (a public page's read may go to a replica: deploy/replica.py)."""
+    reader = connections[router.db_for_read(Event)]
+    if reader.vendor != "postgresql":
         return read_stream(stream_id, after)
-    with connection.cursor() as cursor:
-        cursor.execute(_READ_STREAM_SQL.format(table=connection.ops.quote_name(Event._meta.db_table)),
-                       [stream_id, after])
+    with reader.cursor() as cursor:
+        cursor.execute(_READ_STREAM_SQL.format(table=reader.ops.quote_name(Event._meta.db_table)), [stream_id, after])
         return [StoredEvent(v, st, et, sv, json.loads(p) if isinstance(p, str) else p, at)
                 for v, st, et, sv, p, at in cursor.fetchall()]
 

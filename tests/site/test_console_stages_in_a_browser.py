@@ -10,25 +10,10 @@ from players.models import Player
 from tests.site.test_club_night_in_a_browser import browser_page, shot  # noqa: F401 - the fixture, shared
 from tournaments import services
 
-from .test_stages_in_a_browser import NAMES
+from .test_stages_in_a_browser import NAMES, report_every_ready_match
 
 SETTINGS = {"rounds": 2, "qualifiers": 6, "reentry": {"until_round": 1},
             "lengths": {"rounds": {"default": 3}, "main": {"default": 3}}}
-
-
-def report_every_ready_match(page, prefer=None, limit=99) -> int:
-    reported = 0
-    while reported < limit and page.locator("#results tr:has(button[value=report_result])").count():
-        row = page.locator("#results tr:has(button[value=report_result])").first
-        options = row.locator("select[name=winner] option")
-        values = [options.nth(i).get_attribute("value") for i in (1, 2)]
-        row.locator("select[name=winner]").select_option(prefer if prefer in values else values[0])
-        row.locator("input[name=winner_points]").fill("3")
-        row.locator("input[name=loser_points]").fill("0")
-        row.locator("button[value=report_result]").click()
-        page.wait_for_selector("text=Done: report result")
-        reported += 1
-    return reported
 
 
 def test_the_console_closes_stage_one_and_takes_a_reentry(live_server, browser_page, django_user_model):

@@ -1,7 +1,7 @@
 """Issue 15, acceptance: a stage-chained event (Swiss -> knockout) with a re-entry, played to the end in a browser.
 
-The director creates a Swiss of eight whose top six go on to a knockout with re-entry for first-round losers,
-runs it from the run page (paper results), closes stage one, records a buy-back and closes re-entry; the
+The director creates a Swiss of eight whose top six go on to a knockout with re-entry for first-round losers in the
+admin's form, runs it from the director's console (where the admin's "Run this event" leads; paper results), closes stage one, records a buy-back and closes re-entry; the
 public page shows the stages, the qualifiers, the re-entrant's second entry all along the bracket, and the
 winner. Headless Debian Chromium driven by Playwright against the live server, with a live Celery worker.
 Screenshots go to var/screenshots/ (stages-*.png).
@@ -16,11 +16,11 @@ NAMES = ["Ada", "Bruno", "Chloé", "Dimitri", "Eva", "Farid", "Greta", "Hugo"]
 
 
 def report_every_ready_match(page, prefer=None, limit=99) -> int:
-    """Report each ready match on the run page (``limit`` at most; the next Swiss round is paired as the one before
+    """Report each ready match on the director's console (``limit`` at most; the next Swiss round is paired as the one before
     it ends), 3-0 to ``prefer`` when they play, else to the first listed."""
     reported = 0
-    while reported < limit and page.locator("tr:has(button[value=report_result])").count():
-        row = page.locator("tr:has(button[value=report_result])").first
+    while reported < limit and page.locator("#results tr:has(button[value=report_result])").count():
+        row = page.locator("#results tr:has(button[value=report_result])").first
         options = row.locator("select[name=winner] option")
         values = [options.nth(i).get_attribute("value") for i in (1, 2)]
         row.locator("select[name=winner]").select_option(prefer if prefer in values else values[0])
@@ -65,7 +65,7 @@ def test_a_swiss_then_a_knockout_with_a_reentry_is_run_to_the_end(live_worker, l
     # stage one: two Swiss rounds on paper; closing early is refused with the reason
     assert report_every_ready_match(page, limit=4) == 4
     page.click("button[value=close_stage]")
-    assert "4 match(es) of stage one undecided" in page.locator(".messagelist .error").inner_text()
+    assert "4 match(es) of stage one undecided" in page.locator(".console-messages .error").inner_text()
     assert report_every_ready_match(page) == 4
     shot(page, "stages-02-run-swiss-finished")
     page.goto(f"{url}/")
@@ -76,9 +76,9 @@ def test_a_swiss_then_a_knockout_with_a_reentry_is_run_to_the_end(live_worker, l
 
     # the director closes stage one: the knockout of the top six is drawn from the table
     page.goto(run_url)
-    page.click("button[value=close_stage]")
+    page.click("#close-stage")
     page.wait_for_selector("text=Done: close stage")
-    assert "Stage 1 is closed" in page.locator("section.stages").inner_text()
+    assert "Stage one is closed" in page.locator("#stage").inner_text()
     page.goto(event_url)
     qualifiers = page.locator("table.qualifiers tbody tr")
     assert qualifiers.count() == 6
@@ -89,15 +89,14 @@ def test_a_swiss_then_a_knockout_with_a_reentry_is_run_to_the_end(live_worker, l
     # knockout round 1: the two first-round losers may buy back; one does, and re-entry closes
     page.goto(run_url)
     assert report_every_ready_match(page) == 2
-    eligible = page.locator("section.reentry select[name=player] option")
-    assert eligible.count() == 2
-    reentrant = eligible.first.inner_text()
-    page.select_option("section.reentry select[name=player]", label=reentrant)
-    page.click("button[value=reenter]")
+    buttons = page.locator("#reentry button[value=reenter]")
+    assert buttons.count() == 2
+    reentrant = buttons.first.inner_text().removeprefix("Re-enter ").strip()
+    buttons.first.click()
     page.wait_for_selector("text=Done: reenter")
-    assert f"{reentrant} re-entered (entry 2)" in page.locator("section.reentry").inner_text()
+    assert f"{reentrant} re-entered (entry 2)" in page.locator("#reentry").inner_text()
     shot(page, "stages-05-run-reentered")
-    page.click("button[value=close_reentry]")
+    page.click("#close-reentry")
     page.wait_for_selector("text=Done: close reentry")
     assert page.locator("button[value=reenter]").count() == 0
 
