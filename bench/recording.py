@@ -6,7 +6,8 @@
 Without ``--server``: a fresh database ``crawford_bench_recording`` on the PostgreSQL server of DATABASE_URL
 (default 127.0.0.1:5432), ``manage.py load_demo`` (the demo club), and gunicorn as in production
 (deploy/services/gunicorn.conf.py, DEBUG=0; REDIS_URL passed through when set). With ``--server``: that running
-site, whose demo director (director / director) records.
+site. The recorder is a federation official of the bench's own (the "Officials" group, made in the site's database):
+it may record any match, as the demo director, who directs only the demo club's events, may not.
 
 The match is one GNU Backgammon played (a ``.mat`` of tests/fixtures/gnubg/matches/: gnubg's plays are a strong
 player's, so "typical" moves), replayed through the recording screen in Debian's Chromium (Playwright, a touch
@@ -138,12 +139,13 @@ def _record(url: str, record, args, env) -> dict:
         page.on("request", lambda r: sent.__setitem__("n", sent["n"] + 1)
                 if r.method == "POST" and "/commands/" in r.url else None)
         page.on("requestfinished", finished)
+        recorder, password, players = _recorder_and_players(env)
         page.goto(f"{url}/accounts/login/")
-        page.fill("#id_username", "director")
-        page.fill("#id_password", "director")
+        page.fill("#id_username", recorder)
+        page.fill("#id_password", password)
         page.click("button[type=submit]")
         page.wait_for_load_state()
-        match_id = _new_match(page, url, record, _two_players(env))
+        match_id = _new_match(page, url, record, players)
         page.goto(f"{url}/matches/{match_id}/record/")
         page.wait_for_selector("#board .point")
 
@@ -308,12 +310,23 @@ def _holds(page, selector: str, player: int) -> bool:
     return page.locator(f"{selector} circle.c{player}").count() > 0
 
 
-def _two_players(env) -> list[int]:
-    """Two of the demo club's players (asked of the site's database: DATABASE_URL with --server)."""
-    code = "from players.models import Player; print(*Player.objects.order_by('pk').values_list('pk', flat=True)[:2])"
-    out = subprocess.run([PYTHON, "manage.py", "shell", "-c", code], cwd=ROOT, env=env or os.environ, check=True,
-                         capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()[-2:]]
+def _recorder_and_players(env) -> tuple[str, str, list[int]]:
+    """A federation official's account for the bench (its password new at every run) and two of the demo club's
+    players, in the site's database (DATABASE_URL with --server)."""
+    password = secrets.token_urlsafe(16)
+    code = (
+        "import sys\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from django.contrib.auth.models import Group\n"
+        "from players.models import Player\n"
+        "u, _ = get_user_model().objects.get_or_create(username='bench-recorder')\n"
+        "u.set_password(sys.argv[-1]); u.save(); u.groups.add(Group.objects.get(name='Officials'))\n"
+        "print(*Player.objects.order_by('pk').values_list('pk', flat=True)[:2])\n"
+    )
+    out = subprocess.run([PYTHON, "-c", "import django, os, sys; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+                          "'deploy.settings'); django.setup(); exec(sys.argv[1])", code, password],
+                         cwd=ROOT, env=env or os.environ, check=True, capture_output=True, text=True).stdout
+    return "bench-recorder", password, [int(x) for x in out.split()[-2:]]
 
 
 def _new_match(page, url: str, record, players: list[int]) -> str:
@@ -340,6 +353,9 @@ def _report(r: dict, args) -> None:
     print(f"submissions {len(answers)}: ms per answer mean {statistics.mean(answers):.1f}, median "
           f"{statistics.median(answers):.1f}, p90 {q(0.9):.1f}, p99 {q(0.99):.1f}, max {answers[-1]:.1f} "
           f"(under 100 ms: {sum(1 for a in answers if a < 100)}/{len(answers)})")
+    slow = [f"#{i} {a:.0f} ms" for i, a in enumerate(r["answers"], start=1) if a >= 100]
+    if slow:  # which ones: a worker's first command pays its imports, a game's end its seed's reveal
+        print(f"submissions of 100 ms or more, in the order sent: {', '.join(slow)}")
     for name, what in (("tap", "a tap on the board to the board redrawn"), ("before-send", "the press to the request sent"), ("after-answer", "the answer to the board redrawn"),
                        ("answer-to-paint", "the answer to the next frame painted")):
         ms = sorted(r["client"][name])
