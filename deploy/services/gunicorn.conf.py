@@ -17,3 +17,11 @@ graceful_timeout = 30
 accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = "127.0.0.1"
+
+
+def post_worker_init(worker):
+    """Django imports its URLconf, and with it every view, at a worker's first request: about a second on this
+    machine, which the first tap on a tablet after a restart would wait. Done here, before the worker takes one."""
+    from django.urls import get_resolver
+
+    get_resolver().reverse_dict  # noqa: B018 - imports the URLconf and builds its lookups
