@@ -5,8 +5,13 @@
   // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file loaded before this one)
   const gettext = window.gettext;
   const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
-  const EMG = (x) => (x >= 0 ? "" : "−") + Math.abs(x).toFixed(3);
-  const rate = (x) => x.toFixed(1);
+  // numbers as the page's language writes them (French: 3,9 and −0,021), as the rating chart's
+  const lang = document.documentElement.lang || undefined;
+  const digits = (n) => new Intl.NumberFormat(lang, { minimumFractionDigits: n, maximumFractionDigits: n });
+  const one = digits(1), three = digits(3);
+  const EMG = (x) => (x >= 0 ? "" : "−") + three.format(Math.abs(x));
+  const rate = (x) => one.format(x);
+  const signed = (x) => (x >= 0 ? "+" : "−") + three.format(Math.abs(x));
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -47,7 +52,7 @@
       mark.className = "mark verdict-" + (d.verdict || "none").replace(" ", "-");
       const name = match.dataset["player" + d.player];
       mark.appendChild(el("strong", d.verdict ? d.verdict.charAt(0).toUpperCase() + d.verdict.slice(1) : "Fine"));
-      mark.appendChild(el("span", ` · ${name} ${d.kind === "move" ? "played " + d.played : d.played} (${EMG(d.equity_played)}), loss ${d.loss.toFixed(3)}`));
+      mark.appendChild(el("span", ` · ${name} ${d.kind === "move" ? "played " + d.played : d.played} (${EMG(d.equity_played)}), loss ${three.format(d.loss)}`));
       if (d.loss > 0.0005) {
         mark.appendChild(el("br"));
         mark.appendChild(el("span", `${d.kind === "move" ? "Best play" : "Right cube action"}: ${d.best} (${EMG(d.equity_best)})`, "best"));
@@ -83,11 +88,11 @@
          gettext("Rating"), gettext("PR (XG scale)"), gettext("Luck (EMG)")],
         a.players.map((p) => [p.name, `${rate(p.chequer_rate)} · ${p.unforced_moves} moves`,
           `${rate(p.cube_rate)} · ${p.close_cube} decisions`, rate(p.overall_rate), p.overall_rating,
-          rate(p.performance_rating), (p.luck >= 0 ? "+" : "") + p.luck.toFixed(3)])));
+          rate(p.performance_rating), signed(p.luck)])));
       const list = document.getElementById("analysis-marked");
       list.replaceChildren();
       a.decisions.filter((d) => d.verdict && d.version !== null).sort((x, y) => x.version - y.version).forEach((d) => {
-        const b = el("button", `Game ${d.game}: ${match.dataset["player" + d.player]} ${d.kind === "move" ? d.dice + " " : ""}${d.played} · ${d.verdict} (−${d.loss.toFixed(3)})`,
+        const b = el("button", `Game ${d.game}: ${match.dataset["player" + d.player]} ${d.kind === "move" ? d.dice + " " : ""}${d.played} · ${d.verdict} (−${three.format(d.loss)})`,
           "link verdict-" + d.verdict.replace(" ", "-"));
         b.addEventListener("click", () => goto(d));
         list.appendChild(el("li")).appendChild(b);
@@ -165,10 +170,10 @@
           dot.appendChild(document.createElementNS(ns, "title")).textContent = `${rate(values[i])} mEMG`;
           svg.appendChild(dot);
         });
-        svg.setAttribute("aria-label", fmt(gettext("Error rate match by match, 0 to %(high)s mEMG"), { high: high.toFixed(1) }));
+        svg.setAttribute("aria-label", fmt(gettext("Error rate match by match, 0 to %(high)s mEMG"), { high: rate(high) }));
         document.getElementById("analysis-caption").textContent = fmt(gettext(
           "Overall error rate (mEMG per decision, GNU Backgammon) in each analysed match: 0 – %(high)s; lower is better"),
-          { high: high.toFixed(1) });
+          { high: rate(high) });
         // the match's day as the page's language writes it ("25 nov. 2026"), as the rating chart above does
         const day = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang || undefined,
                                                               { day: "numeric", month: "short", year: "numeric" });
