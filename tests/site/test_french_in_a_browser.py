@@ -269,4 +269,19 @@ def test_the_player_pages_error_rates_read_in_french_and_name_the_opponent(chrom
     assert re.search(r"\d,\d mEMG$", page.locator("#analysis-chart circle title").first.text_content())
     assert re.search(r" 0 – \d+,\d", page.inner_text("#analysis-caption"))
     shot(page, "french-player-error-rates")
+
+    # the match's own page: its figures, its marked plays and the mark of the play on the board, in French
+    from playwright.sync_api import expect
+
+    page.goto(f"{live_server.url}/matches/{record.stream_id}/")
+    page.wait_for_selector("#analysis-figures table")
+    figures = page.inner_text("#analysis-figures")
+    assert re.search(r"\d,\d · \d+ coups", figures) and re.search(r"\d,\d · \d+ décisions?\b", figures), figures
+    marked = page.locator("#analysis-marked button").first
+    label = marked.inner_text()
+    assert re.fullmatch(r"Partie \d+ : .+ · (douteux|mauvais|très mauvais) \(−\d,\d{3}\)", label), label
+    marked.click()
+    expect(page.locator("#mark")).to_contain_text(re.compile(r"^(Douteux|Mauvais|Très mauvais) · .*, perte \d,\d{3}"))
+    expect(page.locator("#mark .best")).to_contain_text(re.compile(r"^(Meilleur coup|Bonne décision de videau) : "))
+    shot(page, "french-match-analysis")
     assert page.errors == []
