@@ -236,6 +236,10 @@ def test_the_rating_chart_reads_in_french(chromium, live_server):
     assert page.errors == []
 
 
+GNUBG_RATINGS_IN_FRENCH = ("Épouvantable !", "Débutant", "Joueur occasionnel", "Intermédiaire", "Avancé", "Expert",
+                           "Classe mondiale", "Surnaturel")
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(not Path("/usr/games/gnubg").exists(), reason="no gnubg")
 def test_the_player_pages_error_rates_read_in_french_and_name_the_opponent(chromium, live_server, make_user):
@@ -266,6 +270,7 @@ def test_the_player_pages_error_rates_read_in_french_and_name_the_opponent(chrom
     assert cells[0].endswith(" contre Ann"), cells  # the chart's words: "25 nov. 2026 contre Ann", not "Alice"
     figures = [cells[1], cells[2], cells[3], cells[5]]  # checker play, cube, overall, PR
     assert all(re.fullmatch(r"\d+,\d", f) for f in figures) and figures[0] == "1,7", figures
+    assert cells[4] in GNUBG_RATINGS_IN_FRENCH, cells  # gnubg's "Supernatural" here
     assert re.search(r"\d,\d mEMG$", page.locator("#analysis-chart circle title").first.text_content())
     assert re.search(r" 0 – \d+,\d", page.inner_text("#analysis-caption"))
     shot(page, "french-player-error-rates")

@@ -17,6 +17,11 @@
   // gnubg's marks, as the page's language says them
   const VERDICTS = { "doubtful": gettext("doubtful"), "bad": gettext("bad"), "very bad": gettext("very bad") };
   const verdict = (v) => VERDICTS[v] || v;
+  // gnubg's rating words, as its "show statistics match" prints them (the API passes them on as printed)
+  const RATINGS = { "Awful!": gettext("Awful!"), "Beginner": gettext("Beginner"), "Casual player": gettext("Casual player"),
+    "Intermediate": gettext("Intermediate"), "Advanced": gettext("Advanced"), "Expert": gettext("Expert"),
+    "World class": gettext("World class"), "Supernatural": gettext("Supernatural") };
+  const rating = (r) => RATINGS[r] || r;
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -101,7 +106,7 @@
               { rate: rate(p.chequer_rate), n: p.unforced_moves }),
           fmt(ngettext("%(rate)s · %(n)s decision", "%(rate)s · %(n)s decisions", p.close_cube),
               { rate: rate(p.cube_rate), n: p.close_cube }),
-          rate(p.overall_rate), p.overall_rating,
+          rate(p.overall_rate), rating(p.overall_rating),
           rate(p.performance_rating), signed(p.luck)])));
       const list = document.getElementById("analysis-marked");
       list.replaceChildren();
@@ -197,7 +202,7 @@
           const a = el("a", p.opponent ? fmt(gettext("%(date)s against %(opponent)s"), { date: when, opponent: p.opponent }).trim()
             : when || gettext("match"));
           a.href = `/matches/${p.match}/`;
-          return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), p.overall_rating, rate(p.performance_rating)];
+          return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), rating(p.overall_rating), rate(p.performance_rating)];
         });
         document.getElementById("analysis-table").replaceChildren(
           table([gettext("Match"), gettext("Checker play"), gettext("Cube"), gettext("Overall"), gettext("Rating"),
