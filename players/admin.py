@@ -27,7 +27,8 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("display_name", "user__username")
     actions = ["merge_duplicates"]
 
-    @admin.action(description=gettext_lazy("Merge the selected players into the first one (oldest)"), permissions=["change"])
+    @admin.action(description=gettext_lazy("Merge the selected players into the first one (oldest)"),
+                  permissions=["change"])
     def merge_duplicates(self, request, queryset):
         ids = list(queryset.order_by("pk").values_list("pk", flat=True))
         if not ids:

@@ -18,8 +18,8 @@
   const VERDICTS = { "doubtful": gettext("doubtful"), "bad": gettext("bad"), "very bad": gettext("very bad") };
   const verdict = (v) => VERDICTS[v] || v;
   // gnubg's rating words, as its "show statistics match" prints them (the API passes them on as printed)
-  const RATINGS = { "Awful!": gettext("Awful!"), "Beginner": gettext("Beginner"), "Casual player": gettext("Casual player"),
-    "Intermediate": gettext("Intermediate"), "Advanced": gettext("Advanced"), "Expert": gettext("Expert"),
+  const RATINGS = { "Awful!": gettext("Awful!"), "Beginner": gettext("Beginner"),
+    "Casual player": gettext("Casual player"), "Intermediate": gettext("Intermediate"), "Advanced": gettext("Advanced"), "Expert": gettext("Expert"),
     "World class": gettext("World class"), "Supernatural": gettext("Supernatural") };
   const rating = (r) => RATINGS[r] || r;
 
@@ -64,7 +64,8 @@
       const said = d.verdict ? verdict(d.verdict) : gettext("fine");
       mark.appendChild(el("strong", said.charAt(0).toUpperCase() + said.slice(1)));
       const made = { name: name, play: d.played, equity: EMG(d.equity_played), loss: three.format(d.loss) };
-      mark.appendChild(el("span", " · " + fmt(d.kind === "move" ? gettext("%(name)s played %(play)s (%(equity)s), loss %(loss)s")
+      mark.appendChild(el("span", " · " + fmt(d.kind === "move"
+        ? gettext("%(name)s played %(play)s (%(equity)s), loss %(loss)s")
         : gettext("%(name)s %(play)s (%(equity)s), loss %(loss)s"), made)));
       if (d.loss > 0.0005) {
         const best = { play: d.best, equity: EMG(d.equity_best) };
