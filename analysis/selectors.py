@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Avg, Count
+from django.db.models import Avg, Count, Max
 
 from games.models import MatchSummary
+from players.models import Player
 
 from .models import MatchAnalysis, PlayerFigures
 
@@ -31,11 +32,20 @@ def player_history(player_id: int) -> list[dict]:
                                              analysis__plies=settings.ANALYSIS_PLIES)
                 .select_related("analysis").order_by("analysis__ended_at", "analysis__pk"))
     public = set(_public({f.analysis.stream_id for f in rows}))
-    # the page names the opponent of each match (the match's read model seats both players)
-    seats = {m.stream_id: (m.player0_name, m.player1_name) for m in MatchSummary.objects.filter(stream_id__in=public)}
+    # the page names the opponent of each match as the rating chart beside it does: the player's name now, by the
+    # seat's player id (the match's own seat name is what it was recorded or imported under: "P2", a file's "Bob"),
+    # that seat name only when the seat has no player
+    seats = {m.stream_id: ((m.player0_id, m.player0_name), (m.player1_id, m.player1_name))
+             for m in MatchSummary.objects.filter(stream_id__in=public)}
+    names = dict(Player.objects.filter(pk__in={pid for both in seats.values() for pid, _ in both if pid is not None})
+                 .values_list("pk", "display_name"))
+
+    def opponent(f: PlayerFigures) -> str:
+        pid, seat_name = seats.get(f.analysis.stream_id, ((None, ""), (None, "")))[1 - f.side]
+        return names.get(pid, seat_name)
+
     return [{"match": f.analysis.stream_id, "ended_at": f.analysis.ended_at, "plies": f.analysis.plies,
-             "opponent": seats.get(f.analysis.stream_id, ("", ""))[1 - f.side],
-             **{k: getattr(f, k) for k in FIGURES}, "overall_rating": f.overall_rating}
+             "opponent": opponent(f), **{k: getattr(f, k) for k in FIGURES}, "overall_rating": f.overall_rating}
             for f in rows if f.analysis.stream_id in public]
 
 
@@ -45,12 +55,8 @@ def event_averages(tournament_id: int) -> list[dict]:
                                             plies=settings.ANALYSIS_PLIES)
     public = list(_public(list(analyses.values_list("stream_id", flat=True))))
     rows = (PlayerFigures.objects.filter(analysis__in=analyses.filter(stream_id__in=public), player_id__isnull=False)
-            .values("player_id").annotate(matches=Count("id"), name=_name(), **{k: Avg(k) for k in FIGURES})
+            .values("player_id").annotate(matches=Count("id"), seat_name=Max("name"), **{k: Avg(k) for k in FIGURES})
             .order_by("overall_rate"))
-    return list(rows)
-
-
-def _name():
-    from django.db.models import Max
-
-    return Max("name")
+    # named as the rest of the site names the player, not by the seat name the match was recorded under
+    names = dict(Player.objects.filter(pk__in=[r["player_id"] for r in rows]).values_list("pk", "display_name"))
+    return [{**r, "name": names.get(r["player_id"], r["seat_name"])} for r in rows]

@@ -1,5 +1,7 @@
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from eventlog.store import ConcurrencyError
 
@@ -25,7 +27,8 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("display_name", "user__username")
     actions = ["merge_duplicates"]
 
-    @admin.action(description="Merge the selected players into the first one (oldest)", permissions=["change"])
+    @admin.action(description=gettext_lazy("Merge the selected players into the first one (oldest)"),
+                  permissions=["change"])
     def merge_duplicates(self, request, queryset):
         ids = list(queryset.order_by("pk").values_list("pk", flat=True))
         if not ids:
@@ -36,5 +39,5 @@ class PlayerAdmin(admin.ModelAdmin):
         except (services.MergeRefused, PermissionDenied, ConcurrencyError) as refused:
             self.message_user(request, str(refused), messages.ERROR)
             return
-        self.message_user(request, f"Merged into {player.display_name}; the ratings are recomputed in a moment.",
-                          messages.SUCCESS)
+        self.message_user(request, _("Merged into %(name)s; the ratings are recomputed in a moment.")
+                          % {"name": player.display_name}, messages.SUCCESS)

@@ -137,12 +137,12 @@ class TournamentAdmin(admin.ModelAdmin):
     def run_link(self, obj):
         return format_html('<a href="{}">{}</a>', reverse("event-console", args=[obj.pk]), _("Run this event"))
 
-    @admin.action(description="Make the draw (random seeding)")
+    @admin.action(description=_("Make the draw (random seeding)"))
     def make_random_draw(self, request, queryset):
         for tournament in queryset:
             self._command(request, tournament, {"type": "draw", "method": "random"})
 
-    @admin.action(description="Pair the next round (Swiss)")
+    @admin.action(description=_("Pair the next round (Swiss)"))
     def pair_next_round(self, request, queryset):
         for tournament in queryset:
             self._command(request, tournament, {"type": "pair_round"})

@@ -20,14 +20,18 @@ def home(request):
 
 def event_page(request, pk: int):
     tournament = services.visible_or_404(request.user, pk)
+    # where the projections were before the page is read: live.js catches up on a push past it that came while the
+    # page loaded (before its stream was open), as the console does
+    partial = bool(request.GET.get("partial"))
+    position = None if partial else live.projected_position()
     data = selectors.with_live_scores(selectors.tournament_data(tournament))
-    context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
+    context = {"t": tournament, "data": data, "position": position, "brackets": selectors.bracket_columns(data),
                "may_run": authority.runs_event(request.user, tournament.director_id),
                "format_name": names.format_name(data["format"]),
                "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data),
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "history": selectors.tournament_history(tournament)}
     context.update(format_views(tournament, data))
-    template = "tournaments/event_live.html" if request.GET.get("partial") else "tournaments/event.html"
+    template = "tournaments/event_live.html" if partial else "tournaments/event.html"
     return render(request, template, context)
 
 

@@ -78,3 +78,21 @@ def test_a_depth_out_of_range_is_a_400_not_a_database_error(api, make_user):
     assert api().get(f"/api/matches/{match_id}/analysis/?plies=99999999999999999999").status_code == 400
     none = api().get(f"/api/matches/{match_id}/analysis/?plies=2")  # none at that depth: said, not an error
     assert none.status_code == 200 and none.json()["status"] == "none" and none.json()["plies"] == 2
+
+
+def test_the_players_figures_are_named_as_the_site_names_the_players(make_user):
+    """A match's seats carry the names it was recorded under (an imported file's "Alice" and "Bob", a quick
+    recording's "P2"): the player page's table and an event's averages name the site's players instead."""
+    from analysis import selectors
+    from games import services as matches
+    from players.models import Player
+
+    ann, dan = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Dan")
+    text = (FIXTURES / "matches" / "match_021_1pt.mat").read_text()  # Alice and Bob
+    record = matches.match_import_mat(actor=make_user("root", official=True, player=False), text=text,
+                                      player0=ann, player1=dan, tournament_id=4242)
+    projections.run_all()  # the match's read model (its seats) and the analysis row
+    services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=record.stream_id).pk)
+    assert [p["opponent"] for p in selectors.player_history(ann.pk)] == ["Dan"]
+    assert [p["opponent"] for p in selectors.player_history(dan.pk)] == ["Ann"]
+    assert sorted(r["name"] for r in selectors.event_averages(4242)) == ["Ann", "Dan"]

@@ -105,23 +105,31 @@ def test_the_committed_mo_is_the_po_compiled():
 
 JS_PO = LOCALE / "fr" / "LC_MESSAGES" / "djangojs.po"
 SCRIPTS = ROOT / "games" / "static" / "crawford"
+ANALYSIS_SCRIPTS = ROOT / "analysis" / "static" / "crawford"  # GNU Backgammon's figures on the pages
 
 
 def test_the_scripts_catalogue_is_complete_compiled_and_has_every_string_the_scripts_wrap():
-    """The scripts' strings (``gettext("…")`` in games/static/crawford/*.js, the djangojs catalogue served by
+    """The scripts' strings (``gettext("…")``, ``ngettext("…", …)`` in games/ and analysis/static/crawford/*.js, the
+    djangojs catalogue served by
     Django's JavaScriptCatalog at /jsi18n/): each one translated, none fuzzy, the .mo the .po compiled."""
     po = polib.pofile(str(JS_PO))
     assert (po.untranslated_entries(), po.fuzzy_entries(), po.obsolete_entries()) == ([], [], [])
     wrapped = set()
-    for script in SCRIPTS.glob("*.js"):
-        wrapped |= set(re.findall(r'\bgettext\("((?:[^"\\]|\\.)*)"\)', script.read_text()))
+    for script in [*SCRIPTS.glob("*.js"), *ANALYSIS_SCRIPTS.glob("*.js")]:
+        text = script.read_text()
+        wrapped |= set(re.findall(r'\bgettext\("((?:[^"\\]|\\.)*)"\)', text))
+        wrapped |= set(re.findall(r'\bngettext\("((?:[^"\\]|\\.)*)", "', text))  # a plural: its singular msgid
     assert len(wrapped) > 30
     assert sorted(wrapped - {e.msgid for e in po.translated_entries()}) == []
     with JS_PO.with_suffix(".mo").open("rb") as f:
         compiled = gettext.GNUTranslations(f)
-    assert all(compiled._catalog.get(e.msgid) == e.msgstr for e in po.translated_entries())
+    for e in po.translated_entries():  # a plural is compiled form by form, keyed (msgid, n)
+        forms = ({(e.msgid, int(n)): text for n, text in e.msgstr_plural.items()} if e.msgid_plural
+                 else {e.msgid: e.msgstr})
+        assert all(compiled._catalog.get(key) == text for key, text in forms.items()), e.msgid
     for entry in po.translated_entries():
-        assert not re.search(r"\bcube\b", re.sub(r"%\(\w+\)s", "", entry.msgstr)), entry.msgstr
+        said = " ".join([entry.msgstr, *entry.msgstr_plural.values()])
+        assert not re.search(r"\bcube\b", re.sub(r"%\(\w+\)s", "", said)), said
 
 
 @pytest.mark.django_db

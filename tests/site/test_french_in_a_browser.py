@@ -234,3 +234,59 @@ def test_the_rating_chart_reads_in_french(chromium, live_server):
     assert " : gagné contre Bob, match en 1 point, cote 1500,00 → " in first, first
     shot(page, "french-rating-chart")
     assert page.errors == []
+
+
+GNUBG_RATINGS_IN_FRENCH = ("Épouvantable !", "Débutant", "Joueur occasionnel", "Intermédiaire", "Avancé", "Expert",
+                           "Classe mondiale", "Surnaturel")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not Path("/usr/games/gnubg").exists(), reason="no gnubg")
+def test_the_player_pages_error_rates_read_in_french_and_name_the_opponent(chromium, live_server, make_user):
+    """The player page's table of GNU Backgammon's figures: each match named by the opponent as the site names them
+    (not by the name the match was recorded under: here the imported file's "Bob"), its figures with French's
+    decimal comma."""
+    import re
+
+    from analysis import services as analysis
+    from analysis.models import MatchAnalysis
+    from eventlog import projections
+    from games import services as matches
+    from players.models import Player
+
+    ann, dan = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Dan")
+    # "Alice" and "Bob" in the file; gnubg prints 3.9 and 1.7 mEMG for their checker play (tests/analysis/test_api.py)
+    mat = Path(__file__).resolve().parents[1] / "fixtures/gnubg/samples/gnubg_7pt_2ply_seed42.mat"
+    record = matches.match_import_mat(actor=make_user("root", official=True, player=False), text=mat.read_text(),
+                                      player0=ann, player1=dan)
+    projections.run_all()
+    analysis.analysis_run(pk=MatchAnalysis.objects.get(stream_id=record.stream_id).pk)
+
+    page = chromium("fr-FR")
+    page.goto(f"{live_server.url}/players/{dan.pk}/")  # Bob's seat in the file
+    page.wait_for_selector("#analysis-table table")
+    row = page.locator("#analysis-table tbody tr").first
+    cells = row.locator("td").all_inner_texts()
+    assert cells[0].endswith(" contre Ann"), cells  # the chart's words: "25 nov. 2026 contre Ann", not "Alice"
+    figures = [cells[1], cells[2], cells[3], cells[5]]  # checker play, cube, overall, PR
+    assert all(re.fullmatch(r"\d+,\d", f) for f in figures) and figures[0] == "1,7", figures
+    assert cells[4] in GNUBG_RATINGS_IN_FRENCH, cells  # gnubg's "Supernatural" here
+    assert re.search(r"\d,\d mEMG$", page.locator("#analysis-chart circle title").first.text_content())
+    assert re.search(r" 0 – \d+,\d", page.inner_text("#analysis-caption"))
+    shot(page, "french-player-error-rates")
+
+    # the match's own page: its figures, its marked plays and the mark of the play on the board, in French
+    from playwright.sync_api import expect
+
+    page.goto(f"{live_server.url}/matches/{record.stream_id}/")
+    page.wait_for_selector("#analysis-figures table")
+    figures = page.inner_text("#analysis-figures")
+    assert re.search(r"\d,\d · \d+ coups", figures) and re.search(r"\d,\d · \d+ décisions?\b", figures), figures
+    marked = page.locator("#analysis-marked button").first
+    label = marked.inner_text()
+    assert re.fullmatch(r"Partie \d+ : .+ · (douteux|mauvais|très mauvais) \(−\d,\d{3}\)", label), label
+    marked.click()
+    expect(page.locator("#mark")).to_contain_text(re.compile(r"^(Douteux|Mauvais|Très mauvais) · .*, perte \d,\d{3}"))
+    expect(page.locator("#mark .best")).to_contain_text(re.compile(r"^(Meilleur coup|Bonne décision de videau) : "))
+    shot(page, "french-match-analysis")
+    assert page.errors == []

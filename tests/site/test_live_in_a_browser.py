@@ -6,7 +6,8 @@ pub/sub), not polled. The recording screen's own checks: touch targets of 44 px 
 opening roll asks to roll again, a roll that cannot be played says so, the game's winner is said between games,
 the dice pad is empty after each roll, an empty point is refused at once, the cube never covers the tray's counts,
 a point made in one tap. Then an event page follows a result without reloading, keeping the bracket's sideways
-scroll and the focused link, with no live region over the whole bracket.
+scroll and the focused link, with no live region over the whole bracket, and catches up on a result that came while
+it loaded, before its stream was open.
 
 Headless Debian Chromium driven by Playwright against the live server (threaded WSGI: the push's sync path; the
 ASGI path is tests/eventlog/test_live_push.py)."""
@@ -292,3 +293,36 @@ def test_an_event_page_follows_a_result_and_keeps_the_readers_place(live_server,
     assert page.locator("#live-news").inner_text() == "A result came in."
     shot(page, "45-event-page-followed")
     assert page.follows and page.errors == []
+
+
+def test_an_event_page_catches_up_on_a_result_that_came_while_it_loaded(live_server, director, browser):
+    """A result projected after the server built the page and before the page's stream was open is told to nobody:
+    the page must still show it, comparing the stream's first number with where the page was built (as the
+    console does), not taking that first number as where it already stands."""
+    players = [Player.objects.create(display_name=f"Player {i}") for i in range(4)]
+    event = services.tournament_create(actor=director, name="Late push", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 3}}, "dice": "board"})
+    event.published = True
+    event.save(update_fields=["published"])
+    for p in players:
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p.pk})
+    services.tournament_command(actor=director, tournament=event,
+                                command={"type": "draw", "method": "manual", "seeds": [p.pk for p in players]})
+    settle(event)
+    page = open_page(browser, live_server, login=False)
+    held = []  # the page's stream, held back: the page is loaded and its stream not yet open
+    page.route("**/follow/", lambda route: held.append(route))
+    page.goto(f"{live_server.url}/events/{event.pk}/")
+    page.wait_for_selector(".bracket .match[data-slot='main:r1:m1']")
+    for _ in range(250):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the page asked for its stream"
+    assert page.locator(".match[data-slot='main:r1:m1'][data-status='done']").count() == 0
+
+    play_to_end(director, services.tournament_facts(event).matches["main:r1:m1"]["match_id"], winner_seat=0)
+    settle(event)  # every push of it is published now, while the page is not yet listening
+    held[0].continue_()
+    page.wait_for_selector(".match[data-slot='main:r1:m1'][data-status='done']", timeout=5_000)
+    assert page.errors == []

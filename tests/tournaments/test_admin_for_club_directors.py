@@ -43,3 +43,18 @@ def test_a_club_director_creates_an_event_under_the_clubs_name_from_the_admin(cl
 def test_the_event_log_is_read_only_in_the_admin(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("root", password="pw", is_staff=True, is_superuser=True))
     assert client.get("/admin/eventlog/event/add/").status_code == 403
+
+
+def test_the_event_lists_actions_read_in_the_directors_language(client, club_director):
+    """The actions over the list of events (the draw, pairing a Swiss round) in French for a director who reads
+    French, in English for one who reads English."""
+    club = Club.objects.get()
+    client.post("/admin/tournaments/tournament/add/", {
+        "name": "Jeudi", "club": club.pk, "format": "single_elimination", "length": "5", "dice": "server"})
+    assert Tournament.objects.filter(name="Jeudi").exists()  # a list with an event in it shows its actions
+    french = client.get("/admin/tournaments/tournament/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert ">Faire le tirage au sort (têtes de série au hasard)</option>" in french
+    assert ">Apparier la ronde suivante (suisse)</option>" in french
+    assert "Make the draw" not in french and "Pair the next round" not in french
+    english = client.get("/admin/tournaments/tournament/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert ">Make the draw (random seeding)</option>" in english and ">Pair the next round (Swiss)</option>" in english

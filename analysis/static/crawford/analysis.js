@@ -4,9 +4,24 @@
 (function () {
   // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file loaded before this one)
   const gettext = window.gettext;
+  const ngettext = window.ngettext;
   const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
-  const EMG = (x) => (x >= 0 ? "" : "−") + Math.abs(x).toFixed(3);
-  const rate = (x) => x.toFixed(1);
+  // numbers as the page's language writes them (French: 3,9 and −0,021), as the rating chart's
+  const lang = document.documentElement.lang || undefined;
+  const digits = (n) => new Intl.NumberFormat(lang, { minimumFractionDigits: n, maximumFractionDigits: n });
+  const one = digits(1), three = digits(3);
+  const EMG = (x) => (x >= 0 ? "" : "−") + three.format(Math.abs(x));
+  const rate = (x) => one.format(x);
+  const signed = (x) => (x >= 0 ? "+" : "−") + three.format(Math.abs(x));
+
+  // gnubg's marks, as the page's language says them
+  const VERDICTS = { "doubtful": gettext("doubtful"), "bad": gettext("bad"), "very bad": gettext("very bad") };
+  const verdict = (v) => VERDICTS[v] || v;
+  // gnubg's rating words, as its "show statistics match" prints them (the API passes them on as printed)
+  const RATINGS = { "Awful!": gettext("Awful!"), "Beginner": gettext("Beginner"),
+    "Casual player": gettext("Casual player"), "Intermediate": gettext("Intermediate"), "Advanced": gettext("Advanced"), "Expert": gettext("Expert"),
+    "World class": gettext("World class"), "Supernatural": gettext("Supernatural") };
+  const rating = (r) => RATINGS[r] || r;
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -46,11 +61,17 @@
       const d = all.reduce((a, b) => (b.loss > a.loss ? b : a));
       mark.className = "mark verdict-" + (d.verdict || "none").replace(" ", "-");
       const name = match.dataset["player" + d.player];
-      mark.appendChild(el("strong", d.verdict ? d.verdict.charAt(0).toUpperCase() + d.verdict.slice(1) : "Fine"));
-      mark.appendChild(el("span", ` · ${name} ${d.kind === "move" ? "played " + d.played : d.played} (${EMG(d.equity_played)}), loss ${d.loss.toFixed(3)}`));
+      const said = d.verdict ? verdict(d.verdict) : gettext("fine");
+      mark.appendChild(el("strong", said.charAt(0).toUpperCase() + said.slice(1)));
+      const made = { name: name, play: d.played, equity: EMG(d.equity_played), loss: three.format(d.loss) };
+      mark.appendChild(el("span", " · " + fmt(d.kind === "move"
+        ? gettext("%(name)s played %(play)s (%(equity)s), loss %(loss)s")
+        : gettext("%(name)s %(play)s (%(equity)s), loss %(loss)s"), made)));
       if (d.loss > 0.0005) {
+        const best = { play: d.best, equity: EMG(d.equity_best) };
         mark.appendChild(el("br"));
-        mark.appendChild(el("span", `${d.kind === "move" ? "Best play" : "Right cube action"}: ${d.best} (${EMG(d.equity_best)})`, "best"));
+        mark.appendChild(el("span", fmt(d.kind === "move" ? gettext("Best play: %(play)s (%(equity)s)")
+          : gettext("Right cube action: %(play)s (%(equity)s)"), best), "best"));
       }
     }
     document.addEventListener("crawford:frame", (e) => { current = e.detail; showMark(); });
@@ -81,14 +102,19 @@
       figures.replaceChildren(table(
         [gettext("Player"), gettext("Checker play (mEMG)"), gettext("Cube (mEMG)"), gettext("Overall (mEMG)"),
          gettext("Rating"), gettext("PR (XG scale)"), gettext("Luck (EMG)")],
-        a.players.map((p) => [p.name, `${rate(p.chequer_rate)} · ${p.unforced_moves} moves`,
-          `${rate(p.cube_rate)} · ${p.close_cube} decisions`, rate(p.overall_rate), p.overall_rating,
-          rate(p.performance_rating), (p.luck >= 0 ? "+" : "") + p.luck.toFixed(3)])));
+        a.players.map((p) => [p.name,
+          fmt(ngettext("%(rate)s · %(n)s move", "%(rate)s · %(n)s moves", p.unforced_moves),
+              { rate: rate(p.chequer_rate), n: p.unforced_moves }),
+          fmt(ngettext("%(rate)s · %(n)s decision", "%(rate)s · %(n)s decisions", p.close_cube),
+              { rate: rate(p.cube_rate), n: p.close_cube }),
+          rate(p.overall_rate), rating(p.overall_rating),
+          rate(p.performance_rating), signed(p.luck)])));
       const list = document.getElementById("analysis-marked");
       list.replaceChildren();
       a.decisions.filter((d) => d.verdict && d.version !== null).sort((x, y) => x.version - y.version).forEach((d) => {
-        const b = el("button", `Game ${d.game}: ${match.dataset["player" + d.player]} ${d.kind === "move" ? d.dice + " " : ""}${d.played} · ${d.verdict} (−${d.loss.toFixed(3)})`,
-          "link verdict-" + d.verdict.replace(" ", "-"));
+        const b = el("button", fmt(gettext("Game %(game)s: %(name)s %(play)s · %(verdict)s (−%(loss)s)"), {
+          game: d.game, name: match.dataset["player" + d.player], play: (d.kind === "move" ? d.dice + " " : "") + d.played,
+          verdict: verdict(d.verdict), loss: three.format(d.loss) }), "link verdict-" + d.verdict.replace(" ", "-"));
         b.addEventListener("click", () => goto(d));
         list.appendChild(el("li")).appendChild(b);
       });
@@ -165,10 +191,10 @@
           dot.appendChild(document.createElementNS(ns, "title")).textContent = `${rate(values[i])} mEMG`;
           svg.appendChild(dot);
         });
-        svg.setAttribute("aria-label", fmt(gettext("Error rate match by match, 0 to %(high)s mEMG"), { high: high.toFixed(1) }));
+        svg.setAttribute("aria-label", fmt(gettext("Error rate match by match, 0 to %(high)s mEMG"), { high: rate(high) }));
         document.getElementById("analysis-caption").textContent = fmt(gettext(
           "Overall error rate (mEMG per decision, GNU Backgammon) in each analysed match: 0 – %(high)s; lower is better"),
-          { high: high.toFixed(1) });
+          { high: rate(high) });
         // the match's day as the page's language writes it ("25 nov. 2026"), as the rating chart above does
         const day = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang || undefined,
                                                               { day: "numeric", month: "short", year: "numeric" });
@@ -177,7 +203,7 @@
           const a = el("a", p.opponent ? fmt(gettext("%(date)s against %(opponent)s"), { date: when, opponent: p.opponent }).trim()
             : when || gettext("match"));
           a.href = `/matches/${p.match}/`;
-          return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), p.overall_rating, rate(p.performance_rating)];
+          return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), rating(p.overall_rating), rate(p.performance_rating)];
         });
         document.getElementById("analysis-table").replaceChildren(
           table([gettext("Match"), gettext("Checker play"), gettext("Cube"), gettext("Overall"), gettext("Rating"),

@@ -35,9 +35,11 @@
       if (response.ok) swap(await response.text());
     } catch (e) { /* offline for a moment: the next push or poll tries again */ }
   }
-  let seen = null;
+  // where the projections were when the server built the page: the stream's first number, told when it opens, is
+  // compared with it, so a result that came while the page loaded (no stream open yet to tell it) is fetched then
+  let seen = +live.dataset.position;
   const following = Crawford.follow(live.dataset.follow, (position) => {
-    if (seen !== null && position > seen) refresh();
-    seen = position;
+    if (position > seen) refresh();
+    seen = Math.max(seen, position);
   }, refresh);
 })();
