@@ -62,10 +62,6 @@ def run_once(
     return status, answer(receipt)
 
 
-class _KeyTaken(Exception):
-    """The receipt could not be kept: another command holds the key. Rolls back what this one appended."""
-
-
 def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_append: bool) -> tuple[int, dict]:
     # The command runs first and its receipt is written with its append, which writes nothing if the key turns out
     # to be taken: the first run of a key costs no read, and its receipt no round trip of its own when the append
@@ -96,7 +92,7 @@ def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_appe
             raise failure from None
         if done:
             return done
-        if isinstance(failure, (_KeyTaken, store.ReceiptTaken)):  # taken by a command not committed, then rolled back
+        if isinstance(failure, store.ReceiptTaken):  # taken by a command not committed, then rolled back
             raise IdempotencyKeyReused(f"the Idempotency-Key {key!r} is in use by another command right now") from None
         raise
     return status, body
@@ -111,7 +107,7 @@ def _check_kept(slot, status: int, body: dict, actor: str, key: str, digest: str
 
 def _keep(status: int, body: dict, actor: str, key: str, digest: str) -> None:
     if not store.keep_receipt(actor=actor, key=key, fingerprint=digest, status=status, body=body):
-        raise _KeyTaken
+        raise store.ReceiptTaken(key)  # in run_once's transaction, which rolls back what the command wrote
 
 
 def _stored(actor: str, key: str, digest: str) -> tuple[int, dict] | None:

@@ -10,7 +10,7 @@ from players.models import Player
 from tests.site.test_club_night_in_a_browser import browser_page, shot  # noqa: F401 - the fixture, shared
 from tournaments import services
 
-from .test_stages_in_a_browser import NAMES, report_every_ready_match
+from .test_stages_in_a_browser import NAMES, reenter_the_first_and_close, report_every_ready_match
 
 SETTINGS = {"rounds": 2, "qualifiers": 6, "reentry": {"until_round": 1},
             "lengths": {"rounds": {"default": 3}, "main": {"default": 3}}}
@@ -47,17 +47,7 @@ def test_the_console_closes_stage_one_and_takes_a_reentry(live_server, browser_p
     assert "Stage one is closed" in stage.inner_text() and stage.locator("tbody tr").count() == 6
     shot(page, "console-stages-01-stage-one-closed")
 
-    assert report_every_ready_match(page) == 2
-    buttons = page.locator("#reentry button[value=reenter]")
-    assert buttons.count() == 2
-    reentrant = buttons.first.inner_text().removeprefix("Re-enter ").strip()
-    buttons.first.click()
-    page.wait_for_selector("text=Done: reenter")
-    assert f"{reentrant} re-entered (entry 2)" in page.locator("#reentry").inner_text()
-    shot(page, "console-stages-02-reentered")
-    page.click("#close-reentry")
-    page.wait_for_selector("text=Done: close reentry")
-    assert page.locator("button[value=reenter]").count() == 0 and "Re-entry is closed" in page.locator("#reentry").inner_text()
+    reentrant = reenter_the_first_and_close(page, "console-stages-02-reentered")
 
     while report_every_ready_match(page, prefer=str(ids[reentrant])):
         pass

@@ -249,10 +249,10 @@ def settle(event) -> None:
 BRACKET_SCROLL = "document.querySelector('#live .bracket').scrollLeft"
 
 
-def test_an_event_page_follows_a_result_and_keeps_the_readers_place(live_server, director, browser):
-    url = live_server.url
-    players = [Player.objects.create(display_name=f"Player {i}") for i in range(8)]
-    event = services.tournament_create(actor=director, name="Live night", format="single_elimination",
+def drawn_knockout(director, name: str, size: int):
+    """A published single elimination of ``size`` new players, drawn in seed order, its projections settled."""
+    players = [Player.objects.create(display_name=f"Player {i}") for i in range(size)]
+    event = services.tournament_create(actor=director, name=name, format="single_elimination",
                                        settings={"lengths": {"main": {"default": 3}}, "dice": "board"})
     event.published = True
     event.save(update_fields=["published"])
@@ -261,6 +261,12 @@ def test_an_event_page_follows_a_result_and_keeps_the_readers_place(live_server,
     services.tournament_command(actor=director, tournament=event,
                                 command={"type": "draw", "method": "manual", "seeds": [p.pk for p in players]})
     settle(event)
+    return event
+
+
+def test_an_event_page_follows_a_result_and_keeps_the_readers_place(live_server, director, browser):
+    url = live_server.url
+    event = drawn_knockout(director, "Live night", 8)
     page = open_page(browser, live_server, login=False, width=420, height=800)
     page.goto(f"{url}/events/{event.pk}/")
     page.wait_for_selector(".bracket .match")
@@ -299,16 +305,7 @@ def test_an_event_page_catches_up_on_a_result_that_came_while_it_loaded(live_ser
     """A result projected after the server built the page and before the page's stream was open is told to nobody:
     the page must still show it, comparing the stream's first number with where the page was built (as the
     console does), not taking that first number as where it already stands."""
-    players = [Player.objects.create(display_name=f"Player {i}") for i in range(4)]
-    event = services.tournament_create(actor=director, name="Late push", format="single_elimination",
-                                       settings={"lengths": {"main": {"default": 3}}, "dice": "board"})
-    event.published = True
-    event.save(update_fields=["published"])
-    for p in players:
-        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p.pk})
-    services.tournament_command(actor=director, tournament=event,
-                                command={"type": "draw", "method": "manual", "seeds": [p.pk for p in players]})
-    settle(event)
+    event = drawn_knockout(director, "Late push", 4)
     page = open_page(browser, live_server, login=False)
     held = []  # the page's stream, held back: the page is loaded and its stream not yet open
     page.route("**/follow/", lambda route: held.append(route))

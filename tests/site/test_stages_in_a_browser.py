@@ -32,6 +32,24 @@ def report_every_ready_match(page, prefer=None, limit=99) -> int:
     return reported
 
 
+def reenter_the_first_and_close(page, screenshot: str) -> str:
+    """On the console after knockout round 1: both first-round losers may buy back; the first listed does, then
+    the director closes re-entry. Returns the re-entrant's name."""
+    assert report_every_ready_match(page) == 2
+    buttons = page.locator("#reentry button[value=reenter]")
+    assert buttons.count() == 2
+    reentrant = buttons.first.inner_text().removeprefix("Re-enter ").strip()
+    buttons.first.click()
+    page.wait_for_selector("text=Done: reenter")
+    assert f"{reentrant} re-entered (entry 2)" in page.locator("#reentry").inner_text()
+    shot(page, screenshot)
+    page.click("#close-reentry")
+    page.wait_for_selector("text=Done: close reentry")
+    assert page.locator("button[value=reenter]").count() == 0
+    assert "Re-entry is closed" in page.locator("#reentry").inner_text()
+    return reentrant
+
+
 @pytest.mark.worker
 def test_a_swiss_then_a_knockout_with_a_reentry_is_run_to_the_end(live_worker, live_server, browser_page,
                                                                    django_user_model):
@@ -88,17 +106,7 @@ def test_a_swiss_then_a_knockout_with_a_reentry_is_run_to_the_end(live_worker, l
 
     # knockout round 1: the two first-round losers may buy back; one does, and re-entry closes
     page.goto(run_url)
-    assert report_every_ready_match(page) == 2
-    buttons = page.locator("#reentry button[value=reenter]")
-    assert buttons.count() == 2
-    reentrant = buttons.first.inner_text().removeprefix("Re-enter ").strip()
-    buttons.first.click()
-    page.wait_for_selector("text=Done: reenter")
-    assert f"{reentrant} re-entered (entry 2)" in page.locator("#reentry").inner_text()
-    shot(page, "stages-05-run-reentered")
-    page.click("#close-reentry")
-    page.wait_for_selector("text=Done: close reentry")
-    assert page.locator("button[value=reenter]").count() == 0
+    reentrant = reenter_the_first_and_close(page, "stages-05-run-reentered")
 
     # the re-entrant wins every match to the end
     while report_every_ready_match(page, prefer=str(ids[reentrant])):
