@@ -73,10 +73,13 @@ if os.environ.get("DATABASE_REPLICA_URL"):
     MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
                       "deploy.replica.LagTolerantReadsMiddleware")
 
+# axes counts failed logins; then Django's ModelBackend, which here reads a session's user with their player
+# and powers in one query (players/authentication.py)
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "players.authentication.ModelBackend"]
+
 # failed logins are counted per address and user name: after 10 in a row, that pair is
 # locked out for 15 minutes (HTTP 429); a successful login resets the pair's count. An address
 # trying many user names is locked out after 30 failures in 15 minutes (deploy/login_lockout.py)
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_HANDLER = "deploy.login_lockout.PairAndAddressLockout"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
 AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "30"))

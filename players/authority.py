@@ -25,9 +25,9 @@ def _signed_in(user) -> bool:
     return bool(user is not None and user.is_authenticated and user.is_active)
 
 
-# What the API's token authentication learnt of its user in the query that read the token
+# What the API's token authentication or a session's backend learnt of its user in the query that read it
 # (players/authentication.py), kept on the user object it made, which lives as long as the request. Other users
-# (a session's, a service's caller) are asked as before: the permission through Django (which keeps it on the
+# (one just signed in, a service's caller) are asked as before: the permission through Django (which keeps it on the
 # object), the player by a query, since a caller may link a player to a user object it holds between two calls.
 _PLAYER = "_crawford_player_id"
 _OFFICIATES = "_crawford_officiates"
@@ -36,9 +36,9 @@ _UNKNOWN = object()
 
 def remember(user, *, player_id: int | None, officiates: bool) -> None:
     """Keep on ``user`` (an active user just read with these facts) which player they are and whether they
-    hold the officials' permission. Only ``django.contrib.auth``'s ModelBackend grants permissions here (the
-    other backend, axes, only counts failed logins), so its rule is the whole answer: a superuser, or the
-    permission held directly or through a group."""
+    hold the officials' permission. Only the ModelBackend (Django's, as ``players.authentication`` reads its
+    users) grants permissions here (the other backend, axes, only counts failed logins), so its rule is the
+    whole answer: a superuser, or the permission held directly or through a group."""
     setattr(user, _PLAYER, player_id)
     setattr(user, _OFFICIATES, bool(officiates))
 

@@ -10,7 +10,11 @@ The three: the token with its user, player and officials' permission; the match'
 snapshot; the log's lock, then the version check, the idempotency receipt and the insert, sent as one string of
 statements that PostgreSQL runs as one implicit transaction (no BEGIN, no COMMIT: eventlog/store.py). Before:
 22 for a player's move, 24 for an official's (the list is in bench/RESULTS.md, "2026-11-24, session 4"), then
-five (session 5: a BEGIN and a COMMIT around the same)."""
+five (session 5: a BEGIN and a COMMIT around the same).
+
+Through a session (the recording screen's way) one more: the session's row; the user is read with their player
+and powers by the same statement as the token's (players.authentication.ModelBackend). Before: seven (the user,
+then the player, then two permission queries from ``has_perm``)."""
 
 import pytest
 from django.db import connection
@@ -23,6 +27,7 @@ from eventlog.models import CommandResult, Event
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MOVE_QUERIES = 3
+SESSION_MOVE_QUERIES = MOVE_QUERIES + 1
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +39,12 @@ def _postgres():
 def signed_in(user) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.create(user=user).key)
+    return client
+
+
+def in_session(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)  # a session cookie, as the recording screen has it
     return client
 
 
@@ -105,6 +116,24 @@ def test_the_director_the_match_names_recording(make_user):
     answer, statements = move_counted(signed_in(director), state)
     check_answer(answer, state)
     assert len(statements) <= MOVE_QUERIES, "\n".join(statements)
+
+
+def test_a_player_moving_through_a_session(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    client = in_session(ann)
+    state = opened(client, ann, bob)
+    answer, statements = move_counted(in_session(ann), state)  # a new client: nothing of the session kept
+    check_answer(answer, state)
+    assert len(statements) <= SESSION_MOVE_QUERIES, "\n".join(statements)
+
+
+def test_an_official_recording_through_a_session(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    dora = make_user("dora", official=True, player=False)
+    state = opened(in_session(dora), ann, bob)
+    answer, statements = move_counted(in_session(dora), state)
+    check_answer(answer, state)
+    assert len(statements) <= SESSION_MOVE_QUERIES, "\n".join(statements)
 
 
 def test_a_retried_move_answers_the_first_answer_and_appends_nothing(make_user):
