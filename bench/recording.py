@@ -122,6 +122,7 @@ def _record(url: str, record, args, env) -> dict:
 
     width, height = (int(x) for x in args.viewport.split("x"))
     answers: list[float] = []
+    kinds: list[str] = []  # each answer's command (its type; a move's play), to name the slow ones
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
@@ -134,6 +135,8 @@ def _record(url: str, record, args, env) -> dict:
         def finished(request):
             if request.method == "POST" and "/commands/" in request.url:
                 answers.append(request.timing["responseEnd"])
+                body = request.post_data_json or {}
+                kinds.append(" ".join(str(body.get(k)) for k in ("type", "move", "dice") if body.get(k)))
                 sent["done"] += 1
 
         page.on("request", lambda r: sent.__setitem__("n", sent["n"] + 1)
@@ -296,7 +299,7 @@ def _record(url: str, record, args, env) -> dict:
         raise SystemExit(f"page errors: {errors}")
     if not args.games and tuple(state["score"]) != tuple(record.state.score):
         raise SystemExit(f"the match recorded ends {state['score']}, the file's {record.state.score}: a play went astray")
-    return {"moves": move_taps, "rolls": roll_taps, "other": other_taps, "answers": answers, "games": games,
+    return {"moves": move_taps, "rolls": roll_taps, "other": other_taps, "answers": answers, "kinds": kinds, "games": games,
             "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps), "client": client}
 
 
@@ -353,7 +356,8 @@ def _report(r: dict, args) -> None:
     print(f"submissions {len(answers)}: ms per answer mean {statistics.mean(answers):.1f}, median "
           f"{statistics.median(answers):.1f}, p90 {q(0.9):.1f}, p99 {q(0.99):.1f}, max {answers[-1]:.1f} "
           f"(under 100 ms: {sum(1 for a in answers if a < 100)}/{len(answers)})")
-    slow = [f"#{i} {a:.0f} ms" for i, a in enumerate(r["answers"], start=1) if a >= 100]
+    slow = [f"#{i} {a:.0f} ms ({kind})" for i, (a, kind) in enumerate(zip(r["answers"], r["kinds"]), start=1)
+            if a >= 100]
     if slow:  # which ones: a worker's first command pays its imports, a game's end its seed's reveal
         print(f"submissions of 100 ms or more, in the order sent: {', '.join(slow)}")
     for name, what in (("tap", "a tap on the board to the board redrawn"), ("before-send", "the press to the request sent"), ("after-answer", "the answer to the board redrawn"),

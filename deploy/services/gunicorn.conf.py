@@ -21,7 +21,15 @@ forwarded_allow_ips = "127.0.0.1"
 
 def post_worker_init(worker):
     """Django imports its URLconf, and with it every view, at a worker's first request: about a second on this
-    machine, which the first tap on a tablet after a restart would wait. Done here, before the worker takes one."""
+    machine, which the first tap on a tablet after a restart would wait. Done here, before the worker takes one.
+
+    Then the ~120,000 objects of the imported code are frozen out of the garbage collector's sight: each full
+    collection walked them all, 45-90 ms in the middle of whichever command triggered it (the recording
+    screen's only answers over 100 ms on a quiet machine; bench/RESULTS.md, 2026-11-25, session 7)."""
+    import gc
+
     from django.urls import get_resolver
 
     get_resolver().reverse_dict  # noqa: B018 - imports the URLconf and builds its lookups
+    gc.collect()  # what the imports left as garbage goes now, not into the frozen generation
+    gc.freeze()
