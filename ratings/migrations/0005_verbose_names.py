@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0008_alter_club_options_alter_player_options_and_more'),
+        ('players', '0008_verbose_names'),
         ('ratings', '0004_h_season_rated'),
     ]
 
