@@ -38,7 +38,8 @@ def shown_fields(model, model_admin) -> list:
     """The model's fields the admin shows: the list's columns and filters, the form's and the read-only fields."""
     own = {f.name: f for f in model._meta.get_fields() if isinstance(f, models.Field) and not f.auto_created}  # "ID"
     # the change form: the admin form's own list of fields, else every editable field of the model
-    form = getattr(getattr(model_admin.form, "_meta", None), "fields", None) or [n for n, f in own.items() if f.editable]
+    form = (getattr(getattr(model_admin.form, "_meta", None), "fields", None)
+            or [n for n, f in own.items() if f.editable])
     names = [n for n in (*model_admin.list_display, *model_admin.list_filter, *model_admin.readonly_fields, *form)
              if isinstance(n, str)]
     return [own[n] for n in dict.fromkeys(names) if n in own]
