@@ -5,34 +5,40 @@ finds and fills the same row; its decisions and the two players' figures hang of
 """
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class MatchAnalysis(models.Model):
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
-    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED)]
+    # the stored values are the program's; the labels are the admin's, in the reader's language
+    STATUSES = [(QUEUED, _("queued")), (RUNNING, _("running")), (DONE, _("done")), (FAILED, _("failed"))]
 
-    stream_id = models.CharField(max_length=64, db_index=True)
-    plies = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
+    stream_id = models.CharField(_("match stream"), max_length=64, db_index=True)
+    plies = models.PositiveSmallIntegerField(_("depth (plies)"))
+    status = models.CharField(_("status"), max_length=8, choices=STATUSES, default=QUEUED)
     # a run holds the row until then; after it, the sweep takes the run for dead and queues it again
-    lease_until = models.DateTimeField(null=True, blank=True)
-    queued_at = models.DateTimeField(auto_now_add=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
-    games_done = models.PositiveSmallIntegerField(default=0)  # progress while running
-    games = models.PositiveSmallIntegerField(default=0)
+    lease_until = models.DateTimeField(_("held until"), null=True, blank=True)
+    queued_at = models.DateTimeField(_("queued at"), auto_now_add=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    games_done = models.PositiveSmallIntegerField(_("games analysed"), default=0)  # progress while running
+    games = models.PositiveSmallIntegerField(_("games"), default=0)
     # the progress the pages show: decisions of the games analysed so far, of all the match's decisions
     # (counted from its events before gnubg runs: services.decisions_per_game)
-    decisions_done = models.PositiveIntegerField(default=0)
-    decisions_total = models.PositiveIntegerField(default=0)
-    seconds = models.FloatField(null=True, blank=True)  # gnubg's wall time, for the bench and the admin
-    finished_at = models.DateTimeField(null=True, blank=True)
-    player0_id = models.IntegerField(null=True, blank=True)
-    player1_id = models.IntegerField(null=True, blank=True)
-    tournament_id = models.IntegerField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)  # when the match ended: the player page's time axis
+    decisions_done = models.PositiveIntegerField(_("decisions analysed"), default=0)
+    decisions_total = models.PositiveIntegerField(_("decisions"), default=0)
+    # gnubg's wall time, for the bench and the admin
+    seconds = models.FloatField(_("seconds"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    player0_id = models.IntegerField(_("first player (id)"), null=True, blank=True)
+    player1_id = models.IntegerField(_("second player (id)"), null=True, blank=True)
+    tournament_id = models.IntegerField(_("event (id)"), null=True, blank=True)
+    # when the match ended: the player page's time axis
+    ended_at = models.DateTimeField(_("match ended at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("match analysis")
+        verbose_name_plural = _("match analyses")
         constraints = [models.UniqueConstraint(fields=["stream_id", "plies"], name="one_analysis_per_match_and_depth")]
 
     def __str__(self):
@@ -57,6 +63,8 @@ class Decision(models.Model):
     verdict = models.CharField(max_length=12, blank=True)  # gnubg's mark: "", doubtful, bad, very bad
 
     class Meta:
+        verbose_name = _("analysed decision")
+        verbose_name_plural = _("analysed decisions")
         ordering = ["game", "version", "kind"]  # in the order they were played
         constraints = [models.UniqueConstraint(fields=["analysis", "game", "turn", "kind"], name="one_row_per_decision")]
 
@@ -85,5 +93,7 @@ class PlayerFigures(models.Model):
     marked_very_bad = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("player's figures")
+        verbose_name_plural = _("players' figures")
         ordering = ["side"]
         constraints = [models.UniqueConstraint(fields=["analysis", "side"], name="one_row_per_side")]

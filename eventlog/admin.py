@@ -1,5 +1,7 @@
 from django.conf import settings
 from django.contrib import admin, messages
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import projections
 from .models import Event, ProjectionCheckpoint, ProjectionFailure
@@ -39,7 +41,7 @@ class ProjectionFailureAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in ProjectionFailure._meta.fields]
     actions = ["rebuild_projection"]
 
-    @admin.display(description="error")
+    @admin.display(description=gettext_lazy("error"))
     def error_line(self, obj):
         return obj.error[:120]
 
@@ -66,11 +68,12 @@ class ProjectionFailureAdmin(admin.ModelAdmin):
     def has_rebuild_permission(self, request):
         return request.user.is_superuser or self._watches(request)
 
-    @admin.action(description="Rebuild these projections from the log (the cause fixed: tries the streams again)",
-                  permissions=["rebuild"])
+    @admin.action(description=gettext_lazy("Rebuild these projections from the log (the cause fixed: tries the "
+                                           "streams again)"), permissions=["rebuild"])
     def rebuild_projection(self, request, queryset):
         for name in sorted(set(queryset.values_list("projection", flat=True))):
             count = projections.rebuild(name)
             left = ProjectionFailure.objects.filter(projection=name).count()
-            self.message_user(request, f"{name}: rebuilt from {count} events; {left} stream(s) still set aside",
+            self.message_user(request, _("%(name)s: rebuilt from %(count)s events; %(left)s stream(s) still set aside")
+                              % {"name": name, "count": count, "left": left},
                               messages.WARNING if left else messages.SUCCESS)

@@ -1,22 +1,26 @@
 """The append-only event log: the source of truth for everything Crawford shows."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Event(models.Model):
     """One immutable fact. ``global_position`` is gap-free in commit order."""
 
-    global_position = models.BigIntegerField(primary_key=True)
-    stream_id = models.CharField(max_length=64, db_index=True)
-    stream_type = models.CharField(max_length=32)
-    version = models.PositiveIntegerField()
-    event_type = models.CharField(max_length=64)
-    schema_version = models.PositiveSmallIntegerField(default=1)
-    payload = models.JSONField()
-    metadata = models.JSONField(default=dict)
-    recorded_at = models.DateTimeField(auto_now_add=True)
+    global_position = models.BigIntegerField(_("position in the log"), primary_key=True)
+    stream_id = models.CharField(_("stream"), max_length=64, db_index=True)
+    stream_type = models.CharField(_("stream type"), max_length=32)
+    version = models.PositiveIntegerField(_("version"))
+    event_type = models.CharField(_("event type"), max_length=64)
+    schema_version = models.PositiveSmallIntegerField(_("schema version"), default=1)
+    payload = models.JSONField(_("payload"))
+    metadata = models.JSONField(_("metadata"), default=dict)
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
 
     class Meta:
+        # "log event": the site's "event" is a tournament (in French, "tournoi")
+        verbose_name = _("log event")
+        verbose_name_plural = _("log events")
         constraints = [models.UniqueConstraint(fields=["stream_id", "version"], name="event_stream_version_unique")]
         ordering = ["global_position"]
 
@@ -35,15 +39,21 @@ class CommandResult(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("command result")
+        verbose_name_plural = _("command results")
         constraints = [models.UniqueConstraint(fields=["actor", "key"], name="command_key_unique_per_actor")]
 
 
 class ProjectionCheckpoint(models.Model):
     """How far a projection has read the log."""
 
-    name = models.CharField(max_length=64, primary_key=True)
-    position = models.BigIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    name = models.CharField(_("projection"), max_length=64, primary_key=True)
+    position = models.BigIntegerField(_("position in the log"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("projection checkpoint")
+        verbose_name_plural = _("projection checkpoints")
 
 
 class ProjectionFailure(models.Model):
@@ -55,17 +65,21 @@ class ProjectionFailure(models.Model):
     action), which clears its failures. Shown in the admin and at ``/api/health/``.
     """
 
-    projection = models.CharField(max_length=64)
-    stream_id = models.CharField(max_length=64)
-    global_position = models.BigIntegerField(help_text="the first event of the stream that could not be applied")
-    version = models.PositiveIntegerField(null=True)
-    event_type = models.CharField(max_length=64)
-    error = models.TextField()
-    traceback = models.TextField(blank=True)
-    skipped = models.PositiveIntegerField(default=0, help_text="later events of the stream set aside since")
-    failed_at = models.DateTimeField(auto_now_add=True)
+    projection = models.CharField(_("projection"), max_length=64)
+    stream_id = models.CharField(_("stream"), max_length=64)
+    global_position = models.BigIntegerField(
+        _("position in the log"), help_text=_("the first event of the stream that could not be applied"))
+    version = models.PositiveIntegerField(_("version"), null=True)
+    event_type = models.CharField(_("event type"), max_length=64)
+    error = models.TextField(_("error"))
+    traceback = models.TextField(_("traceback"), blank=True)
+    skipped = models.PositiveIntegerField(_("skipped"), default=0,
+                                          help_text=_("later events of the stream set aside since"))
+    failed_at = models.DateTimeField(_("failed at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("projection failure")
+        verbose_name_plural = _("projection failures")
         ordering = ["-failed_at"]
         constraints = [models.UniqueConstraint(fields=["projection", "stream_id"], name="projection_failure_unique")]
 

@@ -1,6 +1,7 @@
 """The match read model: a projection of the match streams, never written by hand."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class MatchSummary(models.Model):
@@ -37,7 +38,8 @@ class MatchSummary(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name_plural = "match summaries"
+        verbose_name = _("match summary")
+        verbose_name_plural = _("match summaries")
 
     def __str__(self) -> str:
         return f"{self.player0_name} {self.score0}-{self.score1} {self.player1_name}"
@@ -59,6 +61,8 @@ class GameSummary(models.Model):
     reason = models.CharField(max_length=12, blank=True)
 
     class Meta:
+        verbose_name = _("game summary")
+        verbose_name_plural = _("game summaries")
         ordering = ["stream_id", "game"]
         constraints = [models.UniqueConstraint(fields=["stream_id", "game"], name="game_summary_unique")]
 
@@ -73,4 +77,6 @@ class DiceSeed(models.Model):
     revealed = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("dice seed")
+        verbose_name_plural = _("dice seeds")
         constraints = [models.UniqueConstraint(fields=["stream_id", "game"], name="dice_seed_unique")]

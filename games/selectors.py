@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games.engine.board import BAR, OFF
 from games.engine.match import DOUBLED, MOVE
 from games.engine.state_ids import position_id_of
@@ -119,41 +121,55 @@ def game_summaries(stream_id: str, *, around: int | None = None) -> list[dict]:
     )
 
 
+def _roll(p: dict) -> str:
+    return f"{p['dice'][0]}-{p['dice'][1]}"
+
+
+# each recorded event in words of the reader's language (the request's): the cube's answers as a player says them
+# ("accepte", "passe" in French), never the commands' names
 _DESCRIBE = {
-    "GameStarted": lambda p, n: f"{'entered' if p.get('source') == 'physical' else 'rolled'} the opening roll "
-                                f"{p['dice'][0]}-{p['dice'][1]}",
-    "OpeningRollTied": lambda p, n: f"rolled a tied opening ({p['die']}-{p['die']})",
-    "DiceRolled": lambda p, n: f"{'entered' if p.get('source') == 'physical' else 'rolled'} "
-                               f"{p['dice'][0]}-{p['dice'][1]} for {n[p['player']]}",
-    "CheckersMoved": lambda p, n: f"played {p['move']} for {n[p['player']]}",
-    "CannotMove": lambda p, n: f"recorded that {n[p['player']]} cannot move",
-    "DoubleOffered": lambda p, n: f"recorded {n[p['player']]}'s double to {p['cube']}",
-    "DoubleTaken": lambda p, n: f"recorded {n[p['player']]}'s take",
-    "DoubleDropped": lambda p, n: f"recorded {n[p['player']]}'s drop",
-    "Beavered": lambda p, n: f"recorded {n[p['player']]}'s beaver",
-    "Raccooned": lambda p, n: f"recorded {n[p['player']]}'s raccoon",
-    "ResignationOffered": lambda p, n: f"recorded {n[p['player']]}'s resignation ({p['kind']})",
-    "ResignationAccepted": lambda p, n: f"recorded that {n[p['player']]} accepted the resignation",
-    "ResignationDeclined": lambda p, n: f"recorded that {n[p['player']]} declined the resignation",
-    "MatchVoided": lambda p, n: "the director voided the match",
-    "ResultCorrected": lambda p, n: "the director set the match's result",
-    "MatchClosed": lambda p, n: "the match's result was recorded off the board",
+    "GameStarted": lambda p, n: (_("entered the opening roll %(roll)s") if p.get("source") == "physical"
+                                 else _("rolled the opening roll %(roll)s")) % {"roll": _roll(p)},
+    "OpeningRollTied": lambda p, n: _("rolled a tied opening (%(die)s-%(die)s)") % {"die": p["die"]},
+    "DiceRolled": lambda p, n: (_("entered %(roll)s for %(name)s") if p.get("source") == "physical"
+                                else _("rolled %(roll)s for %(name)s")) % {"roll": _roll(p), "name": n[p["player"]]},
+    "CheckersMoved": lambda p, n: _("played %(move)s for %(name)s") % {"move": p["move"], "name": n[p["player"]]},
+    "CannotMove": lambda p, n: _("recorded that %(name)s cannot move") % {"name": n[p["player"]]},
+    "DoubleOffered": lambda p, n: _("recorded %(name)s's double to %(value)s") % {"name": n[p["player"]],
+                                                                                   "value": p["cube"]},
+    "DoubleTaken": lambda p, n: _("recorded %(name)s's take") % {"name": n[p["player"]]},
+    "DoubleDropped": lambda p, n: _("recorded %(name)s's drop") % {"name": n[p["player"]]},
+    "Beavered": lambda p, n: _("recorded %(name)s's beaver") % {"name": n[p["player"]]},
+    "Raccooned": lambda p, n: _("recorded %(name)s's raccoon") % {"name": n[p["player"]]},
+    "ResignationOffered": lambda p, n: _("recorded %(name)s's resignation (%(kind)s)") % {
+        "name": n[p["player"]], "kind": _resignation(p["kind"])},
+    "ResignationAccepted": lambda p, n: _("recorded that %(name)s accepted the resignation") % {"name": n[p["player"]]},
+    "ResignationDeclined": lambda p, n: _("recorded that %(name)s declined the resignation") % {"name": n[p["player"]]},
+    "MatchVoided": lambda p, n: _("the director voided the match"),
+    "ResultCorrected": lambda p, n: _("the director set the match's result"),
+    "MatchClosed": lambda p, n: _("the match's result was recorded off the board"),
 }
+
+
+def _resignation(kind: str) -> str:
+    """What a resignation gives, in the reader's words."""
+    return {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon")}.get(kind, kind)
 
 
 def what_happened(rows, names: tuple[str, str], most: int = 3) -> str:
     """The recorded actions among ``rows`` in words, e.g. "entered 5-3 for Ann, played 13/8 13/10 for Ann"."""
     said = [_DESCRIBE[r.event_type](r.payload, names) for r in rows if r.event_type in _DESCRIBE]
     if len(said) > most:
-        said = said[:most] + [f"{len(said) - most} more"]
-    return ", ".join(said) or "recorded something"
+        said = said[:most] + [_("%(n)s more") % {"n": len(said) - most}]
+    return ", ".join(said) or _("recorded something")
 
 
 def stale_answer(record: MatchRecord, rows) -> dict:
     """What a tablet that was behind is told: what the other tablet recorded meanwhile, and the state now."""
     names = tuple(p["name"] for p in match_state_data(record)["players"])
     return {
-        "detail": f"The other tablet already {what_happened(rows, names)}; the screen is updated.",
+        "detail": _("The other tablet already %(what)s; the screen is updated.") % {
+            "what": what_happened(rows, names)},
         "code": "stale_version",
         "current_version": record.version,
         "state": match_state_data(record),

@@ -1,6 +1,7 @@
 """Ratings: a projection of the match results in the log, plus each club's choice of ramp."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from players.models import Club
 
@@ -10,8 +11,12 @@ from .formula import RAMPS, START_RATING
 class ClubRatingRule(models.Model):
     """Which new-player ramp a club's events are rated with (recorded in each match when it is created)."""
 
-    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="rating_rule")
-    ramp = models.CharField(max_length=16, choices=[(r, r) for r in RAMPS], default="fibs")
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="rating_rule", verbose_name=_("club"))
+    ramp = models.CharField(_("new players' ramp"), max_length=16, choices=[(r, r) for r in RAMPS], default="fibs")
+
+    class Meta:
+        verbose_name = _("club rating rule")
+        verbose_name_plural = _("club rating rules")
 
     def __str__(self) -> str:
         return f"{self.club}: {self.ramp}"
@@ -34,6 +39,10 @@ class RatedMatch(models.Model):
     )
     unrated = models.BooleanField(default=False, help_text="a friendly or walkover its creator or director marked")
 
+    class Meta:
+        verbose_name = _("rated match")
+        verbose_name_plural = _("rated matches")
+
     @property
     def rated(self) -> bool:
         return (self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
@@ -48,6 +57,10 @@ class RatedEvent(models.Model):
     rated = models.BooleanField(default=True)
     slots = models.JSONField(default=dict)  # slot -> rated, each slot's own setting (it wins over the event's)
 
+    class Meta:
+        verbose_name = _("event's rating policy")
+        verbose_name_plural = _("events' rating policies")
+
     def slot_rated(self, slot: str) -> bool:
         return self.slots.get(slot, self.rated)
 
@@ -60,6 +73,8 @@ class PlayerRating(models.Model):
     last_seq = models.BigIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         ordering = ["-rating"]
 
 
@@ -77,6 +92,8 @@ class RatingChange(models.Model):
     experience_after = models.PositiveIntegerField()
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["seq"]
         indexes = [models.Index(fields=["player_id", "seq"])]
 
@@ -91,3 +108,7 @@ class RatedSlot(models.Model):
     match_key = models.CharField(max_length=128, blank=True, default="")
     paper = models.JSONField(null=True, blank=True)
     correction = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rated slot")
+        verbose_name_plural = _("rated slots")

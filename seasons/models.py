@@ -3,19 +3,23 @@ is a read model kept by the ``season_tables`` projection (``seasons/projections.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from players.models import Club
 
 
 class Season(models.Model):
-    name = models.CharField(max_length=160)
-    kind = models.CharField(max_length=8, default="season")  # "season" or "series"
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="seasons")
+    name = models.CharField(_("name"), max_length=160)
+    kind = models.CharField(_("kind"), max_length=8, default="season")  # "season" or "series"
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="seasons",
+                             verbose_name=_("club"))
     director = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="directed_seasons")
-    created_at = models.DateTimeField(auto_now_add=True)
+                                 related_name="directed_seasons", verbose_name=_("director"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ["-created_at", "pk"]
 
     def __str__(self) -> str:
@@ -28,6 +32,10 @@ class Season(models.Model):
 class SeasonState(models.Model):
     season_id = models.BigIntegerField(primary_key=True)
     version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("season state")
+        verbose_name_plural = _("season states")
 
 
 class SeasonEvent(models.Model):
@@ -42,6 +50,8 @@ class SeasonEvent(models.Model):
     rule_version = models.PositiveIntegerField(null=True)  # the version that scored it (None: no rule in force)
 
     class Meta:
+        verbose_name = _("season's event")
+        verbose_name_plural = _("seasons' events")
         unique_together = [("season_id", "tournament_id")]
 
 
@@ -52,6 +62,8 @@ class SeasonRule(models.Model):
     rule = models.JSONField()
 
     class Meta:
+        verbose_name = _("season rule")
+        verbose_name_plural = _("season rules")
         unique_together = [("season_id", "version")]
 
 
@@ -65,6 +77,10 @@ class EventFinishes(models.Model):
     field_size = models.PositiveIntegerField(default=0)
     finishes = models.JSONField(default=list)  # [{"player", "place", "wins": [[bracket, round, forfeit, rated]...]}]
 
+    class Meta:
+        verbose_name = _("event's finishes")
+        verbose_name_plural = _("events' finishes")
+
 
 class SeasonScore(models.Model):
     """The points one event gave one player in one season, and the rule version that made them."""
@@ -76,6 +92,10 @@ class SeasonScore(models.Model):
     rule_version = models.PositiveIntegerField()
     counted = models.BooleanField(default=True)  # among the player's best N
 
+    class Meta:
+        verbose_name = _("season score")
+        verbose_name_plural = _("season scores")
+
 
 class SeasonStanding(models.Model):
     season_id = models.BigIntegerField(db_index=True)
@@ -83,3 +103,7 @@ class SeasonStanding(models.Model):
     rank = models.PositiveIntegerField()
     total = models.FloatField()
     events = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("season standing")
+        verbose_name_plural = _("season standings")

@@ -12,18 +12,21 @@ from django.views.generic import RedirectView
 from eventlog.store import ConcurrencyError
 from players import authority
 
-from . import config, console, services, stream
+from . import config, console, names, services, stream
 from .models import Tournament
 
 
 class TournamentForm(forms.ModelForm):
-    format = forms.ChoiceField(choices=[(f, f.replace("_", " ")) for f in stream.FORMATS], required=False,
-                               help_text="Chosen when the event is created; it is part of the event's record.")
-    rounds = forms.IntegerField(required=False, min_value=1, help_text="Swiss only")
-    length = forms.IntegerField(required=False, min_value=1, initial=7, help_text="Match length (odd)")
-    dice = forms.ChoiceField(choices=[("server", "server dice (verifiable)"), ("board", "dice from the board")],
-                             required=False, initial="server",
-                             help_text="Where the rolls of the event's matches come from; fixed for each match.")
+    # the formats' names in the reader's language: a callable, read when the form is shown
+    format = forms.ChoiceField(choices=lambda: [(f, names.format_name(f)) for f in stream.FORMATS], required=False,
+                               label=_("Format"),
+                               help_text=_("Chosen when the event is created; it is part of the event's record."))
+    rounds = forms.IntegerField(required=False, min_value=1, label=_("Rounds"), help_text=_("Swiss only"))
+    length = forms.IntegerField(required=False, min_value=1, initial=7, label=_("Length"),
+                                help_text=_("Match length (odd)"))
+    dice = forms.ChoiceField(choices=[("server", _("server dice (verifiable)")), ("board", _("dice from the board"))],
+                             required=False, initial="server", label=_("Dice"),
+                             help_text=_("Where the rolls of the event's matches come from; fixed for each match."))
     groups = forms.IntegerField(required=False, min_value=1, label=_("Groups"),
                                 help_text=_("Round robin only: in this many groups (seeds dealt in snake order)."))
     qualifiers = forms.IntegerField(required=False, min_value=2, label=_("Knockout of the top"),
@@ -46,12 +49,18 @@ class TournamentForm(forms.ModelForm):
                                help_text=_("Double elimination: if the losers' bracket winner wins the grand final, "
                                            "a second one is played."))
 
-    reach = forms.IntegerField(required=False, min_value=1, help_text="Ladder: how many rungs up one may challenge")
-    challenge_days = forms.IntegerField(required=False, min_value=1, help_text="Ladder: days to play a challenge")
-    division_size = forms.IntegerField(required=False, min_value=2, help_text="League: players per division")
-    round_days = forms.IntegerField(required=False, min_value=1, help_text="League: days per round")
-    promote = forms.IntegerField(required=False, min_value=0, help_text="League: how many go up each season")
-    relegate = forms.IntegerField(required=False, min_value=0, help_text="League: how many go down each season")
+    reach = forms.IntegerField(required=False, min_value=1, label=_("Reach"),
+                               help_text=_("Ladder: how many rungs up one may challenge"))
+    challenge_days = forms.IntegerField(required=False, min_value=1, label=_("Days per challenge"),
+                                        help_text=_("Ladder: days to play a challenge"))
+    division_size = forms.IntegerField(required=False, min_value=2, label=_("Division size"),
+                                       help_text=_("League: players per division"))
+    round_days = forms.IntegerField(required=False, min_value=1, label=_("Days per round"),
+                                    help_text=_("League: days per round"))
+    promote = forms.IntegerField(required=False, min_value=0, label=_("Promoted"),
+                                 help_text=_("League: how many go up each season"))
+    relegate = forms.IntegerField(required=False, min_value=0, label=_("Relegated"),
+                                  help_text=_("League: how many go down each season"))
 
     class Meta:
         model = Tournament

@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+    verbose_name = _("Events")
 
     def ready(self):
         from eventlog import projections, upcasting

@@ -2,21 +2,26 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from players.models import Club
 
 
 class Tournament(models.Model):
-    name = models.CharField(max_length=160)
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=160)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments",
+                             verbose_name=_("club"))
     director = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="directed_tournaments"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="directed_tournaments",
+        verbose_name=_("director"),
     )
-    starts_on = models.DateField(null=True, blank=True)
-    published = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    published = models.BooleanField(_("published"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["-starts_on", "name"]
 
     def __str__(self) -> str:
@@ -44,6 +49,10 @@ class TournamentState(models.Model):
     reentry = models.JSONField(default=dict, help_text="the knockout's re-entry rules, places open, re-entries made "
                                                        "and who may re-enter now ({} without re-entry)")
 
+    class Meta:
+        verbose_name = _("event state")
+        verbose_name_plural = _("event states")
+
 
 class TournamentSlot(models.Model):
     tournament_id = models.BigIntegerField(db_index=True)
@@ -66,6 +75,8 @@ class TournamentSlot(models.Model):
     open_place = models.BooleanField(default=False, help_text="side b is a first-round place kept for re-entries")
 
     class Meta:
+        verbose_name = _("event slot")
+        verbose_name_plural = _("event slots")
         ordering = ["tournament_id", "bracket", "round", "index"]
         constraints = [models.UniqueConstraint(fields=["tournament_id", "key"], name="tournament_slot_unique")]
 
@@ -87,6 +98,8 @@ class TournamentStanding(models.Model):
     withdrawn = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("event standing")
+        verbose_name_plural = _("event standings")
         ordering = ["tournament_id", "flight", "rank"]
 
 
@@ -95,6 +108,10 @@ class TournamentMatchIndex(models.Model):
 
     match_id = models.CharField(max_length=64, primary_key=True)
     tournament_id = models.BigIntegerField(db_index=True)
+
+    class Meta:
+        verbose_name = _("event's match")
+        verbose_name_plural = _("events' matches")
 
 
 class MatchNotice(models.Model):
@@ -108,3 +125,7 @@ class MatchNotice(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True)
     sent_to = models.JSONField(default=list)  # the player ids written to (those with an address)
+
+    class Meta:
+        verbose_name = _("match notice")
+        verbose_name_plural = _("match notices")

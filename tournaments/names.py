@@ -57,4 +57,5 @@ def round_label(bracket: str, round_no: int, rounds: int | None = None) -> str:
 def format_name(fmt: str | None) -> str:
     """An event's format as people say it (the program's is ``single_elimination``)."""
     return {"single_elimination": _("Single elimination"), "double_elimination": _("Double elimination"),
-            "swiss": _("Swiss"), "round_robin": _("Round robin")}.get(fmt or "", (fmt or "").replace("_", " "))
+            "swiss": _("Swiss"), "round_robin": _("Round robin"), "ladder": _("Ladder"),
+            "league": _("League")}.get(fmt or "", (fmt or "").replace("_", " "))

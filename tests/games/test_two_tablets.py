@@ -66,3 +66,24 @@ def test_a_retried_press_answers_as_the_first_time_and_says_the_match_has_moved_
     again = post(client, match_id, "press-1", type="double", expected_version=version)
     assert again.status_code == 200 and again.json() == first.json()
     assert int(again["X-Match-Version"]) > again.json()["state"]["version"]
+
+
+@pytest.mark.parametrize("answer, english, french", [
+    ("take", "recorded Ann's take", "noté que Ann accepte le videau"),
+    ("drop", "recorded Ann's drop", "noté que Ann passe"),
+])
+def test_the_cubes_answer_is_told_in_the_readers_words_never_the_commands_name(match, answer, english, french):
+    """The recording screen shows the 409's sentence as it comes: a French reader reads the federation's words
+    (accepter, passer: GLOSSARY.md), not the API's "take" or "drop"; the command names themselves do not change."""
+    client, match_id = match
+    version = client.get(f"/api/matches/{match_id}/").json()["version"]
+    offered = post(client, match_id, "d1", type="double", expected_version=version).json()
+    assert post(client, match_id, "a1", type=answer, expected_version=offered["state"]["version"]).status_code == 200
+    said = {}
+    for language in ("en", "fr"):
+        stale = client.post(f"/api/matches/{match_id}/commands/", {"type": "double", "expected_version": version},
+                            format="json", HTTP_IDEMPOTENCY_KEY=f"late-{language}", HTTP_ACCEPT_LANGUAGE=language)
+        assert stale.status_code == 409
+        said[language] = stale.json()["detail"]
+    assert said["en"] == f"The other tablet already recorded Bob's double to 2, {english}; the screen is updated."
+    assert said["fr"] == f"L'autre tablette a déjà noté le double de Bob à 2, {french} ; l'écran est mis à jour."
