@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0008_verbose_names'),
+        ('players', '0009_verbose_names'),
         ('ratings', '0004_h_season_rated'),
     ]
 

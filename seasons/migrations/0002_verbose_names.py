@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0008_verbose_names'),
+        ('players', '0009_verbose_names'),
         ('seasons', '0001_h_season_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

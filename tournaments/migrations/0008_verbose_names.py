@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0008_verbose_names'),
+        ('players', '0009_verbose_names'),
         ('tournaments', '0007_h_console_tables_notices'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0007_player_language'),
+        ('players', '0008_sessions_under_the_players_backend'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
