@@ -1,4 +1,4 @@
-"""Bounded answers for every list and stream endpoint, and the API's throttles.
+"""Bounded answers for every list and stream endpoint (the throttles: apikit/throttling.py).
 
 A page stays what the endpoint always answered (a JSON list, or the list inside the object), at most
 ``API_PAGE_MAX`` items (``?limit=``, default ``API_PAGE_SIZE``), and the next page's address is in the
@@ -9,12 +9,9 @@ where the next begins, however many events arrive meanwhile.
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 
 def number_of(request, name: str, default: int) -> int:
@@ -47,32 +44,9 @@ def page(request, rows) -> tuple[list, dict]:
     return taken, {}
 
 
-log = logging.getLogger(__name__)
 
 PAGE_PARAMETERS = [
     OpenApiParameter("limit", int, description="items per page (default and maximum in the settings: "
                                                "API_PAGE_SIZE, API_PAGE_MAX); the next page is in the Link header"),
     OpenApiParameter("offset", int, description="items to skip"),
 ]
-
-
-class _SettingsRate:
-    """Rates read from ``settings.API_THROTTLE_RATES`` when a request comes, so a change of settings applies."""
-
-    def get_rate(self):
-        return settings.API_THROTTLE_RATES.get(self.scope)
-
-    def allow_request(self, request, view):
-        try:
-            return super().allow_request(request, view)
-        except Exception as cache_down:  # noqa: BLE001 - a throttle must never take the API down with Redis
-            log.warning("throttle skipped: %s", cache_down)
-            return True
-
-
-class AnonymousThrottle(_SettingsRate, AnonRateThrottle):
-    """Anonymous requests, counted per client address (the real one: deploy/proxy.py)."""
-
-
-class UserThrottle(_SettingsRate, UserRateThrottle):
-    """Signed-in requests, counted per user."""

@@ -199,8 +199,8 @@ REST_FRAMEWORK = {
                                "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
-    # anonymous clients per address, signed-in ones per user (apikit/paging.py reads API_THROTTLE_RATES)
-    "DEFAULT_THROTTLE_CLASSES": ["apikit.paging.AnonymousThrottle", "apikit.paging.UserThrottle"],
+    # anonymous clients per address, signed-in ones per user (apikit/throttling.py reads API_THROTTLE_RATES)
+    "DEFAULT_THROTTLE_CLASSES": ["apikit.throttling.AnonymousThrottle", "apikit.throttling.UserThrottle"],
 }
 # every list and stream endpoint answers at most API_PAGE_MAX items a page (?limit=, default API_PAGE_SIZE)
 API_PAGE_SIZE = int(os.environ.get("API_PAGE_SIZE", "100"))
@@ -209,7 +209,9 @@ API_THROTTLE_RATES = {
     "anon": os.environ.get("API_THROTTLE_ANON", "120/minute"),
     "user": os.environ.get("API_THROTTLE_USER", "600/minute"),
 }
-# the throttles' counts live in the cache: Redis when there is one, shared by every gunicorn worker
+# the throttles' counts (the `limits` library's storage URI): Redis when there is one, shared by every gunicorn
+# worker and node; else this process's memory
+API_THROTTLE_STORAGE = os.environ.get("API_THROTTLE_STORAGE") or os.environ.get("REDIS_URL") or "memory://"
 if os.environ.get("REDIS_URL"):
     CACHES = {"default": {"BACKEND": "deploy.cache.SharedClientRedisCache",  # Django's, a client per server made once
                           "LOCATION": os.environ["REDIS_URL"], "KEY_PREFIX": "crawford"}}

@@ -30,6 +30,7 @@ CASUAL_EVENTS = True
 # (tests/deploy/test_bounded_answers.py) with the production rates set there; the counts stay in this process
 API_THROTTLE_RATES = {"anon": "1000000/minute", "user": "1000000/minute"}
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+API_THROTTLE_STORAGE = "memory://"  # tests/deploy/test_throttles.py counts on the test's Redis too
 
 # PBKDF2's million rounds are for attackers, not for the hundreds of test users; set here, not in a fixture,
 # so the processes the tests start (the Celery worker, gunicorn) hash as fast as the test process
