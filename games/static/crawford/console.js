@@ -125,7 +125,12 @@
   setInterval(flagStalled, 5000);
 
   // each render carries a fresh CSRF token and the server's clock: neither is a change worth a swap
-  const plain = (html) => html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").replace(/ data-now="\d*"/g, "");
+  // (read as the page would hold it: a press's answer comes as a whole page, a push's as the part alone)
+  function plain(html) {
+    const held = document.createElement("div");
+    held.innerHTML = html;
+    return held.innerHTML.trim().replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").replace(/ data-now="\d*"/g, "");
+  }
   let shown = null;
   // A press's own answer is rendered once its outcome is settled; the push it causes comes while it is on its way,
   // and a fetch asked then may render half of it (the draw made, its matches not yet): such a fetch is dropped,
@@ -139,8 +144,9 @@
       if (!response.ok) return;
       const html = await response.text();
       if (asked !== presses) { missed = true; return; }
-      if (plain(html) === shown) return;
-      shown = plain(html);
+      const seenNow = plain(html);
+      if (seenNow === shown) return;
+      shown = seenNow;
       swap(html);
     } catch (e) { /* offline for a moment: the next push or poll tries again */ }
   }
@@ -175,7 +181,7 @@
         return;
       }
       const words = Array.from(page.querySelectorAll("#console-messages p")).map((p) => [p.className, p.textContent]);
-      shown = null;
+      shown = plain(fresh.innerHTML);  // the push this press causes finds it drawn already
       const accepted = !words.some(([kind]) => kind.includes("error"));
       swap(fresh.innerHTML, { form, pressed, accepted, after: () => tell(words) });
     } catch (e) {
