@@ -41,7 +41,7 @@ def paper_result(page, key: str, winner: int) -> None:
     form.locator("input[name=winner_points]").fill("1")
     form.locator("input[name=loser_points]").fill("0")
     form.locator("button[value=report_result]").click()
-    page.wait_for_load_state()
+    page.wait_for_selector("#console-messages p")  # the answer, shown without a page load (console.js)
 
 
 @pytest.mark.worker

@@ -201,3 +201,53 @@ def test_without_the_push_the_console_asks_every_few_seconds(live_server, direct
     assert laptop.evaluate("window.notReloaded") is True
     assert laptop.locator(RESULT).locator("[name=winner_points]").input_value() == "3"
     assert [u for u in laptop.polls if "partial=1" in u] and laptop.errors == []
+
+
+def test_a_check_in_press_keeps_focus_and_place_without_a_page_load(live_server, director, browser):  # noqa: F811
+    """Issue 17: the director checks players in from the keyboard far down the list: each press is sent without a
+    page load (a mark set on the window stays), the list redrawn, the server's word said (a refusal as an alert),
+    the focus on the pressed control or, gone, on its form's reason field, and the row where it was on the
+    screen."""
+    url = live_server.url
+    players = [Player.objects.create(display_name=f"Member {n:02}") for n in range(30)]
+    event = services.tournament_create(actor=director, name="Keyboard night", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 3}}})
+    for p in players:
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p.pk})
+    console.settle(event)
+    laptop = open_page(browser, live_server, login=True, width=1280, height=640)
+    laptop.goto(f"{url}/events/{event.pk}/run/")
+    laptop.evaluate("window.notReloaded = true")
+    posts = []
+    laptop.on("request", lambda r: posts.append(r.resource_type) if r.method == "POST" else None)
+
+    member = players[20]  # far down the list, checked in from the keyboard
+    button = laptop.locator(f"button[aria-label='Check in {member.display_name}']")
+    button.scroll_into_view_if_needed()
+    button.focus()
+    row = f"#entries tr:has(input[name=player][value='{member.pk}'])"
+    scrolled, top = laptop.evaluate("(row) => [scrollY, document.querySelector(row).getBoundingClientRect().top]", row)
+    laptop.keyboard.press("Enter")
+    laptop.wait_for_selector("#console-messages p.success:text-is('Done: check in.')")
+    assert scrolled > 0 and laptop.evaluate("window.notReloaded") is True and posts == ["fetch"]
+    assert laptop.locator(f"{row} [aria-label='checked in']").count() == 1
+    assert button.count() == 0
+    focused = laptop.evaluate("(row) => document.activeElement === document.querySelector(row + ' [name=reason]')", row)
+    assert focused, laptop.evaluate("document.activeElement.outerHTML")
+    assert abs(laptop.evaluate("(row) => document.querySelector(row).getBoundingClientRect().top", row) - top) <= 1
+    assert laptop.locator("#console-messages [role=alert]").count() == 0
+
+    # the draw, from the keyboard, with one player checked in: refused, said as an alert, the focus kept on it
+    make_draw = laptop.locator("#make-draw")
+    make_draw.focus()
+    top = make_draw.evaluate("(b) => b.getBoundingClientRect().top")
+    laptop.keyboard.press("Enter")
+    alert = laptop.locator("#console-messages p.error[role=alert]")
+    alert.wait_for()
+    assert "the draw needs at least two checked-in players" in alert.inner_text()
+    assert laptop.evaluate("window.notReloaded") is True and posts == ["fetch", "fetch"]
+    assert laptop.evaluate("document.activeElement.id") == "make-draw"
+    assert abs(make_draw.evaluate("(b) => b.getBoundingClientRect().top") - top) <= 1
+    shot(laptop, "console-live-03-keyboard-check-in")
+    assert laptop.errors == []
+    laptop.context.close()

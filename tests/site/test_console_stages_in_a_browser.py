@@ -34,6 +34,7 @@ def test_the_console_closes_stage_one_and_takes_a_reentry(live_server, browser_p
     assert page.url.endswith(f"/events/{t.pk}/run/")
     page.select_option("select[name=method]", "rating")
     page.click("#make-draw")
+    page.wait_for_selector("text=Done: draw.")  # sent without a page load (console.js): its answer
     assert page.locator("#close-stage").count() == 1
     assert page.locator("#issue-challenge, #close-reentry").count() == 0  # not this format's, not yet
 

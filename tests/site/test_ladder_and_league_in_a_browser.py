@@ -40,8 +40,10 @@ def enter_and_draw(page, names):
     for name in names:
         page.select_option("select[name=player]", label=name)
         page.click("button[value=enter]")
+        page.wait_for_selector("text=Done: enter.")  # sent without a page load (console.js): its answer
     page.select_option("select[name=method]", "rating")
     page.click("button[value=draw]")
+    page.wait_for_selector("text=Done: draw.")
 
 
 def test_a_ladder_and_a_league_run_from_the_console_and_shown_in_public(live_server, browser_page,  # noqa: F811
@@ -112,6 +114,7 @@ def test_a_ladder_and_a_league_run_from_the_console_and_shown_in_public(live_ser
     for name in NAMES[:4]:
         page.select_option("select[name=player]", label=name)
         page.click("button[value=enter]")
+        page.wait_for_selector("text=Done: enter.")  # sent without a page load (console.js): its answer
     page.select_option("select[name=previous]", label="League 2026")
     page.click("button:text('Draw the divisions from its final tables')")
     page.wait_for_selector("text=Done: draw.")

@@ -134,3 +134,41 @@ def test_the_board_and_the_viewer_speak_french_to_a_french_browser(live_server, 
     assert tablet.locator("#board g.tray").get_attribute("aria-label") == "sortie des pions"
     assert tablet.locator("#board g.bar").get_attribute("aria-label") == "barre"
     assert tablet.errors == []
+
+
+def within(page, box: dict) -> bool:
+    view = page.viewport_size
+    return box["left"] >= 0 and box["top"] >= 0 and box["right"] <= view["width"] and box["bottom"] <= view["height"]
+
+
+def test_a_turn_is_entered_on_a_phone_or_tablet_without_scrolling(live_server, director, browser, match_023):  # noqa: F811
+    """Issue 17: the dice, the play, its undo and the message line with the whole board, all on the screen as it
+    opens (no scroll on each turn: a tap that needed one would have scrolled), every target 44 px at least, nothing
+    over the board."""
+    _, record = match_023
+    for width, height in SIZES:
+        ada, bruno = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
+        match_id = matches.match_create(actor=director, player0=ada, player1=bruno, length=5, dice="board").stream_id
+        replay(director, match_id, record.events[1:5])  # Ada has played her 6-5: Bruno's roll, from the board's dice
+        tablet = open_page(browser, live_server, login=True, touch=True, width=width, height=height)
+        tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+        tablet.wait_for_selector("#board .point")
+        board, keys, status = boxes(tablet, "#board")[0], boxes(tablet, ".die-key"), boxes(tablet, "#status")
+        assert tablet.evaluate("window.scrollY") == 0 and within(tablet, board), (width, board)
+        assert len(keys) == 6 and min(min(k["w"], k["h"]) for k in keys) >= 44, (width, keys)
+        assert all(within(tablet, b) for b in keys + status), (width, keys, status)
+        assert overlapping(keys + status, [board]) == [], width
+        shot(tablet, f"49-record-roll-{width}x{height}")
+
+        tap_dice(tablet, 3, 1)  # Bruno's 3-1, then a checker of his: the play and its undo come
+        tablet.wait_for_selector("#play:not([hidden])")
+        tablet.locator("#board g.point[aria-label='point 8']").tap()
+        tablet.wait_for_selector("#undo:not([hidden])")
+        board, buttons, status = boxes(tablet, "#board")[0], boxes(tablet, "#play, #undo"), boxes(tablet, "#status")
+        assert tablet.evaluate("window.scrollY") == 0 and within(tablet, board), (width, board)
+        assert len(buttons) == 2 and min(min(b["w"], b["h"]) for b in buttons) >= 44, (width, buttons)
+        assert all(within(tablet, b) for b in buttons + status), (width, buttons, status)
+        assert overlapping(buttons + status, [board]) == [], width
+        shot(tablet, f"49-record-play-{width}x{height}")
+        assert tablet.errors == []
+        tablet.context.close()

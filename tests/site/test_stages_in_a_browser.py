@@ -76,8 +76,10 @@ def test_a_swiss_then_a_knockout_with_a_reentry_is_run_to_the_end(live_worker, l
     for name in NAMES:
         page.select_option("select[name=player]", label=name)
         page.click("button[value=enter]")
+        page.wait_for_selector("text=Done: enter.")  # sent without a page load (console.js): its answer
     page.select_option("select[name=method]", "rating")
     page.click("button[value=draw]")
+    page.wait_for_selector("text=Done: draw.")
     assert page.locator("button[value=close_stage]").count() == 1
 
     # stage one: two Swiss rounds on paper; closing early is refused with the reason

@@ -3,10 +3,12 @@
 // live part fetched again, and swapped in only if it changed. What the director was doing survives the swap: what
 // was typed or chosen and not sent yet (a result, a table number, a pasted member list, a chosen file), the focused
 // control and its caret, and the place on the page. Between pushes a clock keeps the "stalled for 15 min" flag
-// right: a match nobody plays appends nothing, so nothing would be pushed for it.
+// right: a match nobody plays appends nothing, so nothing would be pushed for it. The director's own presses go the
+// same way, without leaving the page, their answer said in the message area (issue 17: a console for the keyboard).
 "use strict";
 (function () {
   const gettext = window.gettext;  // Django's JavaScript catalogue (/jsi18n/, loaded before this script)
+  const fmt = (text, values) => window.interpolate(text, values, true);
   const live = document.getElementById("console-live");
   if (!live) return;
   const KEYED = "[id], tr[data-slot], a[href], input[name], select[name], textarea[name], button[name]";
@@ -17,9 +19,12 @@
     if (el.id) return "#" + el.id;
     if (el.tagName === "TR") return "tr:" + el.dataset.slot;
     if (el.tagName === "A") return "a:" + el.getAttribute("href");
-    const hidden = el.form ? Array.from(el.form.elements)
-      .filter((h) => h.type === "hidden" && h.name !== "csrfmiddlewaretoken").map((h) => h.name + "=" + h.value).join("&") : "";
-    return hidden + "|" + el.name + (el.tagName === "BUTTON" ? "=" + el.value : "");
+    return (el.form ? formKey(el.form) : "") + "|" + el.name + (el.tagName === "BUTTON" ? "=" + el.value : "");
+  }
+  // a form's identity across two renders: its hidden values (the slot, the player…)
+  function formKey(form) {
+    return Array.from(form.elements).filter((h) => h.type === "hidden" && h.name !== "csrfmiddlewaretoken")
+      .map((h) => h.name + "=" + h.value).join("&");
   }
   const find = (key) => Array.from(live.querySelectorAll(KEYED)).find((el) => keyOf(el) === key);
 
@@ -50,11 +55,26 @@
     return seen ? { key: keyOf(seen), top: seen.getBoundingClientRect().top } : null;
   }
 
-  function swap(html) {
-    const kept = Array.from(live.querySelectorAll("input, select, textarea")).filter(typed).map((el) => [keyOf(el), el]);
-    const focused = live.contains(document.activeElement) ? document.activeElement : null;
-    const focus = focused && { key: keyOf(focused), caret: caretOf(focused) };
-    const where = place();
+  // what stands in for a control gone from the new render (a player's "Check in", once checked in): the first
+  // control of the same form (its reason field), never another form's button, where a stray Enter would act
+  function replacement(form) {
+    if (!form) return null;
+    const same = Array.from(live.querySelectorAll("form")).find((f) => formKey(f) !== "" && formKey(f) === form);
+    return same && Array.from(same.elements).find((el) => el.type !== "hidden" && !el.disabled);
+  }
+
+  // html: the live part anew. sent (the director's own press): the form sent, whose typed values went with it
+  // and are not carried over unless refused, and after() run once it is in, before the place is put back
+  function swap(html, sent) {
+    const kept = Array.from(live.querySelectorAll("input, select, textarea")).filter(typed)
+      .filter((el) => !(sent && sent.accepted && el.form === sent.form)).map((el) => [keyOf(el), el]);
+    const focused = live.contains(document.activeElement) ? document.activeElement : (sent && sent.pressed) || null;
+    const focus = focused &&
+      { key: keyOf(focused), caret: caretOf(focused), form: focused.form ? formKey(focused.form) : null };
+    const where = place() || (focused && { key: focus.key, top: focused.getBoundingClientRect().top });
+    // a control gone is stood in for by another of its row: the row is kept where it was, not the control
+    const row = (el) => el.closest("tr") || el;
+    const rowTop = focused && row(focused).getBoundingClientRect().top;
     const next = document.createElement("div");
     next.innerHTML = html;
     live.replaceChildren(...next.childNodes);
@@ -62,15 +82,18 @@
       const now = find(key);
       if (now) carry(old, now);
     }
+    if (sent) sent.after();
+    let stand = null;  // the focused control's replacement, if it is gone
     if (focus) {
-      const again = find(focus.key);
+      const again = find(focus.key) || (stand = replacement(focus.form));
       if (again) {
         again.focus({ preventScroll: true });
-        if (focus.caret) try { again.setSelectionRange(...focus.caret); } catch (e) { /* not a text field */ }
-      }
+        if (focus.caret && !stand) try { again.setSelectionRange(...focus.caret); } catch (e) { /* not a text field */ }
+      } else if (sent) said.focus({ preventScroll: true });  // a keyboard's place, its control and form gone
     }
     const anchor = where && find(where.key);
     if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - where.top);
+    else if (stand && where.key === focus.key) window.scrollBy(0, row(stand).getBoundingClientRect().top - rowTop);
     setClock();
     flagStalled();
   }
@@ -102,18 +125,84 @@
   setInterval(flagStalled, 5000);
 
   // each render carries a fresh CSRF token and the server's clock: neither is a change worth a swap
-  const plain = (html) => html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").replace(/ data-now="\d*"/g, "");
+  // (read as the page would hold it: a press's answer comes as a whole page, a push's as the part alone)
+  function plain(html) {
+    const held = document.createElement("div");
+    held.innerHTML = html;
+    return held.innerHTML.trim().replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").replace(/ data-now="\d*"/g, "");
+  }
   let shown = null;
+  // A press's own answer is rendered once its outcome is settled; the push it causes comes while it is on its way,
+  // and a fetch asked then may render half of it (the draw made, its matches not yet): such a fetch is dropped,
+  // and asked again once the press is answered.
+  let sending = false, presses = 0, missed = false;
   async function refresh() {
+    if (sending) { missed = true; return; }
+    const asked = presses;
     try {
       const response = await fetch(live.dataset.src, { headers: { "X-Requested-With": "fetch" } });
       if (!response.ok) return;
       const html = await response.text();
-      if (plain(html) === shown) return;
-      shown = plain(html);
+      if (asked !== presses) { missed = true; return; }
+      const seenNow = plain(html);
+      if (seenNow === shown) return;
+      shown = seenNow;
       swap(html);
     } catch (e) { /* offline for a moment: the next push or poll tries again */ }
   }
+  // The director's own presses (a check-in, a result, a forfeit…) without leaving the page: the same POST, with
+  // its CSRF token, to the same view, whose redirect is followed to the page it renders with its message; that
+  // page's live part is swapped in as a push's is (focus, caret and place kept) and its message shown here.
+  // Without this script the form goes the ordinary way; an answer that is no console (a login page) is shown.
+  const said = document.getElementById("console-messages");
+  if (said) said.tabIndex = -1;
+  live.addEventListener("submit", async (event) => {
+    const form = event.target;
+    // read as attributes: form.action and form.method would be the form's controls named so (its buttons are)
+    if (!said || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    event.preventDefault();
+    if (sending) return;  // one press at a time: a second would act on what the first changes
+    sending = true;
+    presses += 1;
+    const pressed = event.submitter || null;
+    const body = new FormData(form);
+    if (pressed && pressed.name) body.append(pressed.name, pressed.value);
+    said.style.minHeight = `${said.offsetHeight}px`;  // the last press's word is no answer to this one: gone, its
+    said.replaceChildren();                            // room kept until the answer's, so nothing below jumps
+    try {
+      const to = new URL(form.getAttribute("action") || "", document.baseURI);
+      const response = await fetch(to, { method: "POST", body, headers: { "X-Requested-With": "fetch" } });
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const fresh = page.getElementById("console-live");
+      if (!response.ok || !fresh) {
+        if (response.ok) window.location.assign(response.url);
+        else tell([["error", fmt(gettext("The server could not do it (error %(status)s): reload the page."),
+                                 { status: response.status })]]);
+        return;
+      }
+      const words = Array.from(page.querySelectorAll("#console-messages p")).map((p) => [p.className, p.textContent]);
+      shown = plain(fresh.innerHTML);  // the push this press causes finds it drawn already
+      const accepted = !words.some(([kind]) => kind.includes("error"));
+      swap(fresh.innerHTML, { form, pressed, accepted, after: () => tell(words) });
+    } catch (e) {
+      tell([["error", gettext("The server could not be reached: press again once it answers.")]]);
+    } finally {
+      sending = false;
+      if (missed) { missed = false; refresh(); }
+    }
+  });
+  // the server's words, as the page rendered them: a refusal as an alert, read out at once
+  function tell(words) {
+    said.style.minHeight = "";
+    said.replaceChildren(...words.map(([kind, text]) => {
+      const p = document.createElement("p");
+      p.className = kind;
+      p.textContent = text;
+      if (kind.includes("error")) p.setAttribute("role", "alert");
+      return p;
+    }));
+  }
+
   let seen = +live.dataset.position;  // where the projections were when the page was read
   Crawford.follow(live.dataset.follow, (position) => {
     if (position > seen) refresh();

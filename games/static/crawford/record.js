@@ -187,6 +187,7 @@
     document.querySelectorAll(".die-key").forEach((k) => { k.disabled = !byHand || busy; });
     show("enter-dice", byHand);
     $("die1").disabled = $("die2").disabled = !byHand;
+    $("typed-dice").hidden = !byHand;  // out of the way while a play is composed (a phone has no room to spare)
     $("dice-chosen").textContent = chosen.length ? `${chosen.join("-")}…` : "";
     show("play", !finished && phase === P.MOVE);
     show("undo", phase === P.MOVE && steps.length > 0);
