@@ -145,6 +145,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# the reads every command makes (its user, the match's new events) as statements PostgreSQL plans once per
+# connection (eventlog/prepared.py); 0 behind a transaction-mode pooler that cannot carry them (PgBouncer < 1.21)
+DATABASE_PREPARED_READS = env_bool("DATABASE_PREPARED_READS", True)
 # A PostgreSQL streaming replica for the public pages (deploy/replica.py): only when DATABASE_REPLICA_URL is set.
 # Anonymous GET/HEAD requests read the read models there; writes, transactions and anybody signed in stay on the
 # primary. Without the variable there is no second alias, no router and no middleware: nothing changes.

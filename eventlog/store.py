@@ -22,6 +22,7 @@ from django.db import IntegrityError, connection, connections, router, transacti
 from django.db.models import Max
 from django.utils import timezone
 
+from . import prepared
 from .models import CommandResult, Event
 
 APPEND_LOCK = 0x43524157  # "CRAW": the advisory lock every append takes
@@ -281,13 +282,13 @@ class StoredEvent(NamedTuple):
 
 def read_stream_rows(stream_id: str, after: int = 0) -> list[StoredEvent] | list[Event]:
     """:func:`read_stream` for the command path, which asks for the few events after its snapshot on every
-    command: on PostgreSQL one prepared statement read into tuples, without building a queryset and model
+    command: on PostgreSQL one prepared statement (eventlog/prepared.py) read into tuples, without building a queryset and model
     instances (most of the read's CPU). Elsewhere (SQLite) the ORM's rows, which convert its dates. Read where the
     ORM would read it (a public page's read may go to a replica: deploy/replica.py)."""
     reader = connections[router.db_for_read(Event)]
     if reader.vendor != "postgresql":
         return read_stream(stream_id, after)
-    with reader.cursor() as cursor:
+    with prepared.cursor(reader) as cursor:
         cursor.execute(_READ_STREAM_SQL.format(table=reader.ops.quote_name(Event._meta.db_table)), [stream_id, after])
         return [StoredEvent(v, st, et, sv, json.loads(p) if isinstance(p, str) else p, at)
                 for v, st, et, sv, p, at in cursor.fetchall()]

@@ -9,17 +9,21 @@ which lives as long as the request: a command through the API's token costs thre
 recording screen's session four (the session's own row is the fourth).
 
 Written in SQL rather than with the ORM's ``Subquery``/``Exists``: the ORM's version of the same question took
-PostgreSQL about 5 ms to plan (nested subplans over six tables) on every request, this one 0.8 ms to plan and
-0.35 ms in all (bench/RESULTS.md, 2026-11-24, session 4).
+PostgreSQL about 5 ms to plan (nested subplans over six tables) on every request, this one 0.35 ms to plan and
+0.1 ms to run, and prepared, planned once per connection (bench/RESULTS.md, 2026-11-24, session 4, and
+2026-11-25, session 7).
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import backends, get_user_model
+from django.db import connections, router
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
+
+from eventlog import prepared
 
 from . import authority
 from .models import Player
@@ -64,11 +68,20 @@ def _by_id() -> str:
 
 
 def _read(sql: str, key):
-    """The user the statement finds, with their authority remembered; None if none."""
-    found = list(get_user_model().objects.raw(sql, [_APP, _CODENAME, key]))
-    if not found:
+    """The user the statement finds, with their authority remembered and the statement's other columns set on
+    it; None if none. A prepared statement (eventlog/prepared.py): its plan is most of its cost."""
+    User = get_user_model()
+    with prepared.cursor(connections[router.db_for_read(User)]) as cursor:
+        cursor.execute(sql, [_APP, _CODENAME, key])
+        row = cursor.fetchone()
+        columns = [c.name for c in cursor.description]
+    if row is None:
         return None
-    user = found[0]
+    values = dict(zip(columns, row))
+    fields = User._meta.concrete_fields
+    user = User.from_db(cursor.db.alias, [f.attname for f in fields], [values.pop(f.column) for f in fields])
+    for name, value in values.items():
+        setattr(user, name, value)
     authority.remember(user, player_id=user.crawford_player_id,
                        officiates=user.is_superuser or bool(user.crawford_officiates))
     return user
