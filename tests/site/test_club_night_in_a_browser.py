@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from players.models import Player
 
@@ -94,7 +95,7 @@ def test_a_director_runs_a_club_night_and_a_match_is_recorded_at_the_board(live_
         page.click("button[value=enter]")
     for name in NAMES:
         page.click(f"button[aria-label='Check in {name}']")
-    assert page.locator("text=✓").count() == 8
+    expect(page.locator("text=✓")).to_have_count(8)  # the presses answered, one after the other, without a page load
     shot(page, "02-admin-checked-in")
     page.click("button[value=draw]")
     reload_until(page, lambda: page.locator("a:text('record')").count() == 4)

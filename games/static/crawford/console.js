@@ -39,6 +39,8 @@
     }
     return el.value !== el.defaultValue;
   }
+  // what a control holds, to tell whether it still holds what a press sent
+  const valueOf = (el) => (el.type === "checkbox" || el.type === "radio" ? el.checked : el.value);
   function carry(from, to) {
     if (from.type === "file") to.replaceWith(from);  // a chosen file cannot be set by a script: keep its control
     else if (from.type === "checkbox" || from.type === "radio") to.checked = from.checked;
@@ -64,10 +66,10 @@
   }
 
   // html: the live part anew. sent (the director's own press): the form sent, whose typed values went with it
-  // and are not carried over unless refused, and after() run once it is in, before the place is put back
+  // and are not carried over unless refused (a value typed or chosen since the press is: it is the next one's), and after() run once it is in, before the place is put back
   function swap(html, sent) {
     const kept = Array.from(live.querySelectorAll("input, select, textarea")).filter(typed)
-      .filter((el) => !(sent && sent.accepted && el.form === sent.form)).map((el) => [keyOf(el), el]);
+      .filter((el) => !(sent && sent.accepted && sent.values.get(keyOf(el)) === valueOf(el))).map((el) => [keyOf(el), el]);
     const focused = live.contains(document.activeElement) ? document.activeElement : (sent && sent.pressed) || null;
     const focus = focused &&
       { key: keyOf(focused), caret: caretOf(focused), form: focused.form ? formKey(focused.form) : null };
@@ -156,21 +158,28 @@
   // Without this script the form goes the ordinary way; an answer that is no console (a login page) is shown.
   const said = document.getElementById("console-messages");
   if (said) said.tabIndex = -1;
-  live.addEventListener("submit", async (event) => {
+  // Presses are sent one at a time, in the order made: a press made while another is on its way waits for it (it
+  // may act on what the first changes), with what the form held when it was pressed (the first one's redraw may
+  // reset that form before it goes). None is dropped: a director entering players quickly enters every one.
+  let pending = Promise.resolve();
+  live.addEventListener("submit", (event) => {
     const form = event.target;
     // read as attributes: form.action and form.method would be the form's controls named so (its buttons are)
     if (!said || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
     event.preventDefault();
-    if (sending) return;  // one press at a time: a second would act on what the first changes
-    sending = true;
-    presses += 1;
     const pressed = event.submitter || null;
     const body = new FormData(form);
     if (pressed && pressed.name) body.append(pressed.name, pressed.value);
+    const to = new URL(form.getAttribute("action") || "", document.baseURI);
+    const values = new Map(Array.from(form.elements).filter(typed).map((el) => [keyOf(el), valueOf(el)]));
+    pending = pending.then(() => send(form, pressed, body, to, values));
+  });
+  async function send(form, pressed, body, to, values) {
+    sending = true;
+    presses += 1;
     said.style.minHeight = `${said.offsetHeight}px`;  // the last press's word is no answer to this one: gone, its
     said.replaceChildren();                            // room kept until the answer's, so nothing below jumps
     try {
-      const to = new URL(form.getAttribute("action") || "", document.baseURI);
       const response = await fetch(to, { method: "POST", body, headers: { "X-Requested-With": "fetch" } });
       const page = new DOMParser().parseFromString(await response.text(), "text/html");
       const fresh = page.getElementById("console-live");
@@ -183,14 +192,14 @@
       const words = Array.from(page.querySelectorAll("#console-messages p")).map((p) => [p.className, p.textContent]);
       shown = plain(fresh.innerHTML);  // the push this press causes finds it drawn already
       const accepted = !words.some(([kind]) => kind.includes("error"));
-      swap(fresh.innerHTML, { form, pressed, accepted, after: () => tell(words) });
+      swap(fresh.innerHTML, { form, pressed, accepted, values, after: () => tell(words) });
     } catch (e) {
       tell([["error", gettext("The server could not be reached: press again once it answers.")]]);
     } finally {
       sending = false;
       if (missed) { missed = false; refresh(); }
     }
-  });
+  }
   // the server's words, as the page rendered them: a refusal as an alert, read out at once
   function tell(words) {
     said.style.minHeight = "";
