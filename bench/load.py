@@ -199,7 +199,8 @@ def main() -> int:
     print()
     ok_streams = _verify_streams(run.last_state)
     ok_projections = _verify_projections(broker) if caught_up else False
-    return 0 if (ok_streams and ok_projections and not run.failed()) else 1
+    killed_as_asked = killer is None or killer.killed
+    return 0 if (ok_streams and ok_projections and not run.failed() and killed_as_asked) else 1
 
 
 # -- set-up -------------------------------------------------------------------------------------
@@ -363,9 +364,12 @@ class _Killer(threading.Thread):
     def run(self) -> None:
         if not self.run_.started_event.wait(600):
             return
+        self.killed = False
         if self.run_.writers_done.wait(self.args.kill_worker):
-            print(f"note: the recording ended before {self.args.kill_worker:g} s: no worker was killed")
+            print(f"the recording ended before {self.args.kill_worker:g} s: no worker was killed, the run shows "
+                  "nothing of a worker's death (fails; longer matches: --length 3, or an earlier --kill-worker)")
             return
+        self.killed = True
         import redis
 
         broker = redis.Redis.from_url(self.args.redis_url)
