@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db.models import Avg, Count, Max
 
 from games.models import MatchSummary
-from players.models import Player
+from players.selectors import display_names
 
 from .models import MatchAnalysis, PlayerFigures
 
@@ -37,8 +37,7 @@ def player_history(player_id: int) -> list[dict]:
     # that seat name only when the seat has no player
     seats = {m.stream_id: ((m.player0_id, m.player0_name), (m.player1_id, m.player1_name))
              for m in MatchSummary.objects.filter(stream_id__in=public)}
-    names = dict(Player.objects.filter(pk__in={pid for both in seats.values() for pid, _ in both if pid is not None})
-                 .values_list("pk", "display_name"))
+    names = display_names(pid for both in seats.values() for pid, _ in both if pid is not None)
 
     def opponent(f: PlayerFigures) -> str:
         pid, seat_name = seats.get(f.analysis.stream_id, ((None, ""), (None, "")))[1 - f.side]
@@ -58,5 +57,5 @@ def event_averages(tournament_id: int) -> list[dict]:
             .values("player_id").annotate(matches=Count("id"), seat_name=Max("name"), **{k: Avg(k) for k in FIGURES})
             .order_by("overall_rate"))
     # named as the rest of the site names the player, not by the seat name the match was recorded under
-    names = dict(Player.objects.filter(pk__in=[r["player_id"] for r in rows]).values_list("pk", "display_name"))
+    names = display_names(r["player_id"] for r in rows)
     return [{**r, "name": names.get(r["player_id"], r["seat_name"])} for r in rows]

@@ -44,7 +44,6 @@ def page(request, rows) -> tuple[list, dict]:
     return taken, {}
 
 
-
 PAGE_PARAMETERS = [
     OpenApiParameter("limit", int, description="items per page (default and maximum in the settings: "
                                                "API_PAGE_SIZE, API_PAGE_MAX); the next page is in the Link header"),

@@ -359,12 +359,12 @@ class _Killer(threading.Thread):
     def __init__(self, services: _Services, run, args):
         super().__init__(daemon=True)
         self.services, self.run_, self.args = services, run, args
+        self.killed = False
         self.start()
 
     def run(self) -> None:
         if not self.run_.started_event.wait(600):
             return
-        self.killed = False
         if self.run_.writers_done.wait(self.args.kill_worker):
             print(f"the recording ended before {self.args.kill_worker:g} s: no worker was killed, the run shows "
                   "nothing of a worker's death (fails; longer matches: --length 3, or an earlier --kill-worker)")

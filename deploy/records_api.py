@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from apikit import paging
 from players.models import Player
+from players.selectors import display_names
 from ratings import records
 from tournaments import placings
 
@@ -124,6 +125,6 @@ class HeadToHead(APIView):
         get_object_or_404(Player, pk=opponent_id)
         h2h = records.head_to_head(player_id, opponent_id, viewer=request.user)
         results, headers = paging.page(request, h2h.pop("results"))
-        known = records.names([h2h["player_id"], h2h["opponent_id"]])
+        known = display_names([h2h["player_id"], h2h["opponent_id"]])
         return Response({**h2h, "name": known.get(h2h["player_id"], ""), "opponent": known.get(h2h["opponent_id"], ""),
                          "results": results}, headers=headers)

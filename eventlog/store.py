@@ -282,9 +282,9 @@ class StoredEvent(NamedTuple):
 
 def read_stream_rows(stream_id: str, after: int = 0) -> list[StoredEvent] | list[Event]:
     """:func:`read_stream` for the command path, which asks for the few events after its snapshot on every
-    command: on PostgreSQL one prepared statement (eventlog/prepared.py) read into tuples, without building a queryset and model
-    instances (most of the read's CPU). Elsewhere (SQLite) the ORM's rows, which convert its dates. Read where the
-    ORM would read it (a public page's read may go to a replica: deploy/replica.py)."""
+    command: on PostgreSQL one prepared statement (eventlog/prepared.py) read into tuples, without building a
+    queryset and model instances (most of the read's CPU). Elsewhere (SQLite) the ORM's rows, which convert its
+    dates. Read where the ORM would read it (a public page's read may go to a replica: deploy/replica.py)."""
     reader = connections[router.db_for_read(Event)]
     if reader.vendor != "postgresql":
         return read_stream(stream_id, after)

@@ -166,11 +166,12 @@ def what_happened(rows, names: tuple[str, str], most: int = 3) -> str:
 
 def stale_answer(record: MatchRecord, rows) -> dict:
     """What a tablet that was behind is told: what the other tablet recorded meanwhile, and the state now."""
-    names = tuple(p["name"] for p in match_state_data(record)["players"])
+    state = match_state_data(record)
+    names = tuple(p["name"] for p in state["players"])
     return {
         "detail": _("The other tablet already %(what)s; the screen is updated.") % {
             "what": what_happened(rows, names)},
         "code": "stale_version",
         "current_version": record.version,
-        "state": match_state_data(record),
+        "state": state,
     }

@@ -1,10 +1,11 @@
-"""Reads of the players' stream: who each player id stands for, from the log alone."""
+"""Reads of the players: who each player id stands for, from the log alone; and their names as the site shows them."""
 
 from __future__ import annotations
 
 from eventlog.models import Event
 
 from . import identity
+from .models import Player
 
 
 def player_identities(*, before_position: int | None = None) -> identity.Identities:
@@ -23,3 +24,8 @@ def players_stream(*, before_position: int | None = None) -> tuple[identity.Iden
         if event_type == identity.MERGED:
             state = identity.evolve(state, identity.PlayersMerged.from_payload(payload))
     return state, version
+
+
+def display_names(ids) -> dict[int, str]:
+    """The site's name of each of these players (by id; an id with no player is left out)."""
+    return dict(Player.objects.filter(pk__in=list(ids)).values_list("pk", "display_name"))

@@ -24,8 +24,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from games.models import MatchSummary
-from players.models import Player
-from players.selectors import player_identities
+from players.selectors import display_names, player_identities
 
 from .models import RatedMatch, RatedSlot
 from .selectors import _sees_hidden_results, hidden_results
@@ -182,15 +181,11 @@ def nemesis(tallies: dict[int, Tally]) -> int | None:
     return max(beaten_by)[3] if beaten_by else None
 
 
-def names(ids) -> dict[int, str]:
-    return dict(Player.objects.filter(pk__in=list(ids)).values_list("pk", "display_name"))
-
-
 def opponents(player_id: int, *, viewer=None, results: list[Result] | None = None) -> list[dict]:
     """One row per opponent (most matches first, then the latest): the head-to-head tally from the player's side.
     ``results``: the player's, if read already."""
     tallies = by_opponent(player_results(player_id, viewer=viewer) if results is None else results)
-    known = names(tallies)
+    known = display_names(tallies)
     rows = sorted(tallies.items(), key=lambda kv: (-kv[1].matches, -kv[1].last_seq))
     return [{"opponent_id": o, "opponent": known.get(o, ""), **t.as_dict()} for o, t in rows]
 
@@ -207,7 +202,8 @@ def player_records(player_id: int, *, viewer=None, results: list[Result] | None 
     record = {"person_id": person_of(player_id), **total.as_dict(), "streaks": streaks(results).as_dict(),
               "nemesis": None}
     if worst is not None:
-        record["nemesis"] = {"opponent_id": worst, "opponent": names([worst]).get(worst, ""), **tallies[worst].as_dict()}
+        record["nemesis"] = {"opponent_id": worst, "opponent": display_names([worst]).get(worst, ""),
+                             **tallies[worst].as_dict()}
     return record
 
 

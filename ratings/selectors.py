@@ -7,6 +7,7 @@ from django.utils.module_loading import import_string
 
 from players import authority
 from players.models import Player
+from players.selectors import display_names
 
 from .formula import PROVISIONAL_BELOW
 from .models import PlayerRating, RatedMatch, RatedSlot, RatingChange
@@ -57,7 +58,7 @@ def rating_history(player_id: int, *, viewer=None) -> list[dict]:
     voided = set(RatedMatch.objects.filter(key__in=list(slot_match.values()), voided=True).values_list("key", flat=True))
     dates = dict(Event.objects.filter(global_position__in=[c.seq for c in changes])
                  .values_list("global_position", "recorded_at"))
-    names = dict(Player.objects.filter(pk__in={c.opponent_id for c in changes}).values_list("pk", "display_name"))
+    names = display_names({c.opponent_id for c in changes})
     out = []
     for c in changes:
         if ":" in c.match_key:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from players.models import Player
+from players.selectors import display_names
 from tournaments.models import Tournament
 
 from .models import Season, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
@@ -18,7 +18,7 @@ def season_data(season: Season) -> dict:
     members = sorted(SeasonEvent.objects.filter(season_id=pk), key=lambda m: (m.on, m.tournament_id))
     names = dict(Tournament.objects.filter(pk__in=[m.tournament_id for m in members]).values_list("pk", "name"))
     standings = list(SeasonStanding.objects.filter(season_id=pk).order_by("rank", "player_id"))
-    players = dict(Player.objects.filter(pk__in=[s.player_id for s in standings]).values_list("pk", "display_name"))
+    players = display_names(s.player_id for s in standings)
     scores: dict[int, dict[int, SeasonScore]] = {}
     for score in SeasonScore.objects.filter(season_id=pk):
         scores.setdefault(score.player_id, {})[score.tournament_id] = score

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from games.models import MatchSummary
-from players.models import Player
+from players.selectors import display_names
 
 from eventlog import store
 
@@ -34,7 +34,7 @@ def tournament_data(tournament: Tournament) -> dict:
                   key=lambda r: (FLIGHT_ORDER.get(r.flight, len(FLIGHT_ORDER)), r.rank))
     ids = {p for s in slots for p in (s.player_a, s.player_b) if p} | {r.player_id for r in rows}
     ids |= set(state.entries if state else [])
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    names = display_names(ids)
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -199,7 +199,7 @@ def tournament_history(tournament: Tournament) -> list[dict]:
         r.event_type, r.payload = stream.upcast(r.event_type, r.schema_version, r.payload)
     ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
     ids |= {q for r in rows if r.event_type == "StageDrawMade" for q in r.payload["seeds"]}
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    names = display_names(ids)
 
     def result(p: dict) -> str:
         return _("%(winner)s beat %(loser)s %(w)s–%(l)s") % {
@@ -278,7 +278,7 @@ def ladder_data(tournament: Tournament) -> dict:
         raise NotLadder("this event is not a ladder")
     board = view.ladder
     ids = set(facts.entered) | {p for ch in facts.challenges.values() for p in (ch.challenger, ch.defender)}
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    names = display_names(ids)
     busy = {p for ch in (board.open if board else ()) for p in (ch.challenger, ch.defender)}
     c = facts.config
     return {
@@ -336,7 +336,7 @@ def league_data(tournament: Tournament) -> dict:
         raise NotLeague("this event is not a league")
     season = view.league
     ids = set(facts.entered)
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    names = display_names(ids)
     c = facts.config
     divisions = []
     for d in (season.divisions if season else ()):

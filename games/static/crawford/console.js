@@ -65,11 +65,13 @@
     return same && Array.from(same.elements).find((el) => el.type !== "hidden" && !el.disabled);
   }
 
-  // html: the live part anew. sent (the director's own press): the form sent, whose typed values went with it
-  // and are not carried over unless refused (a value typed or chosen since the press is: it is the next one's), and after() run once it is in, before the place is put back
+  // html: the live part anew. sent (the director's own press): the values its form sent, not carried over unless
+  // refused (a value typed or chosen since the press is: it is the next one's), and after() run once the new part
+  // is in, before the place is put back
   function swap(html, sent) {
+    const sentAsItIs = (el) => sent && sent.accepted && sent.values.get(keyOf(el)) === valueOf(el);
     const kept = Array.from(live.querySelectorAll("input, select, textarea")).filter(typed)
-      .filter((el) => !(sent && sent.accepted && sent.values.get(keyOf(el)) === valueOf(el))).map((el) => [keyOf(el), el]);
+      .filter((el) => !sentAsItIs(el)).map((el) => [keyOf(el), el]);
     const focused = live.contains(document.activeElement) ? document.activeElement : (sent && sent.pressed) || null;
     const focus = focused &&
       { key: keyOf(focused), caret: caretOf(focused), form: focused.form ? formKey(focused.form) : null };
@@ -131,7 +133,8 @@
   function plain(html) {
     const held = document.createElement("div");
     held.innerHTML = html;
-    return held.innerHTML.trim().replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").replace(/ data-now="\d*"/g, "");
+    return held.innerHTML.trim().replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "")
+      .replace(/ data-now="\d*"/g, "");
   }
   let shown = null;
   // A press's own answer is rendered once its outcome is settled; the push it causes comes while it is on its way,
@@ -172,9 +175,9 @@
     if (pressed && pressed.name) body.append(pressed.name, pressed.value);
     const to = new URL(form.getAttribute("action") || "", document.baseURI);
     const values = new Map(Array.from(form.elements).filter(typed).map((el) => [keyOf(el), valueOf(el)]));
-    pending = pending.then(() => send(form, pressed, body, to, values));
+    pending = pending.then(() => send(pressed, body, to, values));
   });
-  async function send(form, pressed, body, to, values) {
+  async function send(pressed, body, to, values) {
     sending = true;
     presses += 1;
     said.style.minHeight = `${said.offsetHeight}px`;  // the last press's word is no answer to this one: gone, its
@@ -192,7 +195,7 @@
       const words = Array.from(page.querySelectorAll("#console-messages p")).map((p) => [p.className, p.textContent]);
       shown = plain(fresh.innerHTML);  // the push this press causes finds it drawn already
       const accepted = !words.some(([kind]) => kind.includes("error"));
-      swap(fresh.innerHTML, { form, pressed, accepted, values, after: () => tell(words) });
+      swap(fresh.innerHTML, { pressed, accepted, values, after: () => tell(words) });
     } catch (e) {
       tell([["error", gettext("The server could not be reached: press again once it answers.")]]);
     } finally {
