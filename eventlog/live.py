@@ -25,6 +25,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from functools import lru_cache
 from urllib.parse import urlparse
 
 from django.conf import settings
@@ -48,8 +49,13 @@ PROJECTIONS = "projections"
 
 
 def _channel(topic: str) -> str:
-    db = (urlparse(settings.REDIS_URL).path or "/0").lstrip("/") or "0"
-    return f"crawford:{db}:live:{topic}"
+    return _channel_prefix(settings.REDIS_URL) + topic
+
+
+@lru_cache(maxsize=4)
+def _channel_prefix(url: str | None) -> str:
+    db = (urlparse(url).path or "/0").lstrip("/") or "0"
+    return f"crawford:{db}:live:"
 
 
 # -- publishing ---------------------------------------------------------------------------------
@@ -75,9 +81,15 @@ def message(topic: str, number: int) -> tuple[str, str]:
 
 def same_server(url: str) -> bool:
     """True if ``url`` is the Redis server the live pages listen on (any database: pub/sub ignores it)."""
-    if not settings.REDIS_URL or not url:
+    return _same_server(settings.REDIS_URL, url)
+
+
+@lru_cache(maxsize=8)
+def _same_server(ours: str | None, theirs: str | None) -> bool:
+    # asked after every command: the URLs are parsed once
+    if not ours or not theirs:
         return False
-    ours, theirs = urlparse(settings.REDIS_URL), urlparse(url)
+    ours, theirs = urlparse(ours), urlparse(theirs)
     return (ours.scheme, ours.hostname, ours.port, ours.username, ours.password) == \
         (theirs.scheme, theirs.hostname, theirs.port, theirs.username, theirs.password)
 

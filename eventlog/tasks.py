@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from celery import current_app, shared_task
 from celery.signals import worker_ready
 
-from . import live, projections, wake_ups
+from . import hints, live, projections, wake_ups
 
 _local = threading.local()
 log = logging.getLogger(__name__)
@@ -55,13 +55,14 @@ def wake_projections() -> None:
 def wake_projections_and_tell(topic: str, number: int) -> None:
     """After a commit: wake the projections and tell the pages following ``topic`` (eventlog/live.py) that it
     reached ``number``. Every match command does both: when the broker is the live pages' Redis server, they go
-    in one round trip."""
+    in one round trip, sent by the process's hints thread while the answer goes out (eventlog/hints.py)."""
     if getattr(_local, "deferred", None) is not None or not wake_ups.merged() \
             or not live.same_server(current_app.conf.broker_url):
         wake_projections()
         live.publish(topic, number)
         return
-    _send_wake_up(publish=live.message(topic, number))
+    message = live.message(topic, number)
+    hints.send(lambda: _send_wake_up(publish=message))
 
 
 def _send_wake_up(publish: tuple[str, str] | None = None) -> None:

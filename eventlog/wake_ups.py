@@ -33,7 +33,13 @@ log = logging.getLogger(__name__)
 def merged() -> bool:
     """Wake-ups go through a Redis broker, so they can be merged."""
     conf = current_app.conf
-    return not conf.task_always_eager and urlparse(conf.broker_url or "").scheme in ("redis", "rediss")
+    return _redis_broker(conf.task_always_eager, conf.broker_url)
+
+
+@lru_cache(maxsize=8)
+def _redis_broker(eager: bool, url: str | None) -> bool:
+    # asked after every command: the URL is parsed once
+    return not eager and urlparse(url or "").scheme in ("redis", "rediss")
 
 
 def claim(*, publish: tuple[str, str] | None = None) -> bool:

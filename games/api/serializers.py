@@ -7,6 +7,8 @@ selectors shape, so the OpenAPI document declares every field a client reads.
 
 from __future__ import annotations
 
+import copy
+
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -121,6 +123,11 @@ class _Command(serializers.Serializer):
         # "type" names the command: one choice per serializer (the OpenAPI document's discriminator)
         fields = {name: field for name, field in cls._declared_fields.items() if name != "type"}
         cls._declared_fields = {"type": serializers.ChoiceField(choices=[cls.command_type]), **fields}
+
+    def get_fields(self):
+        # DRF deep-copies the declared fields for every instance, building each field anew (on every move of every
+        # match); validating a body changes nothing in a field but what bind() sets on it: a shallow copy will do
+        return {name: copy.copy(field) for name, field in self._declared_fields.items()}
 
     def command(self):
         """The typed command value of the validated body."""

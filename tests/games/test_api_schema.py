@@ -96,6 +96,25 @@ def test_a_body_that_is_no_command_is_refused_with_a_reason(body, reason):
         typed_command(body)
 
 
+def test_bodies_validated_one_after_another_share_nothing():
+    """The command serializers copy their declared fields shallowly (games/api/serializers.py, _Command.get_fields):
+    a body's values, refusals and bindings stay its own, whatever was validated before or alongside it."""
+    from games.api.serializers import MoveCommandSerializer
+
+    first, second = MoveCommandSerializer(data={"type": "move", "expected_version": 4, "move": "8/5 6/5"}), \
+        MoveCommandSerializer(data={"type": "move", "expected_version": "x", "move": 5})
+    assert first.is_valid() and not second.is_valid()
+    assert set(second.errors) == {"expected_version", "move"}
+    assert first.fields["move"].parent is first and second.fields["move"].parent is second
+    assert first.fields["move"] is not second.fields["move"]
+    assert MoveCommandSerializer._declared_fields["move"].parent is None  # the class's own, never bound
+    for body, command in [({"type": "move", "expected_version": 5, "move": "24/18"}, "Move(player=None, move='24/18')"),
+                          ({"type": "roll", "expected_version": 6, "player": 0}, "RollDice(player=0, dice=None)")]:
+        with pytest.raises(BadCommand, match="'player' is 0 or 1"):
+            typed_command({**body, "player": 7})
+        assert repr(typed_command(body)[0]) == command
+
+
 def test_every_command_type_has_its_serializer_and_its_typed_value():
     assert tuple(COMMAND_SERIALIZERS) == tuple(COMMAND_CLASSES) == COMMAND_TYPES
 
@@ -172,3 +191,20 @@ def test_what_the_api_answers_is_what_it_declares(schema, api, make_user):
     for row in official.get("/api/matches/").json():
         conforms(schema, "MatchSummary", row)
     assert conforms(schema, "Error", official.get("/api/matches/nothing-here/").json()) is None
+
+
+def test_each_legal_play_s_position_key_is_the_two_sides_counts_in_base_36():
+    """The recording screen matches the taps against these keys (games/static/crawford/record.js): 26 counts of
+    the mover's side, then 26 of the opponent's (index 0 off, 25 the bar), one base-36 digit each."""
+    from games.engine.board import Position
+    from games.engine.moves import legal_moves
+    from games.selectors import _position_key
+
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    bar_and_off = Position.from_points({25: 2, 6: 13}, {1: 5, 2: 5})  # 2 on the bar, none off; 5 borne off
+    for position in (Position.start(), bar_and_off):
+        for dice in ((3, 1), (6, 6), (5, 2)):
+            for play in legal_moves(position, dice):
+                key = _position_key(play.position)
+                assert len(key) == 52
+                assert [digits.index(c) for c in key] == [*play.position.mine, *play.position.theirs]

@@ -117,3 +117,44 @@ def test_a_node_holding_an_older_snapshot_answers_the_state_the_other_node_appen
                         HTTP_IDEMPOTENCY_KEY="a3")
     assert stale.status_code == 409
     assert stale.json()["state"] == on_a
+
+
+def test_a_command_judged_on_the_snapshot_unread_is_still_refused_as_stale_when_the_other_node_has_appended(
+        match, node_b):
+    """A command sent for the version a node's snapshot holds is judged on that snapshot without reading the log
+    (games.services._record_for). Node B's appends since then still turn it away as stale, with the state now:
+    a legal command by the append's version check, a refused one by a look at the log before the refusal is said
+    (judged on the old state, it would be refused for a reason of a position the match has left)."""
+    from games import services
+
+    match_id, node_a, token = match
+    path = f"/api/matches/{match_id}/"
+    created = node_a.get(path).json()
+    opened = node_a.post(f"{path}commands/", {"type": "roll", "dice": [3, 1], "expected_version": created["version"]},
+                         format="json", HTTP_IDEMPOTENCY_KEY="a1")
+    assert opened.status_code == 200, opened.content
+    v1 = opened.json()["state"]["version"]
+
+    moved = node_b.ask(method="POST", path=f"{path}commands/", match=match_id, token=token, key="b1",
+                       body={"type": "move", "move": "8/5 6/5", "expected_version": v1})
+    assert moved["status"] == 200, moved["body"]
+
+    # a play the dice 3-1 cannot make, sent for the version node A holds: refused as stale, not as illegal
+    assert services._SNAPSHOTS[match_id].version == v1
+    illegal = node_a.post(f"{path}commands/", {"type": "move", "move": "24/18", "expected_version": v1}, format="json",
+                          HTTP_IDEMPOTENCY_KEY="a2")
+    assert illegal.status_code == 409, illegal.content
+    assert illegal.json()["state"] == moved["body"]["state"]
+
+    rolled = node_b.ask(method="POST", path=f"{path}commands/", match=match_id, token=token, key="b2",
+                        body={"type": "roll", "dice": [6, 4], "expected_version": moved["body"]["state"]["version"]})
+    assert rolled["status"] == 200, rolled["body"]
+
+    # a command legal on node A's snapshot, for its version: the append refuses it, and the answer is node B's state
+    v2 = moved["body"]["state"]["version"]
+    assert services._SNAPSHOTS[match_id].version == v2
+    stale = node_a.post(f"{path}commands/", {"type": "roll", "dice": [2, 2], "expected_version": v2}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="a3")
+    assert stale.status_code == 409, stale.content
+    assert stale.json()["state"] == rolled["body"]["state"]
+    assert node_a.get(path).json() == rolled["body"]["state"]
