@@ -7,7 +7,9 @@ PostgreSQL server in DATABASE_URL (default 127.0.0.1:5432), with REDIS_URL passe
 and the throttles' counts; wake-ups go to its broker, no worker consumes them). The user throttle is raised out
 of the way (``API_THROTTLE_USER``), not switched off: its cache round trips are paid as in production.
 
-Three kinds of client, each at every ``--clients`` count, one after the other on the same server:
+Three kinds of client, each at every ``--clients`` count, on the same server, taking turns of ``--slice`` seconds
+(0.5) until each has had ``--seconds``: the kinds compared share the machine's every minute, whose speed may change
+from one minute to the next (a shared virtual machine's does here):
 
 * ``players``: each client records its own 7-point match through ``POST /api/matches/{id}/commands/``, every
   command sent with the token of the player whose turn it is (the opening roll by seat 0): server dice, then
@@ -48,6 +50,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="duration of each run")
     parser.add_argument("--warm-up", type=float, default=2.0, help="unmeasured seconds per kind before the runs")
+    parser.add_argument("--slice", type=float, default=0.5,
+                        help="seconds of one kind before the next kind's turn (the kinds alternate: see _run)")
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--kinds", nargs="+", default=["players", "directors", "floor"],
                         choices=["players", "directors", "floor"])
@@ -82,15 +86,15 @@ def main() -> None:
         print(f"PostgreSQL {url.hostname}:{url.port or 5432} db {args.database_name}, gunicorn {args.workers} workers x 2 "
               f"threads, DEBUG=0, cache/broker {'redis' if os.environ.get('REDIS_URL') else 'none (in-process)'}; "
               f"Idempotency-Key on every request; {args.seconds:g} s a run; code at {commit}{' (+ changes)' if dirty else ''}")
-        for kind in args.kinds:  # every worker process imports and warms up its code paths before the clock
-            _run(port, users, kind, max(args.clients), args.warm_up)
+        # every worker process imports and warms up its code paths before the clock
+        _run(port, users, args.kinds, max(args.clients), args.warm_up, args.warm_up / len(args.kinds))
         print(f"{'kind':<10} {'clients':>7} {'commands':>9} {'cmd/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}  load")
         results = {}
         for clients in args.clients:
-            for kind in args.kinds:
-                result = _run(port, users, kind, clients, args.seconds)
+            ran = _run(port, users, args.kinds, clients, args.seconds, args.slice)
+            load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+            for kind, result in ran.items():
                 results[kind, clients] = result
-                load = " ".join(f"{x:.2f}" for x in os.getloadavg())
                 print(f"{kind:<10} {clients:>7} {result['commands']:>9} {result['per_second']:>8.1f} "
                       f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}  {load}", flush=True)
         if "floor" in args.kinds:
@@ -173,67 +177,94 @@ class Client:
         return response.status, json.loads(response.read() or b"{}")
 
 
-def _run(port: int, users: list[dict], kind: str, clients: int, seconds: float) -> dict:
-    latencies: list[float] = []
-    errors = [0]
+class Recorder:
+    """One client of one kind: its connection, and its match for the Crawford kinds. ``send`` sends one command
+    and answers its latency (None for an error)."""
+
+    def __init__(self, port: int, kind: str, mine: dict):
+        self.client, self.kind, self.mine = Client(port), kind, mine
+        seats = mine["seats"]
+        self.pair = {"player0": seats[0]["player"], "player1": seats[1]["player"], "length": 7}
+        self.creator = mine["official"] if kind == "directors" else seats[0]["token"]
+        self.match = None
+
+    def _token_for(self, match: dict) -> str:
+        if self.kind == "directors":
+            return self.mine["official"]
+        return self.mine["seats"][0 if match["phase"] == "opening" else match["turn"]]["token"]
+
+    def send(self) -> float | None:
+        if self.kind == "floor":
+            started = time.perf_counter()
+            status, _ = self.client.post("/bench/floor/", {"type": "roll", "expected_version": 1}, self.mine["official"])
+            return time.perf_counter() - started if status == 200 else None
+        if self.match is None or self.match.get("finished"):
+            _, self.match = self.client.post("/api/matches/", self.pair, self.creator)
+        match = self.match
+        command = {"type": "move", "move": match["legal_moves"][0]} if match["phase"] == "move" else {"type": "roll"}
+        command["expected_version"] = match["version"]
+        started = time.perf_counter()
+        status, body = self.client.post(f"/api/matches/{match['id']}/commands/", command, self._token_for(match))
+        latency = time.perf_counter() - started
+        if status != 200:
+            print(f"  {self.kind}: HTTP {status} {json.dumps(body)[:300]}", file=sys.stderr)
+            return None
+        self.match = body["state"]
+        return latency
+
+
+def _run(port: int, users: list[dict], kinds: list[str], clients: int, seconds: float, slice_seconds: float) -> dict:
+    """Each kind for ``seconds`` in all, in turns of ``slice_seconds``: every client sends the first kind's commands
+    for a slice, then all of them the next kind's, and so on. The kinds compared share the machine's every
+    minute: its speed changes (the same loop took 16 ms, then 29 ms, a minute apart here) fall on all alike."""
+    latencies = {kind: [] for kind in kinds}
+    errors = dict.fromkeys(kinds, 0)
+    spent = dict.fromkeys(kinds, 0.0)
+    slices = max(1, round(seconds / slice_seconds))
     lock = threading.Lock()
-    stop = time.time() + seconds
+    turns = [(kind, i) for i in range(slices) for kind in kinds]
+    start_turn = threading.Barrier(clients + 1)
+    end_turn = threading.Barrier(clients + 1)
+    deadline = [0.0]
 
     def client_loop(index: int) -> None:
-        client, mine = Client(port), []
-        mine_users = users[index]
-        seats = mine_users["seats"]
-        if kind == "floor":
-            while time.time() < stop:
-                started = time.perf_counter()
-                status, _ = client.post("/bench/floor/", {"type": "roll", "expected_version": 1},
-                                        mine_users["official"])
-                mine.append(time.perf_counter() - started)
-                errors[0] += status != 200
-        else:
-            def token_for(match: dict) -> str:
-                if kind == "directors":
-                    return mine_users["official"]
-                return seats[0 if match["phase"] == "opening" else match["turn"]]["token"]
-
-            pair = {"player0": seats[0]["player"], "player1": seats[1]["player"], "length": 7}
-            creator = mine_users["official"] if kind == "directors" else seats[0]["token"]
-            _, match = client.post("/api/matches/", pair, creator)
-            while time.time() < stop:
-                if match.get("finished"):
-                    _, match = client.post("/api/matches/", pair, creator)
-                if match["phase"] == "move":
-                    command = {"type": "move", "move": match["legal_moves"][0]}
+        recorders = {kind: Recorder(port, kind, users[index]) for kind in kinds}
+        for kind, _ in turns:
+            start_turn.wait()
+            recorder, mine, failed = recorders[kind], [], 0
+            while time.perf_counter() < deadline[0]:
+                latency = recorder.send()
+                if latency is None:
+                    failed += 1
                 else:
-                    command = {"type": "roll"}
-                command["expected_version"] = match["version"]
-                started = time.perf_counter()
-                status, body = client.post(f"/api/matches/{match['id']}/commands/", command, token_for(match))
-                mine.append(time.perf_counter() - started)
-                if status != 200:
-                    errors[0] += 1
-                    if errors[0] <= 3:
-                        print(f"  {kind}: HTTP {status} {json.dumps(body)[:300]}", file=sys.stderr)
-                    continue
-                match = body["state"]
-        with lock:
-            latencies.extend(mine)
+                    mine.append(latency)
+            with lock:
+                latencies[kind].extend(mine)
+                errors[kind] += failed
+            end_turn.wait()
 
-    threads = [threading.Thread(target=client_loop, args=(i,)) for i in range(clients)]
-    began = time.perf_counter()
+    threads = [threading.Thread(target=client_loop, args=(i,), daemon=True) for i in range(clients)]
     for t in threads:
         t.start()
+    for kind, _ in turns:
+        began = time.perf_counter()
+        deadline[0] = began + seconds / slices
+        start_turn.wait()
+        end_turn.wait()  # the last command sent in the slice has come back
+        spent[kind] += time.perf_counter() - began
     for t in threads:
         t.join()
-    elapsed = time.perf_counter() - began
-    ordered = sorted(latencies) or [0.0]
-    return {
-        "commands": len(latencies),
-        "per_second": len(latencies) / elapsed,
-        "p50_ms": statistics.median(ordered) * 1000,
-        "p99_ms": ordered[int(0.99 * (len(ordered) - 1))] * 1000,
-        "errors": errors[0],
-    }
+    results = {}
+    for kind in kinds:
+        ordered = sorted(latencies[kind]) or [0.0]
+        results[kind] = {
+            "commands": len(latencies[kind]),
+            "per_second": len(latencies[kind]) / spent[kind],
+            "p50_ms": statistics.median(ordered) * 1000,
+            "p99_ms": ordered[int(0.99 * (len(ordered) - 1))] * 1000,
+            "errors": errors[kind],
+        }
+    return results
 
 
 if __name__ == "__main__":
