@@ -17,7 +17,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import psycopg
 from django.db import IntegrityError, connection, connections, router, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -129,14 +128,14 @@ def append(
 ) -> list[Event]:
     """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically.
 
-    Outside any transaction, on PostgreSQL, the append is one statement string that the server runs as one
-    implicit transaction (the lock, the version check, the insert, the receipt, the commit): no BEGIN and no
-    COMMIT round trip. Inside a caller's transaction the append joins it without a savepoint of its own: nothing
-    in it fails half-way that a caller could go on from. A stale ``expected_version`` is found before anything is
-    written and raised once the block has closed, so a caller that catches :class:`ConcurrencyError` (a retry
-    loop, a test) keeps a usable transaction, as with a savepoint. A receipt that could not be kept
-    (:func:`receipt_with_next_append`) raises :class:`ReceiptTaken` the same way, having written nothing of its
-    own."""
+    On PostgreSQL the append is one call of the database's ``eventlog_append`` (eventlog/migrations/0005): the
+    lock, the version check, the insert and the receipt in one statement, prepared once per connection. Outside
+    any transaction the server runs it as one implicit transaction: no BEGIN and no COMMIT round trip. Inside a
+    caller's transaction the append joins it without a savepoint of its own: nothing in it fails half-way that a
+    caller could go on from. A stale ``expected_version`` is found before anything is written and raised once
+    the call has returned, so a caller that catches :class:`ConcurrencyError` (a retry loop, a test) keeps a
+    usable transaction, as with a savepoint. A receipt that could not be kept (:func:`receipt_with_next_append`)
+    raises :class:`ReceiptTaken` the same way, having written nothing of its own."""
     events = list(events)
     for event in events:
         _check_storable(event.payload)
@@ -145,24 +144,18 @@ def append(
     now = timezone.now()
     slot = _receipt.get()
     receipt = None
-    one_statement = _one_statement_appends()
-    if slot is not None and slot.kept is None and (one_statement or transaction.get_connection().in_atomic_block):
+    postgresql = connection.vendor == "postgresql"
+    if slot is not None and slot.kept is None and (postgresql or transaction.get_connection().in_atomic_block):
         receipt = receipt_body(events, expected_version + len(events))
-    if one_statement:
+    if postgresql:
         actual, position, kept = _append_postgresql(stream_id, stream_type, expected_version, events, metadata,
                                                     now, slot if receipt is not None else None, receipt)
         rows = None
     else:
         with transaction.atomic(savepoint=False):
-            if connection.vendor != "postgresql":
-                actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata)
-                kept = actual == expected_version and receipt is not None and keep_receipt(
-                    actor=slot.actor, key=slot.key, fingerprint=slot.fingerprint, status=200, body=receipt)
-            else:
-                actual, position, kept = _append_postgresql(stream_id, stream_type, expected_version, events,
-                                                            metadata, now, slot if receipt is not None else None,
-                                                            receipt)
-                rows = None
+            actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata)
+            kept = actual == expected_version and receipt is not None and keep_receipt(
+                actor=slot.actor, key=slot.key, fingerprint=slot.fingerprint, status=200, body=receipt)
     if actual != expected_version:
         raise ConcurrencyError(stream_id, expected_version, actual)
     if receipt is not None:
@@ -183,65 +176,29 @@ def append(
     return rows
 
 
-def _one_statement_appends() -> bool:
-    # PostgreSQL runs a string of statements sent in one simple query as one transaction: Django's default
-    # client-side binding sends it so (server-side binding takes one statement at a time)
-    return (connection.vendor == "postgresql" and not transaction.get_connection().in_atomic_block
-            and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding"))
-
-
-# One round trip: the lock, then (a statement of its own, so that its snapshot is taken once the lock is held and
-# sees every append committed before) the version check, the next global position, the command's idempotency
-# receipt if it has a key, and the insert. Nothing is inserted when the stream is not at the expected version, nor
-# when the receipt's key is taken (ON CONFLICT waits for a holder that has not committed): the statement says
-# where the stream is and whether the receipt was kept instead.
-_APPEND_SQL = """SELECT pg_advisory_xact_lock(%s);
-WITH stream_now AS (SELECT coalesce(max(version), 0) AS v FROM {table} WHERE stream_id = %s),
-     head AS (SELECT coalesce(max(global_position), 0) AS p FROM {table}){receipt},
-     added AS (
-         INSERT INTO {table} (global_position, stream_id, stream_type, version, event_type, schema_version,
-                              payload, metadata, recorded_at)
-         SELECT head.p + t.n, %s, %s, %s + t.n, t.event_type, t.schema_version, t.payload::jsonb, %s::jsonb, %s
-         FROM stream_now, head{only_if_kept},
-              unnest(%s::text[], %s::int[], %s::text[]) WITH ORDINALITY AS t(event_type, schema_version, payload, n)
-         WHERE stream_now.v = %s
-     )
-SELECT stream_now.v, head.p, {kept} FROM stream_now, head"""
-
-_RECEIPT_SQL = """,
-     kept AS (
-         INSERT INTO {receipts} {columns}
-         SELECT %s, %s, %s, 200, %s::jsonb, %s FROM stream_now WHERE stream_now.v = %s
-         ON CONFLICT ("actor", "key") DO NOTHING RETURNING 1
-     )"""
+# The database's eventlog_append (eventlog/migrations/0005_append_function.py): the lock, then (statements of
+# their own, so that their snapshot is taken once the lock is held and sees every append committed before) the
+# version check, the next global position, the command's idempotency receipt if it has a key, and the insert.
+# Nothing is inserted when the stream is not at the expected version, nor when the receipt's key is taken (the
+# receipt's insert waits for a holder that has not committed): the call says where the stream is and whether
+# the receipt was kept instead. The casts name the function's argument types whatever the binding.
+_APPEND_CALL = ("SELECT stream_version, head, kept FROM eventlog_append(%s::bigint, %s::text, %s::text, %s::integer, "
+                "%s::text[], %s::integer[], %s::jsonb[], %s::jsonb, %s::timestamptz, %s::text, %s::text, %s::text, "
+                "%s::jsonb)")
 
 
 def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, slot, receipt) -> tuple[int, int, bool]:
     """(the stream's version before the append, the global position before it, whether the receipt was kept)
-    under the lock, in one round trip."""
-    q = connection.ops.quote_name
-    params = [APPEND_LOCK, stream_id]
-    if slot is not None:
-        part = _RECEIPT_SQL.format(receipts=q(CommandResult._meta.db_table), columns=_RECEIPT_COLUMNS)
-        params += [slot.actor, slot.key, slot.fingerprint, json.dumps(receipt), now, expected]
-        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt=part, only_if_kept=", kept",
-                                 kept="(SELECT count(*) FROM kept) > 0")
-    else:
-        sql = _APPEND_SQL.format(table=q(Event._meta.db_table), receipt="", only_if_kept="", kept="false")
-    params += [
-        stream_id, stream_type, expected, json.dumps(metadata), now,
+    under the lock, in one statement."""
+    params = [
+        APPEND_LOCK, stream_id, stream_type, expected,
         [e.event_type for e in events], [e.schema_version for e in events], [json.dumps(e.payload) for e in events],
-        expected,
+        json.dumps(metadata), now,
+        *((slot.actor, slot.key, slot.fingerprint, json.dumps(receipt)) if slot is not None else (None,) * 4),
     ]
-    with connection.cursor() as cursor:
+    with prepared.cursor(connection) as cursor:
         try:
-            if isinstance(cursor.cursor, psycopg.ClientCursor):  # Django's default: several statements in one
-                cursor.execute(sql, params)
-                cursor.nextset()
-            else:  # server-side binding takes one statement at a time (always inside a transaction: above)
-                lock, append = sql.split(";\n", 1)
-                cursor.execute(lock, params[:1])
-                cursor.execute(append, params[1:])
+            cursor.execute(_APPEND_CALL, params)
         except IntegrityError as clash:  # a writer that did not take the lock (should not happen)
             raise ConcurrencyError(stream_id, expected, -1) from clash
         actual, position, kept = cursor.fetchone()

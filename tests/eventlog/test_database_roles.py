@@ -38,6 +38,8 @@ def app_role(postgres):
         yield conn
 
 
+APPEND_ARGUMENTS = "bigint, text, text, integer, text[], integer[], jsonb[], jsonb, timestamptz, text, text, text, jsonb"
+
 REFUSED = [
     "UPDATE eventlog_event SET payload = '{\"forged\": true}'",
     "DELETE FROM eventlog_event",
@@ -47,6 +49,10 @@ REFUSED = [
     "DROP TRIGGER eventlog_event_no_update_delete ON eventlog_event",
     "SET session_replication_role = replica",
     "CREATE TABLE sneaky (id int)",
+    # the append's function (eventlog/migrations/0005) is the owner's: not to be replaced, dropped or made to run
+    # with the owner's rights
+    f"ALTER FUNCTION eventlog_append({APPEND_ARGUMENTS}) SECURITY DEFINER",
+    f"DROP FUNCTION eventlog_append({APPEND_ARGUMENTS})",
 ]
 
 
@@ -70,6 +76,16 @@ def test_the_application_role_appends_reads_and_keeps_the_read_models(app_role):
                      "schema_version, payload, metadata, recorded_at) "
                      "VALUES (2, 's-1', 'test', 2, 'Second', 1, '{}', '{}', now())")
     assert app_role.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] == 2
+    # as the application appends: through the log's function, with the role's own rights
+    from django.utils import timezone
+
+    from eventlog.store import _APPEND_CALL, APPEND_LOCK
+
+    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 2, ["Third"], [1], ['{"n": 3}'], "{}",
+                                             timezone.now(), "app", "key-3", "f", '{"version": 3}']).fetchone()
+    assert called == (2, 2, True)
+    assert app_role.execute("SELECT version, global_position, payload FROM eventlog_event WHERE event_type = 'Third'"
+                            ).fetchone() == (3, 3, {"n": 3})
     # the read models are the application's to rewrite (projections, rebuilds)
     # (a game's row: the Crawford-flags carry this test used before issue 12 is gone with its table)
     app_role.execute("INSERT INTO games_gamesummary (stream_id, game, score0_before, score1_before, crawford, "

@@ -42,8 +42,9 @@ def test_a_stale_writer_gets_a_concurrency_error_and_appends_nothing():
 
 def test_outside_a_transaction_an_append_and_its_receipt_are_one_statement_and_a_taken_key_writes_nothing(
         postgres, transactional_db):
-    """The command path's append (no transaction around it): the lock, the receipt and the events go in one string
-    of statements that PostgreSQL commits as one; a key another command holds leaves the log as it was."""
+    """The command path's append (no transaction around it): the lock, the receipt and the events go in one call of
+    the database's eventlog_append, which PostgreSQL commits as one; a key another command holds leaves the log as
+    it was."""
     from django.test.utils import CaptureQueriesContext
 
     from eventlog.models import CommandResult
@@ -51,7 +52,7 @@ def test_outside_a_transaction_an_append_and_its_receipt_are_one_statement_and_a
     with CaptureQueriesContext(connection) as sent:
         with store.receipt_with_next_append(actor="7", key="k-1", fingerprint="f") as slot:
             append("a", 0, 2)
-    assert len(sent.captured_queries) == 1 and "pg_advisory_xact_lock" in sent.captured_queries[0]["sql"]
+    assert len(sent.captured_queries) == 1 and "eventlog_append(" in sent.captured_queries[0]["sql"]
     assert slot.kept is True and CommandResult.objects.get(actor="7", key="k-1").body == slot.body
     assert slot.body == {"appended": [{"type": "Happened", "payload": {"i": 0}},
                                       {"type": "Happened", "payload": {"i": 1}}], "version": 2}

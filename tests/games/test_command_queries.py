@@ -8,9 +8,10 @@ taken). Counted with Django's ``CaptureQueriesContext``, which lists every state
 connection and, since Django 4.2, the BEGIN and COMMIT around a transaction too: each is a round trip of its own.
 
 The two: the token with its user, player and officials' permission; the log's lock, then the version check, the
-idempotency receipt and the insert, sent as one string of statements that PostgreSQL runs as one implicit
-transaction (no BEGIN, no COMMIT: eventlog/store.py). A process whose snapshot of the match is not at the version
-sent (its first command of the match, or the other node's last) reads the match's events after it first: three.
+idempotency receipt and the insert, in one call of the database's eventlog_append (eventlog/store.py), which
+PostgreSQL runs as one implicit transaction (no BEGIN, no COMMIT). A process whose snapshot of the match is not at
+the version sent (its first command of the match, or the other node's last) reads the match's events after it
+first: three.
 Before: 22 for a player's move, 24 for an official's (the list is in bench/RESULTS.md, "2026-11-24, session 4"),
 then five (session 5: a BEGIN and a COMMIT around the same), then three (session 6: the events always read).
 
