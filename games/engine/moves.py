@@ -27,6 +27,7 @@ from __future__ import annotations
 import struct
 from bisect import insort
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 from .board import BAR, OFF, Position
@@ -48,9 +49,16 @@ class Play(NamedTuple):
     position: Position
 
     def __str__(self) -> str:
-        from .notation import format_move
+        return _text_of(self.steps)
 
-        return format_move(self.steps)
+
+@lru_cache(maxsize=8192)
+def _text_of(steps: tuple[Step, ...]) -> str:
+    # an answer after a roll spells every legal play (a score of them at the start of a game): the same plays come
+    # back game after game, and spelling one costs ~20 µs
+    from .notation import format_move
+
+    return format_move(steps)
 
 
 def legal_moves(position: Position, dice: tuple[int, int] | list[int]) -> list[Play]:
