@@ -21,7 +21,6 @@ for the stored names of older rows too.
 
 from __future__ import annotations
 
-import json
 import logging
 import traceback
 from datetime import timezone as dt_timezone
@@ -30,7 +29,7 @@ from typing import NamedTuple
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Max
 
-from . import upcasting
+from . import payloads, upcasting
 from .models import Event, ProjectionCheckpoint, ProjectionFailure
 
 log = logging.getLogger(__name__)
@@ -157,7 +156,7 @@ def _batch(projection: Projection, after: int, top: int, size: int) -> list[Logg
         _fast_timestamps(cursor.cursor)
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    loads, utc = json.loads, dt_timezone.utc
+    loads, utc = payloads.loads, dt_timezone.utc
     return [_read((p, s, t, v, e, loads(payload) if isinstance(payload, str) else payload, at.astimezone(utc), sv))
             for p, s, t, v, e, payload, at, sv in rows]
 

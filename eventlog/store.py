@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, connections, router, transacti
 from django.db.models import Max
 from django.utils import timezone
 
-from . import prepared
+from . import payloads, prepared
 from .models import CommandResult, Event
 
 APPEND_LOCK = 0x43524157  # "CRAW": the advisory lock every append takes
@@ -247,7 +247,7 @@ def read_stream_rows(stream_id: str, after: int = 0) -> list[StoredEvent] | list
         return read_stream(stream_id, after)
     with prepared.cursor(reader) as cursor:
         cursor.execute(_READ_STREAM_SQL.format(table=reader.ops.quote_name(Event._meta.db_table)), [stream_id, after])
-        return [StoredEvent(v, st, et, sv, json.loads(p) if isinstance(p, str) else p, at)
+        return [StoredEvent(v, st, et, sv, payloads.loads(p) if isinstance(p, str) else p, at)
                 for v, st, et, sv, p, at in cursor.fetchall()]
 
 
