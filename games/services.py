@@ -61,8 +61,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
             raise MatchNotFound(f"no match {stream_id}")
         return streams.fold(stream_id, rows)
-    with _snapshot_lock:
-        cached = _SNAPSHOTS.get(stream_id)
+    cached = _held(stream_id)
     if cached is None:
         cached = _shared_snapshot(stream_id)
     rows = store.read_stream_rows(stream_id, after=cached.version if cached else 0)
@@ -101,8 +100,7 @@ def match_load_with(stream_id: str, rows) -> MatchRecord:
     stream) plus the rows it lacks, with no query when they follow on from it. A rebuild finds snapshots ahead
     of its batches: they are used as they are (the summary is the latest state, and the events after the batch
     come in the next ones)."""
-    with _snapshot_lock:
-        cached = _SNAPSHOTS.get(stream_id)
+    cached = _held(stream_id)
     known = cached.version if cached else 0  # a rebuild meets each stream first at its version 1
     if rows and known >= rows[-1].version:
         return cached
@@ -112,6 +110,12 @@ def match_load_with(stream_id: str, rows) -> MatchRecord:
         _remember_on_commit(record)
         return record
     return match_load(stream_id)
+
+
+def _held(stream_id: str) -> MatchRecord | None:
+    """This process's snapshot of the match, if it holds one."""
+    with _snapshot_lock:
+        return _SNAPSHOTS.get(stream_id)
 
 
 def _remember_on_commit(record: MatchRecord, *, share: bool = False) -> None:
@@ -301,8 +305,7 @@ def _record_for(stream_id: str, expected_version: int) -> tuple[MatchRecord, boo
     append's version check refuses the command (ConcurrencyError, 409), as the read would have, and a refusal is
     checked against the log before it is said (``match_command``). A tablet's next command usually comes to the
     process that answered its last one (a kept-alive connection): one round trip of its two spared."""
-    with _snapshot_lock:
-        cached = _SNAPSHOTS.get(stream_id)
+    cached = _held(stream_id)
     if cached is not None and cached.version == expected_version:
         return cached, False
     return match_load(stream_id), True
