@@ -17,6 +17,14 @@ graceful_timeout = 30
 accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = "127.0.0.1"
+# gunicorn 25.1+ opens a control socket for `gunicornc` at one path per user ($XDG_RUNTIME_DIR/gunicorn.ctl, else
+# ~/.gunicorn/gunicorn.ctl): the nodes of one host (crawford-web@8000, @8001, the live node) all claimed it, and
+# every node after the first logged "Control server error: ... already in use". Off, unless a node is given a path
+# of its own; the units manage the nodes with systemd's signals (reload = HUP, stop = TERM).
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
 
 
 def post_worker_init(worker):
