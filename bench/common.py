@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from pathlib import Path
@@ -10,8 +11,12 @@ from urllib.parse import urlunparse
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@functools.cache
 def code_version() -> str:
-    """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside)."""
+    """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside).
+
+    Read once, at the first call (the run's start: the code it imported): a commit made while a long run goes on
+    is not the code it ran."""
     git = ["git", "-C", str(ROOT)]
     head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     status = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"],
