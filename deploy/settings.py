@@ -253,7 +253,9 @@ SITE_URL = os.environ.get("SITE_URL", "")  # the address in e-mails' links (none
 
 # -- Celery ---------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# the host named: Celery takes a producer even to run a task in-process, and kombu warned at every `make run`
+# that a bare memory:// gave no hostname
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL  # embedded default: tasks run in-process
 CELERY_TASK_EAGER_PROPAGATES = True
