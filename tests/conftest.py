@@ -251,6 +251,18 @@ def _event_log_triggers_on(request):
     yield
 
 
+# Django's LocaleMiddleware activates a request's language in the thread and leaves it there (each real request
+# activates its own): a French page fetched by one test made a later test's history lines French, in whichever
+# process xdist gave both files to.
+@pytest.fixture(autouse=True)
+def _language_reset(request):
+    yield
+    if request.config.pluginmanager.has_plugin("django"):
+        from django.utils import translation
+
+        translation.deactivate()
+
+
 def _set_replication_role(role: str) -> None:
     from django.db import connection
 
