@@ -98,14 +98,12 @@ def keep_receipt(*, actor: str, key: str, fingerprint: str, status: int, body: d
     q = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {q(CommandResult._meta.db_table)} {_RECEIPT_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s) "
+            f"INSERT INTO {q(CommandResult._meta.db_table)} "
+            '("actor", "key", "fingerprint", "status_code", "body", "created_at") VALUES (%s, %s, %s, %s, %s, %s) '
             f"ON CONFLICT ({q('actor')}, {q('key')}) DO NOTHING RETURNING {q('id')}",
             [actor, key, fingerprint, status, json.dumps(body), connection.ops.adapt_datetimefield_value(timezone.now())],
         )
         return cursor.fetchone() is not None
-
-
-_RECEIPT_COLUMNS = '("actor", "key", "fingerprint", "status_code", "body", "created_at")'
 
 
 def stream_version(stream_id: str) -> int:
