@@ -70,22 +70,52 @@ def test_the_application_role_cannot_rewrite_the_log_nor_disable_its_trigger(app
         assert cursor.fetchone()[0] == 2  # both guards still there and enabled
 
 
-def test_the_application_role_appends_reads_and_keeps_the_read_models(app_role):
-    app_role.execute("SELECT pg_advisory_xact_lock(1)")
-    app_role.execute("INSERT INTO eventlog_event (global_position, stream_id, stream_type, version, event_type, "
-                     "schema_version, payload, metadata, recorded_at) "
-                     "VALUES (2, 's-1', 'test', 2, 'Second', 1, '{}', '{}', now())")
-    assert app_role.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] == 2
-    # as the application appends: through the log's function, with the role's own rights
+FORGED_ROW = ("INSERT INTO eventlog_event (global_position, stream_id, stream_type, version, event_type, "
+              "schema_version, payload, metadata, recorded_at) VALUES (1001, 's-1', 'test', 2, 'Forged', 1, '{}', "
+              "'{}', now())")
+
+
+def test_the_application_role_cannot_insert_into_the_log_directly(app_role):
+    """A direct INSERT would skip the lock, the version check and the position: only the function appends."""
+    import psycopg
+
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        app_role.execute(FORGED_ROW)
+    assert app_role.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] == 1
+
+
+def test_a_temp_table_cannot_stand_in_for_the_log_in_the_append(app_role):
+    """The function's search_path is fixed: a session's TEMP ``eventlog_event`` is not where it writes."""
     from django.utils import timezone
 
     from eventlog.store import _APPEND_CALL, APPEND_LOCK
 
-    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 2, ["Third"], [1], ['{"n": 3}'], "{}",
-                                             timezone.now(), "app", "key-3", "f", '{"version": 3}']).fetchone()
-    assert called == (2, 2, True)
-    assert app_role.execute("SELECT version, global_position, payload FROM eventlog_event WHERE event_type = 'Third'"
-                            ).fetchone() == (3, 3, {"n": 3})
+    app_role.execute("CREATE TEMP TABLE eventlog_event (LIKE public.eventlog_event)")
+    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, ["Second"], [1], ['{"n": 2}'], "{}",
+                                             timezone.now(), None, None, None, None]).fetchone()
+    assert called == (1, 1, False)
+    assert app_role.execute("SELECT count(*) FROM pg_temp.eventlog_event").fetchone()[0] == 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version, global_position FROM eventlog_event WHERE event_type = 'Second'")
+        assert cursor.fetchone() == (2, 2)
+
+
+def test_the_application_role_appends_reads_and_keeps_the_read_models(app_role):
+    # as the application appends: through the log's function, which runs with its owner's rights
+    from django.utils import timezone
+
+    from eventlog.store import _APPEND_CALL, APPEND_LOCK
+
+    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, ["Second"], [1], ['{"n": 2}'], "{}",
+                                             timezone.now(), "app", "key-2", "f", '{"version": 2}']).fetchone()
+    assert called == (1, 1, True)
+    assert app_role.execute("SELECT version, global_position, payload FROM eventlog_event WHERE event_type = 'Second'"
+                            ).fetchone() == (2, 2, {"n": 2})
+    # a stale version writes nothing
+    stale = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, ["Late"], [1], ['{}'], "{}",
+                                            timezone.now(), None, None, None, None]).fetchone()
+    assert stale == (2, 2, False)
+    assert app_role.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] == 2
     # the read models are the application's to rewrite (projections, rebuilds)
     # (a game's row: the Crawford-flags carry this test used before issue 12 is gone with its table)
     app_role.execute("INSERT INTO games_gamesummary (stream_id, game, score0_before, score1_before, crawford, "
