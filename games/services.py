@@ -649,6 +649,8 @@ def match_import_mat(
     confirms it (``confirm_import``); one imported by the official it names, or a federation official, is. The same record of moves is
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
     second import of it is refused."""
+    if player0.pk == player1.pk:  # as match_create: a record of one player against themselves rates nothing true
+        raise engine_errors.InvalidAction("a match needs two different players")
     games = len(_GAME_HEADER.findall(text))  # counted before reading: a 10,000-game file is refused at once
     if games > limits.MAX_IMPORT_GAMES:
         raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_GAMES} games; this file has {games}")

@@ -106,3 +106,16 @@ def test_anonymous_users_cannot_import(api):
     response = import_mat(api(), MATCHES[0])
     assert response.status_code in (401, 403)
     assert Event.objects.count() == 0
+
+
+def test_a_member_cannot_import_a_match_against_themselves(api, make_user):
+    from players.models import Player
+
+    member = make_user("ines")
+    me = Player.objects.get(user=member).pk
+    before = Event.objects.count()
+    response = api(member).post("/api/matches/import/", {"text": MATCHES[2].read_text(), "player0": me,
+                                                         "player1": me}, format="json")
+    assert response.status_code in (400, 422), response.json()
+    assert "two different players" in response.json()["detail"]
+    assert Event.objects.count() == before
