@@ -68,8 +68,9 @@ class MatchAnalysisRequest(APIView):
             raise match_services.MatchNotFound(f"no match {stream_id}")
         if not (match_services.is_official(request.user, record) or match_services.seat_of(request.user, record) is not None):
             raise PermissionDenied("only a player of the match or its director may ask for its analysis")
-        if record.voided is not None:
-            raise ValidationError({"detail": "a voided match is not analysed"})
+        refused = services.why_not_analysable(record)
+        if refused is not None:  # said now, with the reason: nothing is queued that gnubg cannot do
+            raise ValidationError({"detail": refused})
         form = AnalysisRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         row = services.analysis_queue(stream_id=stream_id, plies=form.validated_data.get("plies"),

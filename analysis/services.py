@@ -19,7 +19,7 @@ from eventlog import store
 from games import services as match_services
 from games import streams
 from games.engine import events as engine_events
-from games.engine.match import MOVE, ROLL, evolve, may_double, MatchState
+from games.engine.match import MOVE, OVER, ROLL, evolve, may_double, MatchState
 from games.engine.moves import legal_moves
 
 from . import gnubg
@@ -27,6 +27,7 @@ from .models import Decision, MatchAnalysis, PlayerFigures
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
+GNUBG_MAX_LENGTH = 64  # gnubg's MAXSCORE: it refuses a .mat match to more points
 LEASE_MARGIN = 5  # seconds beyond gnubg's timeout: past it the run is dead (a killed worker takes gnubg with it)
 CHECKER_EVENTS = ("CheckersMoved", "CannotMove")
 
@@ -71,6 +72,19 @@ def analyses_queue(matches: list[dict]) -> None:
     transaction.on_commit(lambda: [send(pk) for pk in pks])
 
 
+def why_not_analysable(record) -> str | None:
+    """Why GNU Backgammon cannot analyse this match, in words a player understands; None when it can. Said
+    before anything is queued or exported: what gnubg can never do is not tried again and again."""
+    if record.voided is not None:
+        return "a voided match is not analysed"
+    if record.state.phase != OVER:
+        return "the match is not finished at the board: GNU Backgammon analyses a match played to its end"
+    length = record.state.options.length if record.state.options else 0
+    if length > GNUBG_MAX_LENGTH:
+        return f"GNU Backgammon analyses matches of up to {GNUBG_MAX_LENGTH} points; this one is to {length}"
+    return None
+
+
 def send(pk: int) -> None:
     from .tasks import analyse_match
 
@@ -94,17 +108,23 @@ def analysis_run(*, pk: int) -> str:
             return "busy"
         row.status, row.lease_until, row.attempts = MatchAnalysis.RUNNING, now + timedelta(seconds=timeout + LEASE_MARGIN), row.attempts + 1
         row.save(update_fields=["status", "lease_until", "attempts"])
-    rows = store.read_stream(row.stream_id)
     record = match_services.match_load(row.stream_id)
-    per_game = decisions_per_game(rows)
-    # the total is announced before gnubg starts (autocommit: the pages see it while it runs)
-    MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(
-        decisions_total=sum(per_game), decisions_done=0, games_done=0, games=len(per_game))
+    refused = why_not_analysable(record)
+    if refused is not None:  # before the export: a dead letter at once, not three tries of what cannot work
+        return _failed(pk, refused, final=True)
     try:
+        rows = store.read_stream(row.stream_id)
+        per_game = decisions_per_game(rows)
+        # the total is announced before gnubg starts (autocommit: the pages see it while it runs)
+        MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(
+            decisions_total=sum(per_game), decisions_done=0, games_done=0, games=len(per_game))
         result = gnubg.analyse_mat(match_services.match_export_mat(record, rows), plies=row.plies,
                                    gnubg=settings.GNUBG, timeout=timeout, on_progress=_progress(pk, per_game))
     except gnubg.GnubgFailed as failed:
         return _failed(pk, str(failed))
+    except Exception as crashed:  # noqa: BLE001 - counted as an attempt: an unexpected error must not loop forever
+        log.exception("analysis %s crashed", pk)
+        return _failed(pk, f"{type(crashed).__name__}: {crashed}")
     return _store(pk, result, _checker_versions(rows), record.player_ids)
 
 
@@ -116,14 +136,16 @@ def _progress(pk: int, per_game: list[int]):
     return report
 
 
-def _failed(pk: int, error: str) -> str:
+def _failed(pk: int, error: str, *, final: bool = False) -> str:
+    """Record a failed run: queued again while attempts remain, else ``failed`` (the dead letter: never sent
+    again by the sweep; /api/health/ counts it). ``final``: no attempt can succeed."""
     with transaction.atomic():
         row = MatchAnalysis.objects.select_for_update().filter(pk=pk).first()
         if row is None or row.status == MatchAnalysis.DONE:
             return row.status if row else "gone"
         row.error = error[:4000]
         # tried again by the sweep while attempts remain; then it waits for a rebuild or a request
-        row.status = MatchAnalysis.FAILED if row.attempts >= MAX_ATTEMPTS else MatchAnalysis.QUEUED
+        row.status = MatchAnalysis.FAILED if final or row.attempts >= MAX_ATTEMPTS else MatchAnalysis.QUEUED
         row.lease_until = None
         row.save(update_fields=["error", "status", "lease_until"])
     log.warning("analysis of %s failed: %s", row.stream_id, error)
@@ -223,6 +245,11 @@ def analyses_sweep() -> int:
     stale = now - timedelta(seconds=settings.ANALYSIS_TIMEOUT_SECONDS + LEASE_MARGIN)
     pks = list(MatchAnalysis.objects.filter(status=MatchAnalysis.QUEUED, queued_at__lt=stale)
                .values_list("pk", flat=True)[:500])
+    # a run that died every time (a worker killed by its time limit or the kernel) never reached _failed
+    for pk in (MatchAnalysis.objects.filter(status=MatchAnalysis.RUNNING, lease_until__lt=now,
+                                            attempts__gte=MAX_ATTEMPTS).values_list("pk", flat=True)[:500]):
+        _failed(pk, f"stopped before finishing {MAX_ATTEMPTS} times (the worker's time limit or a crash); "
+                    "not tried again", final=True)
     pks += list(MatchAnalysis.objects.filter(status=MatchAnalysis.RUNNING, lease_until__lt=now)
                 .values_list("pk", flat=True)[:500])
     MatchAnalysis.objects.filter(pk__in=pks, status=MatchAnalysis.QUEUED).update(queued_at=now)

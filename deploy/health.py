@@ -1,4 +1,4 @@
-"""``/api/health/``: is every projection keeping up, and has any stream been set aside?
+"""``/api/health/``: is every projection keeping up, has any stream been set aside, which analyses are dead letters?
 
 Open to monitoring without credentials: the status and the counts. Officials (players/authority.py)
 also get each failure (projection, stream, position, error), as in the admin. Always 200 while the
@@ -8,12 +8,13 @@ sending traffic.
 
 from __future__ import annotations
 
-from django.db.models import Max
+from django.db.models import Count, Max
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from analysis.models import MatchAnalysis
 from eventlog import projections
 from eventlog.models import Event, ProjectionCheckpoint, ProjectionFailure
 from players import authority
@@ -37,11 +38,27 @@ class ProjectionFailureSerializer(serializers.Serializer):
     failed_at = serializers.DateTimeField()
 
 
+class AnalysesHealthSerializer(serializers.Serializer):
+    queued = serializers.IntegerField()
+    running = serializers.IntegerField()
+    failed = serializers.IntegerField(help_text="dead letters: never tried again until a person asks")
+
+
+class AnalysisFailureSerializer(serializers.Serializer):
+    match = serializers.CharField()
+    plies = serializers.IntegerField()
+    attempts = serializers.IntegerField()
+    error = serializers.CharField()
+
+
 class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded"])
     log_position = serializers.IntegerField(help_text="the newest event's global position (0: an empty log)")
     projections = serializers.DictField(child=ProjectionHealthSerializer(), help_text="by projection name")
     failures = ProjectionFailureSerializer(many=True, required=False, help_text="officials only: newest first")
+    analyses = AnalysesHealthSerializer(help_text="gnubg's analyses by status")
+    analysis_failures = AnalysisFailureSerializer(many=True, required=False,
+                                                  help_text="officials only: the dead letters, newest first")
 
 
 class Health(APIView):
@@ -63,6 +80,7 @@ class Health(APIView):
                        "streams_set_aside": counts.get(name, 0)}
                 for name in sorted(projections.registered())
             },
+            "analyses": _analyses(),
         }
         if authority.officiates_everything(request.user):
             body["failures"] = [
@@ -71,4 +89,16 @@ class Health(APIView):
                  "failed_at": f.failed_at.isoformat()}
                 for f in ProjectionFailure.objects.order_by("-failed_at")[:MAX_LISTED]
             ]
+            body["analysis_failures"] = [
+                {"match": a.stream_id, "plies": a.plies, "attempts": a.attempts, "error": a.error[:500]}
+                for a in MatchAnalysis.objects.filter(status=MatchAnalysis.FAILED).order_by("-pk")[:MAX_LISTED]
+            ]
         return Response(body)
+
+
+def _analyses() -> dict:
+    counts = dict(MatchAnalysis.objects.filter(status__in=[MatchAnalysis.QUEUED, MatchAnalysis.RUNNING,
+                                                           MatchAnalysis.FAILED])
+                  .values_list("status").annotate(n=Count("pk")))
+    return {status: counts.get(status, 0) for status in (MatchAnalysis.QUEUED, MatchAnalysis.RUNNING,
+                                                          MatchAnalysis.FAILED)}

@@ -55,11 +55,21 @@ def test_a_hidden_match_has_no_public_analysis(api, make_user):
     assert api().get("/api/matches/nonexistent/analysis/").status_code == 404
 
 
+def _imported(client) -> str:
+    with open(FIXTURES / "samples" / "gnubg_7pt_2ply_seed42.mat", "rb") as f:
+        return client.post("/api/matches/import/", {"file": f}, format="multipart").json()["id"]
+
+
 def test_a_player_of_the_match_asks_for_another_depth_once(api, make_user):
     alice, bob, eve = make_user("alice"), make_user("bob"), make_user("eve")
+    match_id = _imported(api(make_user("root", official=True, player=False)))
+    from games import services as match_services
+    from players.models import Player
+
+    # the record's two players are the members Alice and Bob (the file's names matched to them)
+    assert set(match_services.match_load(match_id).player_ids) == set(
+        Player.objects.filter(user__in=[alice, bob]).values_list("pk", flat=True))
     client = api(alice)
-    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1}
-    match_id = client.post("/api/matches/", body, format="json").json()["id"]
     url = f"/api/matches/{match_id}/analysis/request/"
     assert api(eve).post(url, {"plies": 1}, format="json").status_code == 403  # not her match
     assert api().post(url, {"plies": 1}, format="json").status_code in (401, 403)
@@ -68,6 +78,17 @@ def test_a_player_of_the_match_asks_for_another_depth_once(api, make_user):
     assert first.status_code == 202 and first.json()["status"] == "queued" and first.json()["plies"] == 1
     assert api(bob).post(url, {"plies": 1}, format="json").status_code == 202
     assert MatchAnalysis.objects.filter(stream_id=match_id).count() == 1
+
+
+def test_a_match_not_finished_at_the_board_is_refused_up_front_with_the_reason(api, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    client = api(alice)
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1}
+    match_id = client.post("/api/matches/", body, format="json").json()["id"]
+    refused = client.post(f"/api/matches/{match_id}/analysis/request/", {"plies": 1}, format="json")
+    assert refused.status_code == 400
+    assert "not finished" in refused.json()["detail"]
+    assert not MatchAnalysis.objects.filter(stream_id=match_id).exists()
 
 
 def test_a_depth_out_of_range_is_a_400_not_a_database_error(api, make_user):
