@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_configure(config):
+    config.pluginmanager.import_plugin("tests.hypothesis_profile")  # no deadline: not the machine's speed
     config.addinivalue_line("markers", "postgres: needs PostgreSQL (make test provides it)")
     config.addinivalue_line("markers", "worker: needs Redis and a live Celery worker (make test provides them)")
 

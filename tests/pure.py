@@ -32,6 +32,7 @@ def pytest_configure(config):
     if already:
         raise pytest.UsageError(f"imported before the pure tests began: {already}")
     sys.meta_path.insert(0, RefuseTheWebStack())
+    config.pluginmanager.import_plugin("tests.hypothesis_profile")  # as the main run: no deadline (tests/conftest.py)
 
 
 def pytest_addoption(parser):

@@ -17,7 +17,7 @@ def pure_run(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
     env["PYTHONPATH"] = str(ROOT)
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:django", "-p", "tests.pure", "-q",
                            "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(test)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_a_pure_test_runs(tmp_path):
