@@ -8,7 +8,8 @@ from players.models import Player
 from ratings import records
 from ratings import selectors as ratings
 from tournaments import placings
-from tournaments.models import Tournament, TournamentStanding
+from tournaments.models import Tournament, TournamentStanding, TournamentState
+from tournaments.selectors import bye_rule
 
 from . import rating_chart
 
@@ -21,10 +22,16 @@ def player_page(request, pk: int):
     for h in history:  # a row names its event (if published) rather than a match id
         h["event"] = events.get(h["tournament_id"])
         h["link"] = h["match_id"] if h["tournament_id"] is None or h["event"] else None  # a hidden event's: none
-    results = [
-        {"event": events[r.tournament_id], "rank": r.rank, "wins": r.wins, "losses": r.losses}
-        for r in TournamentStanding.objects.filter(player_id=player.pk).order_by("-tournament_id")
-        if r.tournament_id in events
+    rows = [r for r in TournamentStanding.objects.filter(player_id=player.pk).order_by("-tournament_id")
+            if r.tournament_id in events]
+    states = {s.tournament_id: s
+              for s in TournamentState.objects.filter(tournament_id__in={r.tournament_id for r in rows})}
+    results = [  # a place is a result only once the event is over: until then it is the standing so far, marked so
+        {"event": events[r.tournament_id], "rank": r.rank,
+         "finished": placings.is_finished(states.get(r.tournament_id)), "played": r.played, "wins": r.wins,
+         "losses": r.losses, "byes": r.byes,
+         "bye_is_win": bye_rule(getattr(states.get(r.tournament_id), "format", None), r.flight) == "win"}
+        for r in rows
     ]
     played = records.player_results(player.pk, viewer=request.user)
     opponents = records.opponents(player.pk, results=played)

@@ -48,6 +48,8 @@ class TournamentState(models.Model):
                                                       "its table and the knockout's seeds ({} for one stage)")
     reentry = models.JSONField(default=dict, help_text="the knockout's re-entry rules, places open, re-entries made "
                                                        "and who may re-enter now ({} without re-entry)")
+    tiebreaks = models.JSONField(default=list, help_text="the event's tie-breaks in its order (a standing's values "
+                                                         "are a JSON object, whose keys PostgreSQL reorders)")
 
     class Meta:
         verbose_name = _("event state")
@@ -88,6 +90,8 @@ class TournamentStanding(models.Model):
     played = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()
     losses = models.PositiveIntegerField()
+    byes = models.PositiveIntegerField(default=0, help_text="byes had: in a Swiss each is one of the wins (and of "
+                                       "played); a round robin's rest rounds count for nothing")
     points_for = models.PositiveIntegerField()
     points_against = models.PositiveIntegerField()
     score = models.FloatField(default=0)

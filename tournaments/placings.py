@@ -21,7 +21,7 @@ def best_results(player_id: int) -> list[dict]:
     ids = {person} | {d for d, k in identities.merged_into.items() if k == person}
     rows = list(TournamentStanding.objects.filter(player_id__in=ids))
     finished = {s.tournament_id for s in TournamentState.objects.filter(tournament_id__in={r.tournament_id for r in rows})
-                if _finished(s)}
+                if is_finished(s)}
     events = {t.pk: t for t in Tournament.objects.filter(pk__in=finished, published=True)}
     fields = {(f["tournament_id"], f["flight"]): f["n"] for f in
               TournamentStanding.objects.filter(tournament_id__in=events).values("tournament_id", "flight")
@@ -34,6 +34,8 @@ def best_results(player_id: int) -> list[dict]:
     return out
 
 
-def _finished(state: TournamentState) -> bool:
+def is_finished(state: TournamentState | None) -> bool:
     """The event has its winner, or every flight has its champion (a flight still playing has ``None``)."""
+    if state is None:
+        return False
     return state.winner is not None or (bool(state.champions) and all(c is not None for c in state.champions.values()))

@@ -52,6 +52,7 @@ def refresh(tournament: Tournament) -> bool:
         "winner": view.winner, "champions": view.champions, "flagged": view.flagged,
         "awaiting_draw": list(view.awaiting_draw), "needs_advance": needs,
         "stages": stages.stages_of(facts), "reentry": stages.reentry_of(facts, view),
+        "tiebreaks": list(facts.config.get("tiebreaks", ())),
     })
     TournamentSlot.objects.filter(tournament_id=pk).delete()
     TournamentSlot.objects.bulk_create(
@@ -76,8 +77,9 @@ def refresh(tournament: Tournament) -> bool:
     TournamentStanding.objects.bulk_create(
         TournamentStanding(
             tournament_id=pk, player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
-            points_for=r.points_for, points_against=r.points_against, score=r.score, tiebreaks=r.tiebreaks,
-            flight=flight, forfeits=forfeits.get((flight, r.player), 0), withdrawn=r.player in facts.withdrawn,
+            byes=r.byes, points_for=r.points_for, points_against=r.points_against, score=r.score,
+            tiebreaks=r.tiebreaks, flight=flight, forfeits=forfeits.get((flight, r.player), 0),
+            withdrawn=r.player in facts.withdrawn,
         )
         for flight, rows in view.flights.items() for r in rows
     )

@@ -35,6 +35,7 @@ def tournament_data(tournament: Tournament) -> dict:
     ids = {p for s in slots for p in (s.player_a, s.player_b) if p} | {r.player_id for r in rows}
     ids |= set(state.entries if state else [])
     names = display_names(ids)
+    order = {name: i for i, name in enumerate(state.tiebreaks if state else [])}
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -60,9 +61,11 @@ def tournament_data(tournament: Tournament) -> dict:
         ],
         "standings": [
             {"rank": r.rank, "player_id": r.player_id, "name": names.get(r.player_id, ""), "played": r.played,
-             "wins": r.wins, "losses": r.losses, "points_for": r.points_for, "points_against": r.points_against,
-             "score": r.score, "tiebreaks": r.tiebreaks, "flight": r.flight, "forfeits": r.forfeits,
-             "withdrawn": r.withdrawn}
+             "wins": r.wins, "losses": r.losses, "byes": r.byes, "points_for": r.points_for,
+             "points_against": r.points_against, "score": r.score,
+             # in the event's order: the columns read as the ranking uses them
+             "tiebreaks": dict(sorted(r.tiebreaks.items(), key=lambda kv: order.get(kv[0], len(order)))),
+             "flight": r.flight, "forfeits": r.forfeits, "withdrawn": r.withdrawn}
             for r in rows
         ],
         "stages": state.stages if state else {},
@@ -98,8 +101,19 @@ def standings_by_flight(data: dict) -> list[dict]:
                                         "rows": []})
         champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
         table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
-        table.setdefault("tiebreaks", [str(TIEBREAK_LABELS.get(n, n)) for n in row["tiebreaks"]])  # each table its own
+        table.setdefault("tiebreaks", [tiebreak_view(n) for n in row["tiebreaks"]])  # each table its own
+        table.setdefault("byes", bye_rule(data["format"], flight))
     return list(out.values())
+
+
+def bye_rule(fmt: str | None, flight: str) -> str | None:
+    """What a bye counts for in a table: "win" in a Swiss (formats/swiss.py), "nothing" for a round robin's rest
+    round (formats/round_robin.py); None for a knockout's tables, where a bye only takes a player on."""
+    if flight == "swiss" or (flight == "" and fmt == stream.Format.SWISS):
+        return "win"
+    if flight == "rr" or flight.startswith("group") or (flight == "" and fmt == stream.Format.ROUND_ROBIN):
+        return "nothing"
+    return None
 
 
 BRACKET_NAMES = {  # lazy: each page reads them in its reader's language
@@ -184,6 +198,19 @@ def reentry_view(data: dict) -> dict | None:
 
 TIEBREAK_LABELS = {"buchholz": "Buchholz", "median_buchholz": gettext_lazy("Median Buchholz"),
                    "sonneborn_berger": "Sonneborn-Berger", "points_diff": gettext_lazy("Points difference")}
+# each tie-break in a phrase, beside its column; the rules page (``event-rules``) works them out on an example
+TIEBREAK_MEANINGS = {
+    "buchholz": gettext_lazy("the sum of the player's opponents' scores (a bye adds 0)"),
+    "median_buchholz": gettext_lazy("Buchholz without the highest and the lowest of the opponents' scores"),
+    "sonneborn_berger": gettext_lazy("the sum of the scores of the opponents the player beat"),
+    "points_diff": gettext_lazy("match points won minus match points lost"),
+}
+
+
+def tiebreak_view(name: str) -> dict:
+    """A tie-break as a table's heading shows it: its name, what it means, and its section of the rules page."""
+    return {"key": name, "name": str(TIEBREAK_LABELS.get(name, name)),
+            "meaning": str(TIEBREAK_MEANINGS.get(name, "")), "anchor": name.replace("_", "-")}
 
 
 def tiebreak_names(data: dict) -> list[str]:

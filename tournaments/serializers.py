@@ -332,9 +332,11 @@ class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     player_id = serializers.IntegerField()
     name = serializers.CharField()
-    played = serializers.IntegerField()
-    wins = serializers.IntegerField()
+    played = serializers.IntegerField(help_text="wins + losses: in a Swiss a bye is a won match, so it is counted")
+    wins = serializers.IntegerField(help_text="matches won, byes included in a Swiss (a round robin's rest rounds "
+                                              "count for nothing)")
     losses = serializers.IntegerField()
+    byes = serializers.IntegerField(help_text="byes had; in a Swiss each is one of the wins, with 0-0 match points")
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     score = serializers.FloatField()

@@ -4,6 +4,7 @@ from . import console_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("events/rules/", views.rules_page, name="event-rules"),
     path("events/<int:pk>/", views.event_page, name="event-page"),
     path("events/<int:pk>/run/", console_views.console_page, name="event-console"),
     path("events/<int:pk>/run/sheets/<str:kind>.pdf", console_views.sheet_pdf, name="event-sheet"),

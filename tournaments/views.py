@@ -7,7 +7,8 @@ from eventlog import live
 from games import selectors as match_selectors
 from players import authority
 
-from . import names, selectors, services
+from . import names, rules_example, selectors, services
+from .formats.standings import TIEBREAKS
 from .models import Tournament
 from .stream import Format
 
@@ -33,6 +34,13 @@ def event_page(request, pk: int):
     context.update(format_views(tournament, data))
     template = "tournaments/event_live.html" if partial else "tournaments/event.html"
     return render(request, template, context)
+
+
+def rules_page(request):
+    """How an event's table is made (score, byes, each tie-break), worked out on an example: anyone can check
+    every table, as the rating formula and the season rules let them check those."""
+    return render(request, "tournaments/rules.html", {"example": rules_example.worked_example(),
+                                                      "tiebreaks": [selectors.tiebreak_view(n) for n in TIEBREAKS]})
 
 
 def event_follow(request, pk: int):

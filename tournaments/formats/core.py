@@ -188,8 +188,10 @@ class Pairing:
 class Standing:
     """One line of a table. ``score`` is match wins plus points credited on a late entry.
 
-    ``played`` counts matches against an opponent (forfeits included, byes
-    not); ``byes`` counts byes. ``tiebreaks`` holds the value of every
+    ``played`` = ``wins`` + ``losses``: matches against an opponent
+    (forfeits included), and byes where the format scores a bye as a win (a
+    Swiss); ``byes`` counts byes, whether they count as wins or for nothing
+    (a round robin's rest rounds). ``tiebreaks`` holds the value of every
     tie-break asked for, by name.
     """
 

@@ -6,9 +6,11 @@ order of ``players``): ranks are 1..n with no ties.
 
 What counts (``bye_is_win`` is True for Swiss, False for round robin):
 
-- A bye counts as a match win with 0 match points for and against when
-  ``bye_is_win``; otherwise (a round robin's rest round) it counts for
-  nothing. Byes are not ``played``; ``Standing.byes`` counts them.
+- A bye counts as a won match (one point of score) with 0 match points for
+  and against when ``bye_is_win``: it is counted in ``played`` and ``wins``,
+  so played = wins + losses on every line, and ``Standing.byes`` says how
+  many of those wins were byes. Otherwise (a round robin's rest round) it
+  counts for nothing: neither played nor won, only ``byes``.
 - A forfeit counts like a played match: a win for one, a loss for the
   other, with the points recorded in the ``Result`` (usually 0-0), and the
   opponent counts in the tie-breaks like any other.
@@ -71,6 +73,7 @@ def standings(
             if pairing.b is None:
                 stats[pairing.a]["byes"] += 1
                 if bye_is_win:
+                    stats[pairing.a]["played"] += 1
                     stats[pairing.a]["wins"] += 1
                     games[pairing.a].append((None, True))
                 continue

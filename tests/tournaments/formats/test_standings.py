@@ -25,7 +25,17 @@ def test_every_tiebreak_by_hand():
     assert {p: s.tiebreaks["sonneborn_berger"] for p, s in table.items()} == {1: 1, 2: 0, 3: 5, 4: 1, 5: 1}
     assert {p: s.tiebreaks["points_diff"] for p, s in table.items()} == {1: 3, 2: -11, 3: 6, 4: -2, 5: 4}
     four = table[4]
-    assert (four.played, four.wins, four.losses, four.byes, four.points_for, four.points_against) == (2, 2, 1, 1, 5, 7)
+    assert (four.played, four.wins, four.losses, four.byes, four.points_for, four.points_against) == (3, 2, 1, 1, 5, 7)
+
+
+def test_a_swiss_bye_is_a_won_match_so_played_is_wins_plus_losses():
+    """Player 2 lost twice and had a bye: played 3 (the bye one of them), won 1 (the bye), lost 2 - never
+    "played 2, won 1, lost 2"."""
+    table = {s.player: s for s in standings([1, 2, 3, 4, 5], HISTORY, ALL)}
+    two = table[2]
+    assert (two.played, two.wins, two.losses, two.byes, two.score) == (3, 1, 2, 1, 1)
+    assert (two.points_for, two.points_against) == (3, 14)  # the bye: 0-0 in match points
+    assert all(s.played == s.wins + s.losses for s in table.values())
 
 
 @pytest.mark.parametrize(("tiebreaks", "order"), [
@@ -43,7 +53,7 @@ def test_tiebreaks_apply_in_the_order_given(tiebreaks, order):
 
 def test_byes_count_for_nothing_when_asked_and_unplayed_pairings_are_skipped():
     table = {s.player: s for s in standings([1, 2, 3], [[Pairing(1, 2), Pairing(3, None)]], bye_is_win=False)}
-    assert table[3].wins == 0 and table[3].byes == 1 and table[1].played == 0
+    assert table[3].wins == 0 and table[3].byes == 1 and table[3].played == 0 and table[1].played == 0
 
 
 def test_bad_input():
