@@ -130,9 +130,14 @@ TEMPLATES = [
     }
 ]
 
+# Under ASGI (the live nodes, deploy/asgi.py) Django runs each request's sync code on a thread of its own: a
+# connection kept across requests would be one per request that lingers after it, so there none is kept (Django's
+# documentation: persistent connections are for WSGI's long-lived threads).
+_ASGI = os.environ.get("CRAWFORD_SERVER") == "asgi"
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'crawford.sqlite3'}", conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
+        default=f"sqlite:///{VAR_DIR / 'crawford.sqlite3'}",
+        conn_max_age=0 if _ASGI else int(os.environ.get("CONN_MAX_AGE", "600")),
         conn_health_checks=True,  # a connection kept across requests is checked before reuse
     )
 }
@@ -253,6 +258,11 @@ SITE_URL = os.environ.get("SITE_URL", "")  # the address in e-mails' links (none
 
 # -- Celery ---------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# the live pages' streams (eventlog/live.py) one process serves at once, in all and per client address; past
+# them a page is answered 503 with Retry-After and asks every few seconds instead (a club behind one address
+# with every tablet and screen open stays well under the second)
+LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "4000"))
+LIVE_MAX_STREAMS_PER_CLIENT = int(os.environ.get("LIVE_MAX_STREAMS_PER_CLIENT", "100"))
 # the host named: Celery takes a producer even to run a task in-process, and kombu warned at every `make run`
 # that a bare memory:// gave no hostname
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
