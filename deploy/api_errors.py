@@ -39,8 +39,9 @@ class Refusal(NamedTuple):
 
 
 REFUSALS: dict[type[Exception], Refusal] = {
-    ConcurrencyError: Refusal(status.HTTP_409_CONFLICT, "stale_version",
-                              lambda exc: {"current_version": exc.actual or None}),
+    ConcurrencyError: Refusal(status.HTTP_409_CONFLICT, "stale_version",  # the version sent, when one was
+                              lambda exc: {"current_version": exc.actual or None,
+                                           **({"sent_version": exc.expected} if exc.expected >= 0 else {})}),
     BadIdempotencyKey: Refusal(status.HTTP_400_BAD_REQUEST, "bad_idempotency_key"),
     IdempotencyKeyReused: Refusal(status.HTTP_422_UNPROCESSABLE_ENTITY, "idempotency_key_reused"),
     MatFileError: Refusal(status.HTTP_400_BAD_REQUEST, "invalid_mat_file",

@@ -135,6 +135,14 @@ PATTERNS: dict[str, list[Pattern]] = {
            _("%(name)s has already declined your offer of a %(kind)s; offer more, or play on")),
         _p(r"(?P<part>waiting for .+|game \d+ starts with the opening roll)", PART_ONLY),
     ],
+    # a stale version sent with an event's command (tournaments/services.py): the version sent, the event's now
+    "stale_version": [
+        _p(r"the event has changed: you sent version (?P<sent>\d+) but it is at version (?P<now>\d+); "
+           r"reload and try again",
+           _("the event has changed: you sent version %(sent)s but it is at version %(now)s; reload and try again")),
+        _p(r"the event has changed: it is at version (?P<now>\d+); reload and try again",
+           _("the event has changed: it is at version %(now)s; reload and try again")),
+    ],
     "match_over": [
         _p(rf"the match is over: {NAME} won (?P<a>\d+)-(?P<b>\d+)", _("the match is over: %(name)s won %(a)s-%(b)s")),
     ],

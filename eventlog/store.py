@@ -28,12 +28,13 @@ APPEND_LOCK = 0x43524157  # "CRAW": the advisory lock every append takes
 
 
 class ConcurrencyError(Exception):
-    """The stream moved on since the writer read it."""
+    """The stream moved on since the writer read it. ``what`` names the stream as its sender knows it ("the
+    match", "the event"): the answer speaks of the version the sender sent, of the stream it sent it for."""
 
-    def __init__(self, stream_id: str, expected: int, actual: int):
-        self.stream_id, self.expected, self.actual = stream_id, expected, actual
+    def __init__(self, stream_id: str, expected: int, actual: int, what: str = "the match"):
+        self.stream_id, self.expected, self.actual, self.what = stream_id, expected, actual, what
         sent = f"you sent version {expected} but " if expected >= 0 else ""
-        super().__init__(f"the match has changed: {sent}it is at version {actual}; reload and try again")
+        super().__init__(f"{what} has changed: {sent}it is at version {actual}; reload and try again")
 
 
 class EventRejected(ValueError):

@@ -255,6 +255,19 @@ def tournament_apply_deadlines(*, tournament: Tournament, at: int | None = None)
 
 
 def _judge_and_append(actor, tournament, command, expected: int | None) -> list[NewEvent]:
+    """One judgement and its appends. A stale version is answered about the stream the sender sent a version
+    for, the event's: whichever append was refused (the event's own, or that of a slot's match that another
+    command, the director's own first press, closed a moment before), the answer names the version sent and
+    where the event is now, never a version of a match stream the sender did not see."""
+    try:
+        return _judged_and_appended(actor, tournament, command, expected)
+    except store.ConcurrencyError as clash:
+        event = stream.stream_id_of(tournament.pk)
+        raise store.ConcurrencyError(event, -1 if expected is None else expected, store.stream_version(event),
+                                     what="the event") from clash
+
+
+def _judged_and_appended(actor, tournament, command, expected: int | None) -> list[NewEvent]:
     with transaction.atomic():
         facts = tournament_facts(tournament)
         if expected is not None and expected != facts.version:
