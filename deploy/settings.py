@@ -262,6 +262,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # them a page is answered 503 with Retry-After and asks every few seconds instead (a club behind one address
 # with every tablet and screen open stays well under the second)
 LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "4000"))
+# public PDFs (apikit/printing.py) a client may ask for: each costs seconds of CPU when not printed already
+PDF_THROTTLE_RATE = os.environ.get("PDF_THROTTLE_RATE", "20/minute")
 LIVE_MAX_STREAMS_PER_CLIENT = int(os.environ.get("LIVE_MAX_STREAMS_PER_CLIENT", "100"))
 # the host named: Celery takes a producer even to run a task in-process, and kombu warned at every `make run`
 # that a bare memory:// gave no hostname

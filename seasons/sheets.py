@@ -18,8 +18,8 @@ from .models import Season, SeasonEvent
 LANDSCAPE_FROM = 6  # events: more columns than fit across a portrait A4
 
 
-def season_table_sheet(season: Season, *, base_url: str) -> bytes:
-    data = selectors.season_data(season)
+def season_table_sheet(season: Season, *, base_url: str, data: dict | None = None) -> bytes:
+    data = selectors.season_data(season) if data is None else data
     bests = sorted({r["rule"]["best"] for r in data["rules"] if r["rule"].get("best")})
     context = {"season": season, "data": data, "grid": selectors.table_grid(data), "bests": bests,
                "landscape": len(data["events"]) >= LANDSCAPE_FROM,

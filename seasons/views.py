@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from apikit import printing
 from eventlog import projections
 from eventlog.store import ConcurrencyError
 
@@ -58,10 +59,18 @@ def season_page(request, pk: int):
 
 
 def season_table_pdf(request, pk: int):
-    """The table printed for the club's wall: public, as the season page is; in the reader's language."""
+    """The table printed for the club's wall: public, as the season page is; in the reader's language. Printed
+    once per state of the table (apikit/printing.py), and throttled: printing costs seconds of CPU."""
+    if (refused := printing.throttled(request, "season-table")) is not None:
+        return refused
     season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
-    response = HttpResponse(sheets.season_table_sheet(season, base_url=request.build_absolute_uri("/")),
-                            content_type="application/pdf")
+    base_url = request.build_absolute_uri("/")
+    data = selectors.season_data(season)
+    pdf = printing.printed(kind=f"season-{season.pk}", facts=[data, str(season.club or ""), base_url],
+                           render=lambda: sheets.season_table_sheet(season, base_url=base_url, data=data))
+    if pdf is None:
+        return printing.come_back_later()
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="season-{season.pk}-table.pdf"'
     return response
 

@@ -29,6 +29,7 @@ CASUAL_EVENTS = True
 # the suite sends thousands of requests from one address in a minute: the throttles are tested on their own
 # (tests/deploy/test_bounded_answers.py) with the production rates set there; the counts stay in this process
 API_THROTTLE_RATES = {"anon": "1000000/minute", "user": "1000000/minute"}
+PDF_THROTTLE_RATE = "1000000/minute"  # tests/seasons/test_printed_once.py sets its own
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 API_THROTTLE_STORAGE = "memory://"  # tests/deploy/test_throttles.py counts on the test's Redis too
 
