@@ -57,6 +57,24 @@ def game_bounds(stream_id: str) -> tuple[list[tuple[int, MatchState]], int]:
     return known["bounds"], max(1, known["state"].game)
 
 
+def decided_off_the_board(record: streams.MatchRecord) -> dict | None:
+    """The result the match's heading shows when it was decided off the board (a result reported on paper, a
+    forfeit, a director's correction), from the winner's side: the board's own score would say 0-0, or whatever
+    the board had reached. None for a match played to its end (or still being played) at the board."""
+    if record.voided is not None:
+        return None
+    if record.correction is not None:
+        winner, score, how = record.correction.winner, record.correction.score, streams.Ending.CORRECTED
+    elif record.closed is not None:
+        winner, score, how = record.closed.winner, record.closed.score, record.closed.how
+    else:
+        return None
+    if winner is None:
+        return None
+    return {"winner": winner, "how": str(how), "reason": record.correction.reason if record.correction else "",
+            "won": score[winner] if score else None, "lost": score[1 - winner] if score else None}
+
+
 def frames(rows, state: MatchState | None = None) -> list[dict]:
     """One frame per engine event of ``rows``, in order, each describing the position after it.
 

@@ -36,6 +36,7 @@ def match_page(request, stream_id: str):
         game = viewer.game_of_version(stream_id, start)
     return render(request, "games/match.html", {
         "m": selectors.match_state_data(record),
+        "decided": viewer.decided_off_the_board(record),
         "frames": viewer.game_frames(stream_id, game),  # one game at a time: a long session's page stays small
         "game": game, "played": played, "start_version": start, "previous_game": game - 1 if game > 1 else None,
         "next_game": game + 1 if game < played else None,

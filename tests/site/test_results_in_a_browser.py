@@ -165,8 +165,8 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     shot(a, "24-home")
 
     # the viewer: the result, and no "Record at the board"
-    for m, said in ((m1, "result reported on paper: Dimitri wins 3-1"),
-                    (m2, "result set by the director: Chloé wins 2–3 (scoresheet signed by both)")):
+    for m, said in ((m1, "Dimitri won 3–1 (reported on paper)"),
+                    (m2, "Chloé won 3–2 (result set by the director: scoresheet signed by both)")):
         a.goto(f"{url}/matches/{m}/")
         a.wait_for_selector("#board .point")
         assert said in a.locator("main, body").first.inner_text()

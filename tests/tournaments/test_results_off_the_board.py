@@ -25,18 +25,20 @@ def test_a_paper_result_and_a_forfeit_close_their_matches_on_the_api_and_the_pag
     cmd(t, director, type="report_result", slot=paper["key"], winner=paper["players"][1], score=[5, 2])
     cmd(t, director, type="forfeit", slot=forfeit["key"], winner=forfeit["players"][0], reason="no-show")
     settle(t)
-    for s, because in ((paper, "reported on paper"), (forfeit, "forfeited")):
+    # (the API says why it takes no command; the viewer's heading says who won and how)
+    for s, because, shown in ((paper, "reported on paper", "reported on paper"),
+                              (forfeit, "forfeited", "won by forfeit")):
         state = api().get(f"/api/matches/{s['match_id']}/").json()
         assert state["finished"] and because in state["over_because"]
         answer = api(director).post(f"/api/matches/{s['match_id']}/commands/",
                                     {"type": "roll", "expected_version": state["version"]}, format="json")
         assert answer.status_code == 400 and because in answer.json()["detail"]
         viewer = Client().get(f"/matches/{s['match_id']}/").content.decode()
-        assert "Record at the board" not in viewer and because in viewer
+        assert "Record at the board" not in viewer and shown in viewer
     staff = Client()
     staff.force_login(director)
     viewer = staff.get(f"/matches/{paper['match_id']}/").content.decode()
-    assert "Record at the board" not in viewer and "wins 5-2" in viewer
+    assert "Record at the board" not in viewer and "won 5–2 (reported on paper)" in viewer
     home = Client().get("/").content.decode()
     rows = {s["key"]: next(r for r in home.split("<tr>") if s["match_id"] in r) for s in (paper, forfeit)}
     assert "game 0" not in rows[paper["key"]] and "game 0" not in rows[forfeit["key"]]

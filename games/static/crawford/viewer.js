@@ -17,7 +17,8 @@
     const f = frames[i];
     Crawford.drawBoard(svg, f, {});
     document.getElementById("text").textContent = f.text;
-    document.getElementById("score").textContent = `${f.score[0]}–${f.score[1]}`;
+    // the board's score at this step; the heading keeps the match's (its result, if decided off the board)
+    document.getElementById("frame-score").textContent = `${f.score[0]}–${f.score[1]}`;
     document.getElementById("game").textContent = f.game;
     document.getElementById("cube").textContent = f.cube_owner === null ? fmt(gettext("%(value)s (centred)"), { value: f.cube }) : String(f.cube);
     document.getElementById("crawford").textContent = f.crawford ? gettext("yes") : gettext("no");
