@@ -6,12 +6,15 @@ when the screen threw before sending it).
 
 import pytest
 
+from games import commands as match_commands
 from games import services as matches
 from games.engine.matfile import read_mat
 from players.models import Player
+from tournaments import services
+from tournaments.models import TournamentSlot
 
 from .test_club_night_in_a_browser import shot
-from .test_live_in_a_browser import MAT, browser, director, open_page, replay, tap_dice  # noqa: F401 (fixtures)
+from .test_live_in_a_browser import MAT, browser, director, drawn_knockout, open_page, replay, tap_dice  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
@@ -170,5 +173,74 @@ def test_a_turn_is_entered_on_a_phone_or_tablet_without_scrolling(live_server, d
         assert all(within(tablet, b) for b in buttons + status), (width, buttons, status)
         assert overlapping(buttons + status, [board]) == [], width
         shot(tablet, f"49-record-play-{width}x{height}")
+        assert tablet.errors == []
+        tablet.context.close()
+
+
+# the message line's box, the window's, and whether the line is what a finger or an eye finds at its middle (not
+# under the board or another part of the page)
+MESSAGE_LINE = """() => {
+    const line = document.getElementById('status'), r = line.getBoundingClientRect();
+    const middle = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height,
+            innerHeight: window.innerHeight, innerWidth: window.innerWidth, scrollY: window.scrollY,
+            seen: !!middle && line.contains(middle), error: line.classList.contains('error'), text: line.textContent};
+}"""
+
+
+def message_line_on_screen(page, size, told: str, *, scrolled=False) -> dict:
+    page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg=told)
+    line = page.evaluate(MESSAGE_LINE)
+    assert line["error"] and line["height"] > 0 and page.locator("#status").is_visible(), (size, line)
+    assert 0 <= line["top"] and line["bottom"] <= line["innerHeight"], (size, line)
+    assert 0 <= line["left"] and line["right"] <= line["innerWidth"] and line["seen"], (size, line)
+    assert scrolled or line["scrollY"] == 0, (size, line)
+    return line
+
+
+def test_the_message_line_is_on_the_screen_when_a_press_is_refused(live_server, director, browser):  # noqa: F811
+    """A player recording their own match at its table, at 1024x768 landscape, 768x1024 portrait and on a phone:
+    the "your match" banner and the table's number above everything used to push the board's message line below
+    the fold, where a refusal went unseen. Refusals of three kinds (another tablet was first, a tap the rules
+    forbid, a typed play the server refuses) are each on the screen without scrolling, read out (a polite live
+    region), and still on the screen with the page scrolled down to the cube and resignation buttons."""
+    for width, height in SIZES:
+        event = drawn_knockout(director, f"Thursday {width}", 4)
+        match_id = services.tournament_facts(event).matches["main:r1:m1"]["match_id"]
+        seat = TournamentSlot.objects.get(match_id=match_id)
+        Player.objects.filter(user=director).update(user=None)
+        Player.objects.filter(pk=seat.player_a).update(user=director)  # the recorder plays it: the banner shows
+        tablet = open_page(browser, live_server, login=True, touch=True, width=width, height=height)
+        # the other tablet's roll reaches this one only through its own press (no push, no poll: timers frozen)
+        tablet.context.clock.install()
+        tablet.context.route("**/follow/", lambda route: route.abort())
+        tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+        tablet.wait_for_selector("#board .point")
+        assert tablet.locator(".your-match").count() == 1 and tablet.locator(".table-no").count() == 1
+        assert tablet.locator("#status").get_attribute("aria-live") == "polite"
+        size = (width, height)
+
+        record = matches.match_load(match_id)
+        matches.match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(3, 1)),
+                              expected_version=record.version)
+        tap_dice(tablet, 5, 2)  # one press behind: the other tablet entered 3-1
+        message_line_on_screen(tablet, size, "The other tablet already entered the opening roll 3-1")
+        tablet.wait_for_selector("#play:not([hidden])")
+
+        empty = tablet.evaluate("""() => Array.from(document.querySelectorAll('#board g.point'))
+            .find((g) => !g.querySelector('circle') && !g.classList.contains('target')).dataset.point""")
+        tablet.locator(f"#board g.point[data-point='{empty}']").tap()  # no checker there, no play makes it
+        message_line_on_screen(tablet, size, "no play makes that point")
+
+        # a play typed by hand that the dice do not allow: the server's engine refuses it, with its reason
+        type_and_play = "(m) => { document.getElementById('move-text').value = m; document.getElementById('play').click(); }"
+        tablet.evaluate(type_and_play, "13/9 13/11")
+        message_line_on_screen(tablet, size, "13/9")
+        shot(tablet, f"50-record-refused-{width}x{height}")
+
+        tablet.evaluate("document.getElementById('resign').scrollIntoView({block: 'end'})")
+        tablet.evaluate(type_and_play, "24/20 24/22")
+        message_line_on_screen(tablet, size, "24/20", scrolled=True)
+        assert matches.match_load(match_id).version == record.version + 1  # nothing refused was recorded
         assert tablet.errors == []
         tablet.context.close()
