@@ -16,6 +16,7 @@ is no bottleneck.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -69,6 +70,13 @@ class Identities:
     def of(self, player_id: int) -> int:
         """The person ``player_id`` stands for: the kept entry of a duplicate, else itself."""
         return self.merged_into.get(player_id, player_id)
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by to tell whether they may be one person: case, accents and spacing aside
+    ("Inès  Martin" and "ines martin" are one name), as people write a name they know by ear."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
 
 
 def decide(state: Identities, command: MergePlayers) -> list[PlayersMerged]:

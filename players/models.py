@@ -33,6 +33,11 @@ class Player(models.Model):
     email = models.EmailField(_("e-mail address"), blank=True)
     club_member_id = models.CharField(_("club member number"), max_length=40, blank=True,
                                       help_text=_("the player's number in their club"))
+    # a director said at a member import that a line naming only this member's name is this member ("same
+    # person?"): the next list that names them so enters them without asking again (tournaments/console.py)
+    name_confirmed = models.BooleanField(
+        _("name confirmed at import"), default=False,
+        help_text=_("a member list naming only this name means this player: imported without asking again"))
     # the language the player is written to in (a code of settings.LANGUAGES; empty: the site's): a detail of the
     # person like their address, chosen by the language switch when they are logged in, the club's member list or
     # the API (players/languages.py); no projection reads it, so it is a column and not an event

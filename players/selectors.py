@@ -29,3 +29,24 @@ def players_stream(*, before_position: int | None = None) -> tuple[identity.Iden
 def display_names(ids) -> dict[int, str]:
     """The site's name of each of these players (by id; an id with no player is left out)."""
     return dict(Player.objects.filter(pk__in=list(ids)).values_list("pk", "display_name"))
+
+
+def club_namesakes(*, club_id: int | None, keys) -> dict[str, list[Player]]:
+    """The people of a club (``club_id`` None: the players of no club) who go by each of these names, by
+    ``identity.name_key``: a merged duplicate counts as the player it was merged into (the log's merges)."""
+    wanted = set(keys)
+    if not wanted:
+        return {}
+    identities = player_identities()
+    found: dict[str, set[int]] = {}
+    for pk, name in Player.objects.filter(club_id=club_id).values_list("pk", "display_name"):
+        key = identity.name_key(name)
+        if key in wanted:
+            found.setdefault(key, set()).add(identities.of(pk))
+    people = Player.objects.in_bulk({pk for ids in found.values() for pk in ids})
+    return {key: sorted((people[pk] for pk in ids if pk in people), key=lambda p: p.pk) for key, ids in found.items()}
+
+
+def club_names(club_id: int | None) -> set[str]:
+    """Every name a member of the club goes by (``identity.name_key``): a new member's must differ from them."""
+    return {identity.name_key(n) for n in Player.objects.filter(club_id=club_id).values_list("display_name", flat=True)}

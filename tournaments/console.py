@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
@@ -25,8 +25,10 @@ from eventlog import live, projections
 from eventlog.models import Event
 from games.models import MatchSummary
 from players import authority
+from players.identity import name_key
 from players.languages import language_code
 from players.models import Player
+from players.selectors import club_names, club_namesakes, player_identities
 
 from . import names, selectors, services, stream
 from .models import Tournament
@@ -100,7 +102,7 @@ def parse_members(text: str) -> list[Member]:
         members.append(Member(number, name, email.lower(), club_id, code or ""))
     if len(members) > MAX_IMPORT_ROWS:
         problems.append(_("at most %(max)s members at once") % {"max": MAX_IMPORT_ROWS})
-    for what, key in ((_("name"), lambda m: m.name.casefold()), (_("e-mail"), lambda m: m.email),
+    for what, key in ((_("name"), lambda m: name_key(m.name)), (_("e-mail"), lambda m: m.email),
                       (_("club id"), lambda m: m.club_id)):
         seen: dict[str, int] = {}
         for m in members:
@@ -127,26 +129,181 @@ def _known(member: Member, club_id: int | None) -> Player | None:
     return None
 
 
-def console_import(*, actor, tournament: Tournament, text: str) -> list[Player]:
+@dataclass(frozen=True)
+class Choice:
+    """The director's word on a line whose name a member of the club has: that member (``same_as``, a player id),
+    or a new player (``same_as`` None) named ``new_name``, a name told apart from the member's."""
+
+    same_as: int | None = None
+    new_name: str = ""
+
+
+@dataclass(frozen=True)
+class Namesake:
+    """A line whose name members of the club go by, and whose e-mail and club id (if any) name nobody: who it is
+    is the director's to say. ``candidates``: those members (a merged duplicate as the player it was merged into)."""
+
+    line: int
+    name: str
+    candidates: list[Player]
+
+
+class ImportNeedsChoice(Exception):
+    """Lines the director must say who they are ("same person?") before anything is imported; nothing was."""
+
+    code = "same_person"
+
+    def __init__(self, namesakes: list[Namesake]):
+        super().__init__(", ".join(n.name for n in namesakes))
+        self.namesakes = namesakes
+
+
+@dataclass(frozen=True)
+class Imported:
+    players: list[Player]
+    recognised: list[Player]  # entered by a name a director confirmed at an earlier import, without asking
+
+
+@dataclass
+class _Plan:
+    rows: list[tuple[Member, Player | None, str]] = field(default_factory=list)  # a new player (None): its name
+    namesakes: list[Namesake] = field(default_factory=list)
+    recognised: list[Player] = field(default_factory=list)
+    confirmed: set[int] = field(default_factory=set)  # said "same person" now: their name is remembered
+    problems: list[str] = field(default_factory=list)
+
+
+def _differs(member: Member, player: Player) -> bool:
+    """The line and the member give different e-mails or club ids: not to be taken for one another unasked."""
+    return bool(member.email and player.email and member.email != player.email.lower()
+                or member.club_id and player.club_member_id and member.club_id != player.club_member_id)
+
+
+def _plan(members: list[Member], club_id: int | None, choices: dict[str, Choice]) -> _Plan:
+    """Who each line is. Its club id or e-mail decides when it names someone; else a line whose name a member of
+    the club goes by (``identity.name_key``: case, accents and spacing aside) is never made a new player unasked:
+    it is the member the director confirmed by that name before, or the director's ``choices`` (by name key) say,
+    or it is asked. A new player for such a line takes a name told apart from every member's: the club's lists,
+    draws and ratings show names alone, and two "Ines" there are nobody's to tell apart."""
+    identities = player_identities()
+    namesakes = club_namesakes(club_id=club_id, keys=[name_key(m.name) for m in members])
+    taken = club_names(club_id) | {name_key(m.name) for m in members}
+    plan, new_names = _Plan(), set()
+    for m in members:
+        known = _known(m, club_id)
+        if known is not None:
+            kept = identities.of(known.pk)
+            plan.rows.append((m, known if kept == known.pk else Player.objects.get(pk=kept), ""))
+            continue
+        key = name_key(m.name)
+        candidates = namesakes.get(key, [])
+        choice = choices.get(key)
+        if not candidates:
+            plan.rows.append((m, None, m.name))
+        elif choice is None:
+            confirmed = [c for c in candidates if c.name_confirmed and not _differs(m, c)]
+            if len(confirmed) == 1:
+                plan.rows.append((m, confirmed[0], ""))
+                plan.recognised.append(confirmed[0])
+            else:
+                plan.namesakes.append(Namesake(m.line, m.name, candidates))
+        elif choice.same_as is not None:
+            chosen = next((c for c in candidates if c.pk == choice.same_as), None)
+            if chosen is None:
+                plan.problems.append(_("line %(n)s: player %(id)s is not a member called %(name)s") % {
+                    "n": m.line, "id": choice.same_as, "name": m.name})
+            else:
+                plan.rows.append((m, chosen, ""))
+                plan.confirmed.add(chosen.pk)
+        else:
+            new = " ".join(choice.new_name.split())
+            if not new or len(new) > MAX_NAME:
+                plan.problems.append(_("line %(n)s: a name of 1 to %(max)s characters for the new player") % {
+                    "n": m.line, "max": MAX_NAME})
+            elif name_key(new) in taken or name_key(new) in new_names:
+                plan.problems.append(_("line %(n)s: %(name)s is taken already: give the new player a name that tells "
+                                       "them apart (a surname, an initial)") % {"n": m.line, "name": new})
+            else:
+                new_names.add(name_key(new))
+                plan.rows.append((m, None, new))
+    return plan
+
+
+def import_namesakes(*, tournament: Tournament, text: str) -> list[Namesake]:
+    """The lines of a member list whose person the director must name before it is imported ("same person?")."""
+    try:
+        members = parse_members(text)
+    except ImportRefused:
+        return []
+    return _plan(members, tournament.club_id, {}).namesakes
+
+
+def choices_from_form(post) -> dict[str, Choice]:
+    """The console's answers to "same person?": for each line asked, ``namesake-<i>`` (its name), ``who-<i>`` (a
+    member's id, or ``new``) and ``new_name-<i>``; a line left unanswered is asked again."""
+    choices: dict[str, Choice] = {}
+    asked = [k for k in post if k.startswith("namesake-")][:MAX_IMPORT_ROWS]
+    for name_field in asked:
+        i = name_field.removeprefix("namesake-")
+        who = post.get(f"who-{i}", "")
+        if who == "new":
+            choices[name_key(post[name_field])] = Choice(None, post.get(f"new_name-{i}", "")[:MAX_NAME * 2])
+        elif who.isascii() and who.isdigit() and len(who) < 19:
+            choices[name_key(post[name_field])] = Choice(int(who))
+    return choices
+
+
+def namesake_question(*, tournament: Tournament, text: str, choices: dict[str, Choice]) -> list[dict]:
+    """The console's "same person?" for a list it did not import: each line asked, its members to choose from
+    (what tells them apart: e-mail, club id, since when, whether entered here already) and the answer given so
+    far; a line that only one member's name fits has that member chosen to begin with, the likelier answer."""
+    entered = set(selectors.tournament_facts(tournament).active)
+    question = []
+    for i, n in enumerate(import_namesakes(tournament=tournament, text=text), 1):
+        choice = choices.get(name_key(n.name))
+        if choice is None:
+            chosen = str(n.candidates[0].pk) if len(n.candidates) == 1 else ""
+        else:
+            chosen = "new" if choice.same_as is None else str(choice.same_as)
+        question.append({
+            "index": i, "line": n.line, "name": n.name, "chosen": chosen,
+            "new_name": choice.new_name if choice is not None and choice.same_as is None else n.name,
+            "candidates": [{"pk": c.pk, "name": c.display_name, "email": c.email, "club_member_id": c.club_member_id,
+                            "since": c.created_at, "entered": c.pk in entered} for c in n.candidates]})
+    return question
+
+
+def console_import(*, actor, tournament: Tournament, text: str, choices: dict[str, Choice] | None = None) -> Imported:
     """Enter every member of the list (creating the players the club has not met yet), or none: a fault in
-    the list, a member entered already or a refusal of the event (full, drawn) leaves everything as it was."""
+    the list, a member entered already or a refusal of the event (full, drawn) leaves everything as it was.
+    A line only a namesake in the club could be is not imported unasked (``ImportNeedsChoice``): ``choices``, by
+    ``identity.name_key`` of the line's name, say who each such line is."""
     check_runs(actor, tournament)
     members = parse_members(text)
+    plan = _plan(members, tournament.club_id, choices or {})
+    if plan.problems:
+        raise ImportRefused(plan.problems)
+    if plan.namesakes:
+        raise ImportNeedsChoice(plan.namesakes)
     entered = set(selectors.tournament_facts(tournament).active)
     with transaction.atomic():
         players, problems = [], []
-        for m in members:
-            player = _known(m, tournament.club_id)
+        for m, player, new_name in plan.rows:
             if player is not None and player.pk in entered:
                 problems.append(_("line %(n)s: %(name)s is entered already") % {"n": m.line, "name": player.display_name})
                 continue
             if player is None:
-                player = Player.objects.create(display_name=m.name, email=m.email, club_member_id=m.club_id,
+                player = Player.objects.create(display_name=new_name, email=m.email, club_member_id=m.club_id,
                                                language=m.language, club_id=tournament.club_id)
             else:  # the club's list fills in what the player's entry lacks, never overwrites their own choice
-                missing = [f for f in ("email", "language") if getattr(m, f) and not getattr(player, f)]
+                details = ("email", "language") + (("club_member_id",) if player.club_id == tournament.club_id else ())
+                line = {"email": m.email, "language": m.language, "club_member_id": m.club_id}
+                missing = [f for f in details if line[f] and not getattr(player, f)]
                 for f in missing:
-                    setattr(player, f, getattr(m, f))
+                    setattr(player, f, line[f])
+                if player.pk in plan.confirmed and not player.name_confirmed:
+                    player.name_confirmed = True
+                    missing.append("name_confirmed")
                 if missing:
                     player.save(update_fields=missing)
             players.append((m, player))
@@ -159,7 +316,7 @@ def console_import(*, actor, tournament: Tournament, text: str) -> list[Player]:
             except services.TournamentError as refused:
                 raise ImportRefused([_("line %(n)s: %(reason)s") % {"n": m.line, "reason": refused}]) from None
     project()
-    return [p for _m, p in players]
+    return Imported([p for _m, p in players], plan.recognised)
 
 
 def console_check_in_all(*, actor, tournament: Tournament) -> int:

@@ -7,6 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -43,6 +44,7 @@ def console_page(request, pk: int):
                "history": selectors.tournament_history(tournament), "standings": selectors.standings_by_flight(data),
                "previous_leagues": console.previous_leagues(request.user, tournament), "now": now,
                "stalled_after": int(console.STALLED_AFTER.total_seconds()), "more_sheets": sheets.more_sheets(tournament)}
+    context["import_text"], context["namesakes"] = _namesakes(request, tournament)
     # the part the page's script fetches when it is told the event moved on (console.js): no messages in it, so
     # a push never takes the flash meant for the page that follows the director's own action
     if request.GET.get("partial"):
@@ -61,8 +63,10 @@ def _act(request, tournament: Tournament) -> None:
                 if upload.size > MAX_CSV_BYTES:
                     raise console.FormRefused(_("The file is larger than 256 kB: nothing was imported."))
                 text = upload.read().decode("utf-8-sig", errors="replace")
-            added = console.console_import(actor=request.user, tournament=tournament, text=text)
-            messages.success(request, _("%(n)s members entered.") % {"n": len(added)})
+            _import(request, tournament, text)
+        elif action == "import_cancel":
+            request.session.pop(_asked_key(tournament), None)
+            messages.info(request, _("Import cancelled: nothing was imported."))
         elif action == "undo":
             undone = console.console_undo(actor=request.user, tournament=tournament)
             messages.success(request, _("Undone: %(what)s.") % {"what": undone})
@@ -77,6 +81,45 @@ def _act(request, tournament: Tournament) -> None:
         messages.error(request, _("Nothing was imported: %(why)s") % {"why": refused})
     except (console.FormRefused, services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
         messages.error(request, str(refused))
+
+
+def _asked_key(tournament: Tournament) -> str:
+    return f"member-import-{tournament.pk}"
+
+
+def _import(request, tournament: Tournament, text: str) -> None:
+    """The member list entered, or its "same person?" asked: the list and the answers given so far wait in the
+    director's session, so the question is on every render of the console (pushes included) until answered."""
+    choices = console.choices_from_form(request.POST)
+    waiting = {"text": text, "choices": {k: [c.same_as, c.new_name] for k, c in choices.items()}}
+    try:
+        imported = console.console_import(actor=request.user, tournament=tournament, text=text, choices=choices)
+    except console.ImportNeedsChoice as asked:
+        request.session[_asked_key(tournament)] = waiting
+        messages.warning(request, ngettext(
+            "%(n)s name on the list is already the name of a member of the club: say whether it is the same "
+            "person. Nothing was imported yet.",
+            "%(n)s names on the list are already names of members of the club: say for each whether it is the "
+            "same person. Nothing was imported yet.", len(asked.namesakes)) % {"n": len(asked.namesakes)})
+        return
+    except console.ImportRefused:
+        if _asked_key(tournament) in request.session:  # the question stays, with the answers that were refused
+            request.session[_asked_key(tournament)] = waiting
+        raise
+    request.session.pop(_asked_key(tournament), None)
+    messages.success(request, _("%(n)s members entered.") % {"n": len(imported.players)})
+    if imported.recognised:
+        messages.info(request, _("Recognised by their name, as confirmed at an earlier import: %(names)s.") % {
+            "names": ", ".join(p.display_name for p in imported.recognised)})
+
+
+def _namesakes(request, tournament: Tournament) -> tuple[str, list[dict]]:
+    """The member list waiting for the director's "same person?", and its question (none: nothing waits)."""
+    waiting = request.session.get(_asked_key(tournament))
+    if not waiting:
+        return "", []
+    choices = {k: console.Choice(same_as, new_name) for k, (same_as, new_name) in waiting["choices"].items()}
+    return waiting["text"], console.namesake_question(tournament=tournament, text=waiting["text"], choices=choices)
 
 
 SHEETS = {"draw": sheets.draw_sheet, "cards": sheets.score_cards, "standings": sheets.standings_sheet}
