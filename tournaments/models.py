@@ -133,3 +133,22 @@ class MatchNotice(models.Model):
     class Meta:
         verbose_name = _("match notice")
         verbose_name_plural = _("match notices")
+
+
+class ByeNotice(models.Model):
+    """The e-mail that tells a Swiss round's bye holder they have the bye (no match, a won match in the table), as
+    a paired player is told where to play: one row per round and player, made by the ``match_notices`` follower
+    when the round is paired, sent once by a Celery task. Kept through a rebuild, like ``MatchNotice``."""
+
+    tournament_id = models.BigIntegerField(db_index=True)
+    round = models.PositiveIntegerField()
+    player_id = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True)
+    sent = models.BooleanField(default=False, help_text="written to (False: no address, or no longer the bye)")
+
+    class Meta:
+        verbose_name = _("bye notice")
+        verbose_name_plural = _("bye notices")
+        constraints = [models.UniqueConstraint(fields=["tournament_id", "round", "player_id"],
+                                               name="bye_notice_unique")]

@@ -1,10 +1,12 @@
-"""Players told where to play: an e-mail to both players of every match an event creates.
+"""Players told where to play: an e-mail to both players of every match an event creates, and to the bye holder
+of every Swiss round (who has no match, and would otherwise hear nothing while the others are called).
 
 ``MatchNotices`` follows the log like a projection: for every ``MatchCreated`` it records a
 :class:`~tournaments.models.MatchNotice` (one per match, whatever replays the log) and asks Celery to send it
-once the batch commits. ``match_notice_send`` sends it at most once: the row is locked and marked sent in the
-transaction that sends. The message names the opponent, the table, the length and the round, in the language of
-the player it is written to (``players/languages.py``).
+once the batch commits; for every ``RoundPaired`` a :class:`~tournaments.models.ByeNotice` for its bye holder.
+``match_notice_send`` and ``bye_notice_send`` send at most once: the row is locked and marked sent in the
+transaction that sends. The message names the opponent, the table, the length and the round (a bye: the round,
+and what a bye counts for), in the language of the player it is written to (``players/languages.py``).
 """
 
 from __future__ import annotations
@@ -24,17 +26,20 @@ from players.languages import preferred_language
 from players.models import Player
 
 from . import names, stream
-from .models import MatchNotice, Tournament
+from .models import ByeNotice, MatchNotice, Tournament
 from .selectors import tournament_data, tournament_facts
 
 
 class MatchNotices(Projection):
     name = "match_notices"
-    event_types = ("MatchCreated",)
+    event_types = ("MatchCreated", "RoundPaired")
 
     def apply(self, batch) -> None:
         for e in batch:
             if e.stream_type != stream.STREAM_TYPE:
+                continue
+            if e.event_type == "RoundPaired":
+                _record_byes(e)
                 continue
             notice, made = MatchNotice.objects.get_or_create(
                 match_id=e.payload["match_id"],
@@ -52,6 +57,22 @@ def _request_send(match_id: str) -> None:
     send_match_notice.apply_async((match_id,), retry=False)
 
 
+def _record_byes(e) -> None:
+    """A Swiss round's bye holder (a pairing without a second player) gets a notice, as the paired players do."""
+    pk = stream.tournament_pk_of(e.stream_id)
+    for a, b in e.payload["pairings"]:
+        if b is None:
+            notice, made = ByeNotice.objects.get_or_create(tournament_id=pk, round=e.payload["round"], player_id=a)
+            if made:
+                transaction.on_commit(lambda n=notice.pk: _request_bye_send(n))
+
+
+def _request_bye_send(notice_pk: int) -> None:
+    from .tasks import send_bye_notice
+
+    send_bye_notice.apply_async((notice_pk,), retry=False)
+
+
 PENDING_AFTER = timedelta(seconds=20)  # the task asked for at the commit has had its chance
 
 
@@ -61,6 +82,10 @@ def send_pending() -> int:
     sent = 0
     for match_id in stale.values_list("match_id", flat=True)[:200]:
         match_notice_send(match_id)
+        sent += 1
+    byes = ByeNotice.objects.filter(sent_at__isnull=True, created_at__lt=timezone.now() - PENDING_AFTER)
+    for pk in byes.values_list("pk", flat=True)[:200]:
+        bye_notice_send(pk)
         sent += 1
     return sent
 
@@ -102,6 +127,42 @@ def match_notice_send(match_id: str) -> list[int]:
         notice.sent_at, notice.sent_to = timezone.now(), sent
         notice.save(update_fields=["sent_at", "sent_to"])
         return sent
+
+
+def bye_notice_send(notice_pk: int) -> bool:
+    """Tell a Swiss round's bye holder, once; True if written to. Nobody is told of a bye that is no longer theirs
+    (the round paired again after a correction) or of a round the event has gone past (a log read again)."""
+    with transaction.atomic():
+        notice = ByeNotice.objects.select_for_update().filter(pk=notice_pk).first()
+        if notice is None or notice.sent_at is not None:
+            return False
+        tournament = Tournament.objects.get(pk=notice.tournament_id)
+        facts = tournament_facts(tournament)
+        current = len(facts.rounds) == notice.round and (notice.player_id, None) in map(tuple, facts.rounds[-1])
+        player = Player.objects.select_related("user").filter(pk=notice.player_id).first()
+        address = address_of(player) if player is not None else ""
+        if current and address:
+            with translation.override(preferred_language(player)):
+                round_name = names.round_name("swiss", notice.round)
+                send_mail(_("%(event)s: you have the bye in %(round)s") % {"event": tournament.name,
+                                                                            "round": round_name},
+                          _bye_body(tournament, round_name), settings.DEFAULT_FROM_EMAIL, [address])
+        notice.sent_at, notice.sent = timezone.now(), bool(current and address)
+        notice.save(update_fields=["sent_at", "sent"])
+        return notice.sent
+
+
+def _bye_body(tournament: Tournament, round_name: str) -> str:
+    lines = [
+        _("You have the bye in %(round)s of %(event)s: you have no match to play in this round.") % {
+            "round": round_name, "event": tournament.name},
+        _("A bye counts as a won match: one point, 0–0 in match points."),
+        _("You will be told where to play when the next round is paired."),
+    ]
+    site = getattr(settings, "SITE_URL", "").rstrip("/")
+    if site:
+        lines.append(site + reverse("event-page", args=[tournament.pk]))
+    return "\n".join(lines) + "\n"
 
 
 def _message_subject(tournament: Tournament, table: int | None) -> str:

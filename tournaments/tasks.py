@@ -64,6 +64,14 @@ def send_match_notice(match_id: str) -> list[int]:
     return match_notice_send(match_id)
 
 
+@shared_task(acks_late=True, name="tournaments.tasks.send_bye_notice")
+def send_bye_notice(notice_pk: int) -> bool:
+    """Tell a Swiss round's bye holder they have the bye (``tournaments/notices.py``): sent at most once."""
+    from .notices import bye_notice_send
+
+    return bye_notice_send(notice_pk)
+
+
 @shared_task(acks_late=True, name="tournaments.tasks.sweep_deadlines")
 def sweep_deadlines() -> dict:
     """Periodic (celery beat): settle, by each event's rules, the ladder challenges and league matches past their

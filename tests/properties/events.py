@@ -287,9 +287,10 @@ def differing(before: dict, after: dict) -> list[str]:
 
 def unsent_notices() -> bool:
     """The players' e-mails the worker has still to send (it marks each notice sent as it sends)."""
-    from tournaments.models import MatchNotice
+    from tournaments.models import ByeNotice, MatchNotice
 
-    return MatchNotice.objects.filter(sent_at__isnull=True).exists()
+    return (MatchNotice.objects.filter(sent_at__isnull=True).exists()
+            or ByeNotice.objects.filter(sent_at__isnull=True).exists())
 
 
 def settled_by_the_worker() -> None:
