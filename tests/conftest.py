@@ -99,7 +99,7 @@ class Worker:
              "--pool", "solo", "--without-gossip", "--without-mingle", "-l", "info", *beat],
             cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
-        deadline = time.time() + 60
+        deadline = time.time() + 300  # seconds on a quiet machine; a busy one is many times slower
         while "ready." not in self.log.read_text():
             if self.proc.poll() is not None or time.time() > deadline:
                 raise RuntimeError("the Celery worker did not start:\n" + self.log.read_text()[-3000:])
@@ -163,7 +163,7 @@ class SessionWorker(Worker):
             self._control("cancel_consumer")
             from deploy.celery import app
 
-            deadline = time.time() + 120
+            deadline = time.time() + 600  # the task in hand may be a long one (an analysis) on a busy machine
             while True:  # a solo worker answers between tasks: an empty answer is a worker with nothing in hand
                 answer = app.control.inspect(destination=[self.hostname], timeout=5).reserved() or {}
                 if answer.get(self.hostname) == []:

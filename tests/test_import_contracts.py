@@ -25,7 +25,7 @@ def lint(where: Path, contract: str) -> subprocess.CompletedProcess:
     # the tree at `where` first on the path: the shared environment may hold an editable install of another clone
     env = dict(os.environ, PYTHONPATH=str(where))
     return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo", "--contract", contract], cwd=where, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.parametrize("contract", [c["id"] for c in CONFIG["contracts"]])

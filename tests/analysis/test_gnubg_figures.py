@@ -41,7 +41,7 @@ def reference(mat: Path, tmp_path: Path, plies: int = 0):
     out = tmp_path / (mat.stem + ".ref.json")
     env = dict(os.environ, REF_MAT=str(mat), REF_OUT=str(out), REF_PLIES=str(plies), HOME=str(tmp_path))
     subprocess.run([GNUBG, "-t", "-q", "-r", "-p", str(Path(__file__).with_name("gnubg_reference.py"))], env=env,
-                   cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True, timeout=300)
+                   cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True, timeout=1800)
     plays = [json.loads(line) for line in out.read_text().splitlines()]
     return printed_figures(Path(str(out) + ".txt").read_text()), plays
 
@@ -135,5 +135,5 @@ def test_gnubg_reports_its_progress_game_by_game():
 
     seen = []
     mat = FIXTURES / "matches" / "match_014_7pt.mat"  # 5 games
-    analyse_mat(mat.read_text(), plies=0, gnubg=GNUBG, timeout=120, on_progress=lambda *p: seen.append(p))
+    analyse_mat(mat.read_text(), plies=0, gnubg=GNUBG, timeout=600, on_progress=lambda *p: seen.append(p))
     assert seen and seen == sorted(seen) and seen[-1] == (5, 5)  # polled: some steps may be seen together

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import random
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from analysis.models import Decision, MatchAnalysis, PlayerFigures
 from tests.conftest import Worker
@@ -28,7 +30,7 @@ def test_a_match_finished_through_the_api_is_analysed_by_the_worker(live_worker,
     m = Recorder(client, client.post("/api/matches/", body, format="json").json())
     m.client = api(make_user("root", official=True, player=False))
     m.play_random(random.Random(7))
-    row = wait_for(lambda: done(m.id), timeout=60, what="the worker to analyse the match")
+    row = wait_for(lambda: done(m.id), what="the worker to analyse the match")
     assert row.plies == 0 and row.figures.count() == 2 and row.decisions.exists()
     assert "analysis.tasks.analyse_match" in live_worker.log.read_text()  # the worker listens on the analysis queue
 
@@ -36,8 +38,9 @@ def test_a_match_finished_through_the_api_is_analysed_by_the_worker(live_worker,
 def test_a_worker_killed_mid_analysis_ends_with_exactly_one_complete_analysis(worker_env, transactional_db, api,
                                                                              make_user):
     env, where = worker_env
-    # 2-ply: seconds of gnubg, time to kill it mid-way; a short lease, so that the sweep takes the run for dead soon
-    env = dict(env, ANALYSIS_PLIES="2", ANALYSIS_TIMEOUT_SECONDS="25")
+    # 2-ply: seconds of gnubg, time to kill it mid-way; gnubg's own timeout (the lease's length) left as it is,
+    # generous: a short one failed the restarted run too on a busy machine
+    env = dict(env, ANALYSIS_PLIES="2")
     worker = Worker(env, where / "worker-killed.log")
     worker.start()
     try:
@@ -45,12 +48,14 @@ def test_a_worker_killed_mid_analysis_ends_with_exactly_one_complete_analysis(wo
         with open(FIXTURES / "matches" / "match_001_1pt.mat", "rb") as f:
             match_id = client.post("/api/matches/import/", {"file": f}, format="multipart").json()["id"]
         wait_for(lambda: MatchAnalysis.objects.filter(stream_id=match_id, status=MatchAnalysis.RUNNING).exists(),
-                 timeout=60, what="the analysis to start")
+                 what="the analysis to start")
         worker.kill()  # SIGKILL to the worker and its gnubg: nothing written, the message never acknowledged
         row = MatchAnalysis.objects.get(stream_id=match_id)
         assert row.status == MatchAnalysis.RUNNING and not row.decisions.exists()
+        # the lease's time passed (the clock moved on, not the test): the sweep takes the run for dead
+        MatchAnalysis.objects.filter(pk=row.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
         worker.start()
-        row = wait_for(lambda: done(match_id), timeout=120, what="the restarted worker to finish the analysis")
+        row = wait_for(lambda: done(match_id), timeout=600, what="the restarted worker to finish the analysis")
     finally:
         worker.stop()
     assert MatchAnalysis.objects.filter(stream_id=match_id).count() == 1

@@ -12,6 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
+WAIT = 120  # seconds a node may take to boot on a busy machine (a few on a quiet one)
+CONTROL_SERVER_SAID = ("Control socket disabled", "Control socket listening", "Control server error",
+                       "Failed to start control socket")
 
 
 def _free_port() -> int:
@@ -28,7 +31,9 @@ def _env(home: Path, **extra) -> dict:
 
 
 def _start(home: Path, log: Path, **extra) -> subprocess.Popen:
-    return subprocess.Popen([GUNICORN, "-c", "deploy/services/gunicorn.conf.py", "deploy.wsgi:application"],
+    # at debug level the arbiter says when it passed over its control server: "Control socket disabled"
+    return subprocess.Popen([GUNICORN, "-c", "deploy/services/gunicorn.conf.py", "--log-level", "debug",
+                             "deploy.wsgi:application"],
                             cwd=ROOT, env=_env(home, **extra), stdout=log.open("w"), stderr=subprocess.STDOUT)
 
 
@@ -36,12 +41,12 @@ def _resolved(home: Path, **extra) -> dict[str, str]:
     """gunicorn's own reading of the file (--print-config): its control settings."""
     out = subprocess.run([GUNICORN, "-c", "deploy/services/gunicorn.conf.py", "--print-config",
                           "deploy.wsgi:application"], cwd=ROOT, env=_env(home, **extra), capture_output=True,
-                         text=True, timeout=60, check=True).stdout
+                         text=True, timeout=WAIT, check=True).stdout
     pairs = (line.split("=", 1) for line in out.splitlines() if line.startswith("control_socket"))
     return {name.strip(): value.strip() for name, value in pairs}
 
 
-def _until(done, what: str, timeout: float = 60) -> None:
+def _until(done, what: str, timeout: float = WAIT) -> None:
     deadline = time.time() + timeout
     while not done():
         if time.time() > deadline:
@@ -57,7 +62,7 @@ def _stop(*nodes: subprocess.Popen) -> None:
     for node in nodes:
         node.send_signal(signal.SIGTERM)
     for node in nodes:
-        node.wait(timeout=30)
+        node.wait(timeout=WAIT)
 
 
 def test_a_node_has_no_control_socket_unless_given_a_path(tmp_path):
@@ -74,9 +79,10 @@ def test_two_nodes_of_one_host_claim_no_shared_control_socket(tmp_path):
         for log in logs:
             nodes.append(_start(tmp_path, log))
             _booted(log)
-        # the arbiter opens its control server in a thread once its workers are spawned; nothing is logged when it
-        # is off, so the check waits as long as the server took when it was on (under a second here)
-        time.sleep(1.5)
+            # the arbiter turns to its control server once its workers are spawned: it says it is off, or (on)
+            # its thread says where it listens or why it cannot
+            _until(lambda: any(said in log.read_text() for said in CONTROL_SERVER_SAID),
+                   f"the node never came to its control server: {log.read_text()[-2000:]}")
         texts = [log.read_text() for log in logs]
         shared = (tmp_path / ".gunicorn" / "gunicorn.ctl").exists()
     finally:
@@ -85,6 +91,7 @@ def test_two_nodes_of_one_host_claim_no_shared_control_socket(tmp_path):
         assert "Control server error" not in text, text
         assert "Control socket listening" not in text, text
     assert not shared
+    assert all("Control socket disabled" in text for text in texts), texts
 
 
 def test_a_node_given_a_control_socket_has_it_at_its_own_path(tmp_path):

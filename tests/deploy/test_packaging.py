@@ -114,5 +114,5 @@ def test_the_wheel_installs_a_working_site(tmp_path):
     env.update(DJANGO_SETTINGS_MODULE="deploy.settings", SECRET_KEY="packaging-test-" + "k" * 40,
                CRAWFORD_VAR_DIR=str(tmp_path / "var"))
     result = subprocess.run([str(python), "-c", CHECK, json.dumps(expected_files()), str(site)],
-                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -27,7 +27,7 @@ def _clean_env(tmp_path, **variables) -> dict:
 
 def _manage(env, *args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=600)
 
 
 def test_without_debug_in_the_environment_the_site_runs_with_debug_off(tmp_path):

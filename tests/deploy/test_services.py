@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import WAIT
+
 # the services connect to the test database: it must exist and hold committed data
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,14 +35,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_until(command, env, ready, timeout=60):
+def run_until(command, env, ready, timeout=WAIT):
     log = ROOT / "var" / f"service-test-{os.getpid()}.log"
     log.parent.mkdir(exist_ok=True)
     with open(log, "w") as out:
         proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise AssertionError(f"{command[0]} exited:\n{log.read_text()[-3000:]}")
             if ready(log.read_text()):
@@ -49,7 +51,7 @@ def run_until(command, env, ready, timeout=60):
         raise AssertionError(f"{command[0]} not ready in {timeout}s:\n{log.read_text()[-3000:]}")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
+        proc.wait(timeout=WAIT)
         log.unlink(missing_ok=True)
 
 
@@ -65,7 +67,7 @@ def test_gunicorn_unit_serves_the_api(service_env):
 
     def answers(_log):
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/matches/", timeout=2) as r:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/matches/", timeout=WAIT) as r:
                 return r.status == 200
         except OSError:
             return False
@@ -83,7 +85,7 @@ def test_live_unit_serves_the_push_through_the_asgi_worker(service_env):
 
     def answers(log):
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/matches/no-such-match/follow/", timeout=2)
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/matches/no-such-match/follow/", timeout=WAIT)
         except urllib.error.HTTPError as refused:
             return refused.code == 404 and "uvicorn_worker.UvicornWorker" in log
         except OSError:

@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from eventlog import hints, live, tasks, wake_ups
+from tests.waiting import WAIT
 
 
 def test_hints_are_sent_in_order_by_another_thread_and_one_that_fails_stops_none_after_it(caplog):
@@ -23,7 +24,7 @@ def test_hints_are_sent_in_order_by_another_thread_and_one_that_fails_stops_none
 
     for n in range(5):
         hints.send(hint(n))
-    assert hints.flush()
+    assert hints.flush(WAIT)
     assert sent == [0, 1, 3, 4]
     assert threads == {"crawford-hints"} and threading.current_thread().name != "crawford-hints"
     assert "a hint after a commit was not sent" in caplog.text and "broker down" in caplog.text
@@ -32,18 +33,18 @@ def test_hints_are_sent_in_order_by_another_thread_and_one_that_fails_stops_none
 def _child(out):
     sent = []
     hints.send(lambda: sent.append(threading.current_thread().name))
-    out.send((hints.flush(5), sent))
+    out.send((hints.flush(WAIT), sent))
 
 
 def test_a_forked_process_starts_its_own_thread():
     hints.send(lambda: None)  # the parent's thread runs; a fork does not copy it
-    assert hints.flush()
+    assert hints.flush(WAIT)
     ours, theirs = multiprocessing.get_context("fork").Pipe()
     child = multiprocessing.get_context("fork").Process(target=_child, args=(theirs,))
     child.start()
-    assert ours.poll(10), "the child's hint was never sent"
+    assert ours.poll(WAIT), "the child's hint was never sent"
     assert ours.recv() == (True, ["crawford-hints"])
-    child.join(10)
+    child.join(WAIT)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,7 +59,7 @@ def test_a_match_command_answers_before_its_wake_up_and_push_are_sent(broker_url
     real_claim = wake_ups.claim
 
     def slow_broker(*, publish=None):
-        assert held.wait(10)
+        assert held.wait(WAIT)
         claimed.append(publish)
         return real_claim(publish=publish)
 
@@ -66,7 +67,7 @@ def test_a_match_command_answers_before_its_wake_up_and_push_are_sent(broker_url
     client = api(ann)
     created = client.post("/api/matches/", {"player0": ann.player.pk, "player1": bob.player.pk, "length": 3,
                                             "dice": "board"}, format="json").json()
-    assert hints.flush()  # the creation's own
+    assert hints.flush(WAIT)  # the creation's own
     monkeypatch.setattr(wake_ups, "claim", slow_broker)
     listener = redis.Redis.from_url(broker_url).pubsub()
     listener.subscribe(live.message(live.stream_topic(created["id"]), 0)[0])
@@ -77,13 +78,16 @@ def test_a_match_command_answers_before_its_wake_up_and_push_are_sent(broker_url
         version = answer.json()["state"]["version"]
         assert not claimed, "the answer came back before the hint was sent"
         held.set()
-        assert hints.flush()
+        assert hints.flush(WAIT)
         assert claimed == [live.message(live.stream_topic(created["id"]), version)]
-        pushed = [m for m in iter(lambda: listener.get_message(timeout=2), None) if m["type"] == "message"]
-        assert [int(m["data"]) for m in pushed] == [version]
+        # published before flush() returned: the first push is waited for, then none may be there after it
+        heard = (m for m in iter(lambda: listener.get_message(timeout=WAIT), None) if m["type"] == "message")
+        pushed = [next(heard, None)]
+        pushed += [m for m in iter(lambda: listener.get_message(timeout=0.5), None) if m["type"] == "message"]
+        assert [m and int(m["data"]) for m in pushed] == [version]
     finally:
         held.set()
-        hints.flush()
+        hints.flush(WAIT)
         listener.close()
 
 

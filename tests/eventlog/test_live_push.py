@@ -14,6 +14,7 @@ from eventlog import live
 from games import commands as match_commands
 from games import services as matches
 from players.models import Player
+from tests.waiting import WAIT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,13 +49,13 @@ def test_under_asgi_the_page_hears_the_append_after_its_commit(director, match_i
         assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
         assert response["X-Accel-Buffering"] == "no"
         stream = response.streaming_content
-        first = await asyncio.wait_for(anext(stream), 5)
+        first = await asyncio.wait_for(anext(stream), WAIT)
         assert events([first]) == [now]  # the match's version now, at once (an append before the subscription
         # is caught by the read that follows it)
         await sync_to_async(roll, thread_sensitive=False)(director, match_id)
         heard = []
         while not events(heard):
-            heard.append(await asyncio.wait_for(anext(stream), 5))
+            heard.append(await asyncio.wait_for(anext(stream), WAIT))
         await stream.aclose()
         return events(heard)
 
@@ -95,7 +96,9 @@ def test_without_redis_the_embedded_site_pushes_in_process(director, match_id, s
     response = Client().get(f"/matches/{match_id}/follow/")
     stream = iter(response.streaming_content)
     assert events([next(stream)]) == [now]
-    threading.Timer(0.3, roll, args=(director, match_id)).start()
+    # from another thread while this one waits on the stream; before the wait starts or after, it is heard (the
+    # in-process board keeps each topic's latest number)
+    threading.Thread(target=roll, args=(director, match_id)).start()
     heard = []
     while not events(heard):
         heard.append(next(stream))

@@ -152,14 +152,14 @@ def test_a_live_worker_goes_on_past_a_broken_event(live_worker, make_user, api):
     def round_matches(n):
         return [s for s in tournament_data(t)["slots"] if s["round"] == n and s["match_id"]]
 
-    first = wait_for(lambda: len(round_matches(1)) == 2 and round_matches(1), timeout=60, what="round 1 matches")
+    first = wait_for(lambda: len(round_matches(1)) == 2 and round_matches(1), what="round 1 matches")
     play_to_end(director, first[0]["match_id"], winner_seat=1)
     report(t, director, tournament_data(t), first[1]["key"], first[1]["players"][0])
-    wait_for(lambda: round_matches(2), timeout=60, what="the final, created past the broken event")
+    wait_for(lambda: round_matches(2), what="the final, created past the broken event")
     match_id, ann, ben = _finished_casual_match(director)
-    wait_for(lambda: MatchSummary.objects.filter(stream_id=match_id, finished=True).exists(), timeout=60,
+    wait_for(lambda: MatchSummary.objects.filter(stream_id=match_id, finished=True).exists(),
              what="the casual match's summary")
-    wait_for(lambda: PlayerRating.objects.filter(player_id=ann.pk).exists(), timeout=60, what="Ann's rating")
+    wait_for(lambda: PlayerRating.objects.filter(player_id=ann.pk).exists(), what="Ann's rating")
     assert PlayerRating.objects.get(player_id=ann.pk).rating > PlayerRating.objects.get(player_id=ben.pk).rating
     health = api(director).get("/api/health/").json()
     assert health["status"] == "degraded"

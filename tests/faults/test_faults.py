@@ -18,7 +18,7 @@ from django.db import OperationalError, connection, connections, transaction
 from eventlog import store
 from eventlog.models import Event
 from eventlog.store import APPEND_LOCK, NewEvent
-from tests.waiting import wait_for
+from tests.waiting import WAIT, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,12 +60,13 @@ def test_a_postgresql_connection_dropped_during_an_append_loses_nothing_and_dupl
                 row = cursor.fetchone()
                 return row[0] if row else None
 
-        pid = wait_for(lambda: waiting_backend() or outcome.get("error") or outcome.get("ok") and -1, timeout=20,
+        pid = wait_for(lambda: waiting_backend() or outcome.get("error") or outcome.get("ok") and -1,
                        what="the append to wait for the log's lock")
         assert isinstance(pid, int) and pid > 0, outcome
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(%s)", [pid])  # the connection drops mid-append
-    writer.join(timeout=10)
+    writer.join(timeout=WAIT)
+    assert not writer.is_alive(), "the dropped append never returned"
     assert "error" in outcome
     assert list(Event.objects.values_list("event_type", flat=True)) == ["First"]
     # the client retries once the database answers again: appended exactly once, no gap
@@ -150,7 +151,7 @@ def test_redis_stopped_and_restarted_loses_no_command_and_the_read_model_converg
     def start_redis():
         subprocess.run(["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
                         "--appendonly", "no", "--dir", str(where), "--logfile", str(where / "redis.log")], check=True)
-        wait_for(lambda: _answers(port), timeout=10, what="redis")
+        wait_for(lambda: _answers(port), what="redis")
 
     start_redis()
     env = dict(env, REDIS_URL=broker, GUNICORN_BIND=f"127.0.0.1:{web_port}", GUNICORN_WORKERS="1", SWEEP_SECONDS="2")
@@ -171,15 +172,15 @@ def test_redis_stopped_and_restarted_loses_no_command_and_the_read_model_converg
             request = urllib.request.Request(f"http://127.0.0.1:{web_port}{path}", method="POST" if body else "GET",
                                              data=json.dumps(body).encode() if body else None,
                                              headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
-            with urllib.request.urlopen(request, timeout=20) as response:
+            with urllib.request.urlopen(request, timeout=WAIT) as response:
                 return response.status, json.loads(response.read())
 
-        wait_for(lambda: _answers(web_port), timeout=30, what="gunicorn")
+        wait_for(lambda: _answers(web_port), what="gunicorn")
         _, match = call("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5, "dice": "board"})
         _, body = call(f"/api/matches/{match['id']}/commands/", {"type": "roll", "dice": [3, 1], "expected_version": 2})
         version = body["state"]["version"]
         wait_for(lambda: MatchSummary.objects.filter(stream_id=match["id"], version=body["state"]["version"]).exists(),
-                 timeout=60, what="the worker to project")
+                 what="the worker to project")
         subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"], check=False)  # the broker goes down
         status, body = call(f"/api/matches/{match['id']}/commands/", {"type": "move", "move": "8/5 6/5", "expected_version": version})
         assert status == 200  # accepted and committed although no wake-up could be sent
@@ -189,12 +190,12 @@ def test_redis_stopped_and_restarted_loses_no_command_and_the_read_model_converg
         assert Event.objects.filter(stream_id=match["id"]).count() == accepted
         start_redis()  # the broker comes back: the worker reconnects and the beat sweep catches up
         wait_for(lambda: MatchSummary.objects.filter(stream_id=match["id"], version=accepted).exists(),
-                 timeout=90, what="the read model to converge after the broker came back")
+                 what="the read model to converge after the broker came back")
         assert Event.objects.filter(stream_id=match["id"], event_type="CheckersMoved").count() == 1
     finally:
         for proc in procs:
             os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
+            proc.wait(timeout=WAIT)
         subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"], check=False, capture_output=True)
 
 

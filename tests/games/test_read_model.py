@@ -8,7 +8,7 @@ from django.forms.models import model_to_dict
 
 from eventlog import projections
 from games.models import MatchSummary
-from tests.waiting import wait_for
+from tests.waiting import WAIT, wait_for
 
 from .recorder import Recorder
 
@@ -48,15 +48,17 @@ def test_a_lost_wake_up_is_healed_by_the_beat_sweep(live_worker, api, make_user)
     m = start(api, seats)
     wait_for(lambda: summary_version(m.id) == m.version, what="the first projection")
     # stop consuming the projections queue, send a command, delete its wake-up from the broker
-    assert app.control.cancel_consumer("projections", reply=True, timeout=5)
+    assert app.control.cancel_consumer("projections", destination=[live_worker.hostname], reply=True,
+                                      timeout=WAIT)
     m.send(type="roll", dice=[3, 1])
     broker = redis.Redis.from_url(settings.REDIS_URL)
     wait_for(lambda: broker.llen("projections") > 0, what="the wake-up to reach the broker")
     broker.delete("projections")
     assert summary_version(m.id) != m.version
-    assert app.control.add_consumer("projections", reply=True, timeout=5)
+    assert app.control.add_consumer("projections", destination=[live_worker.hostname], reply=True,
+                                   timeout=WAIT)
     # nothing but celery beat's periodic sweep (every 2 s in the tests) can bring the row up to date
-    wait_for(lambda: summary_version(m.id) == m.version, timeout=60, what="the sweep")
+    wait_for(lambda: summary_version(m.id) == m.version, what="the sweep")
 
 
 @pytest.mark.django_db

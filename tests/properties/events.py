@@ -304,9 +304,9 @@ def settled_by_the_worker() -> None:
         caught_up = ProjectionCheckpoint.objects.filter(position__gte=top).count() == len(projections.registered())
         return caught_up and not pending_work() and not unsent_notices()
 
-    wait_for(settled, timeout=60, what="the worker to catch up with the log and advance every event")
+    wait_for(settled, what="the worker to catch up with the log and advance every event")
     # settled twice, a sweep apart: a wake-up the worker had not started yet would show now
-    wait_for(settled, timeout=60, what="the worker to stay caught up")
+    wait_for(settled, what="the worker to stay caught up")
 
 
 def check_read_models(log: list[str]) -> None:

@@ -86,7 +86,7 @@ def test_a_season_through_a_live_worker_killed_and_restarted_ends_exact(live_wor
     played = season(players, 250, seed=7)
     for _ in range(20):
         project_all.delay()
-    wait_for(lambda: RatingChange.objects.count() > 0, timeout=60, what="the worker to start rating")
+    wait_for(lambda: RatingChange.objects.count() > 0, what="the worker to start rating")
     live_worker.kill()  # SIGKILL mid-way: unacknowledged tasks go back to the broker
     played += season(players, 250, seed=8)
     live_worker.start()
@@ -96,7 +96,7 @@ def test_a_season_through_a_live_worker_killed_and_restarted_ends_exact(live_wor
     from eventlog.models import Event
 
     last = Event.objects.order_by("-global_position").values_list("global_position", flat=True).first()
-    wait_for(lambda: ProjectionCheckpoint.objects.filter(name="ratings", position=last).exists(), timeout=120,
+    wait_for(lambda: ProjectionCheckpoint.objects.filter(name="ratings", position=last).exists(), timeout=600,
              what="the ratings checkpoint to reach the end of the log")
     assert len(played) == 500
     assert stored() == expected([(w, l, n) for _, w, l, n in played])

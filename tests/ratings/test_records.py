@@ -46,7 +46,7 @@ def caught_up() -> None:
     last = Event.objects.order_by("-global_position").values_list("global_position", flat=True).first()
     names = set(projections.registered())  # every one of them: a checkpoint row is made on a projection's first run
     wait_for(lambda: ProjectionCheckpoint.objects.filter(name__in=names, position__gte=last).count() == len(names),
-             timeout=60, what="the projections to reach the end of the log")
+             what="the projections to reach the end of the log")
 
 
 def people(*names: str) -> list[int]:

@@ -160,7 +160,7 @@ def _production(tmp_path, **env) -> subprocess.CompletedProcess:
     full["DATABASE_URL"] = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
     full["CRAWFORD_VAR_DIR"] = str(tmp_path)
     return subprocess.run([sys.executable, "manage.py", "shell", "-c", PROBE], cwd=ROOT, env=full,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")

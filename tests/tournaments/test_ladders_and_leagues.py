@@ -147,10 +147,10 @@ def test_a_live_worker_creates_the_challenges_match(live_worker, director):
     t = start(director, players, "ladder")
     cmd(t, director, type="issue_challenge", challenger=players[2], defender=players[0])
     match_id = wait_for(lambda: slot(tournament_data(t), "ladder:c1")["match_id"] if any(
-        s["key"] == "ladder:c1" for s in tournament_data(t)["slots"]) else None, timeout=60,
+        s["key"] == "ladder:c1" for s in tournament_data(t)["slots"]) else None,
                         what="the challenge's match")
     play_to_end(director, match_id, winner_seat=0)
-    wait_for(lambda: rungs(t) == [players[2], players[0], players[1]], timeout=60, what="the ladder to move")
+    wait_for(lambda: rungs(t) == [players[2], players[0], players[1]], what="the ladder to move")
 
 
 # -- league ---------------------------------------------------------------------------------------------

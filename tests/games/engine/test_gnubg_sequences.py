@@ -64,7 +64,7 @@ def run_gnubg(items: list[dict]) -> dict[int, dict]:
         path.write_text(json.dumps(items))
         env = dict(os.environ, SCENARIOS=str(path), OUT_FILE=str(Path(tmp, "out.jsonl")))
         subprocess.run([GNUBG, "-t", "-q", "-r", "-p", str(SCRIPT)], env=env, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True, timeout=300)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True, timeout=1800)
         return {d["id"]: d for d in map(json.loads, Path(tmp, "out.jsonl").read_text().splitlines())}
 
 

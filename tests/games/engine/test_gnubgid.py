@@ -84,7 +84,7 @@ def run_gnubg(script: str, tmp_path: Path, **env: str) -> list:
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
         env={**os.environ, **env},
     )
     return [json.loads(line) for line in result.stdout.splitlines() if line.startswith(("[", "{"))]

@@ -296,7 +296,7 @@ def test_orientation_agrees_with_live_gnubg(tmp_path):
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
         env={**os.environ, "XGIDS": json.dumps(texts)},
     )
     answers = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("[")]
