@@ -98,9 +98,23 @@ def _cancel_check_in(facts: State, cmd: c.CancelCheckIn) -> list:
 
 
 def _withdraw(facts: State, cmd: c.Withdraw) -> list:
+    """The player leaves, and forfeits at once every match of theirs that is due and undecided (begun or not:
+    a Swiss round's, a bracket's, every round robin match left to play), so the opponent wins it and goes on and
+    nobody waits for a match that will not be played (one slot, one result: the service closes the match).
+    Matches not due yet follow the format's own rule (``formats/knockout.py``, ``formats/round_robin.py``: a
+    withdrawn player forfeits them as they come; a Swiss pairs the withdrawn no more). A ladder has its own
+    (``formats/ladder.py``: the player leaves the ladder, their open challenges settled)."""
     if cmd.player not in facts.entered or cmd.player in facts.withdrawn:
         raise NotInEvent("the player is not in the event")
-    return [ev.PlayerWithdrew(cmd.player, cmd.reason)]
+    events: list = [ev.PlayerWithdrew(cmd.player, cmd.reason)]
+    if not facts.drawn or facts.format == Format.LADDER:
+        return events
+    reason = f"withdrew: {cmd.reason}" if cmd.reason.strip() else "withdrew"
+    for slot in view_of(facts).slots:
+        if slot.status == READY and cmd.player in slot.players:
+            winner = next(p for p in slot.players if p != cmd.player)
+            events.append(ev.MatchForfeited(slot.key, winner, cmd.player, 0, 0, slot.length, reason=reason))
+    return events
 
 
 # -- the draw and the rounds ----------------------------------------------------------------

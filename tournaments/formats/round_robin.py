@@ -19,7 +19,11 @@ and fills in the results. Rules:
   order.
 - A withdrawn player forfeits every match without a recorded result: a
   ``Result(forfeit=True)`` for the opponent (both withdrawn: the better
-  seed is credited). Results already recorded stand.
+  seed is credited). Results already recorded stand. This is the clubs'
+  usual rule (rather than voiding the player's results): everybody plays
+  the same number of matches, and nobody loses a win they earned against
+  the player who left. The decider records these forfeits as the
+  withdrawal's own facts (``MatchForfeited``), so the matches end at once.
 - ``Lengths`` apply to overall rounds (``final`` = the last overall round).
 - Standings: ``standings.standings`` with byes counting for nothing, the
   tie-breaks of ``config.tiebreaks``. ``winner`` is the leader once every
