@@ -136,3 +136,61 @@ def test_the_match_page_follows_an_analysis_in_progress_and_shows_it_when_done(l
     assert len(gaps) >= 4 and min(gaps) > 2.5 and max(gaps) > 6 and max(gaps) < 17, gaps
     assert any(b > a * 1.3 > 3.5 for a, b in zip(gaps, gaps[1:])), gaps
     assert not page.console_errors, page.console_errors
+
+
+def test_each_analysis_figure_is_explained_where_it_appears(live_server, browser_page, make_user):  # noqa: F811
+    """mEMG, the error rates, PR, the rating word, luck and ply: a title on each column and a legend under each
+    table, linking to the formula page's sections (the viewer, the player page, the event page); the player's
+    error-rate chart has its values and unit on its y axis."""
+    from games import services as matches
+    from players.models import Player
+    from tournaments import services as events
+
+    page, url = browser_page, live_server.url
+    root = make_user("root", official=True, player=False)
+    ann, dan = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Dan")
+    event = events.tournament_create(actor=root, name="Analysed night", format="single_elimination")
+    text = (FIXTURES / "samples" / "gnubg_7pt_2ply_seed42.mat").read_text()  # gnubg: 3.6 and 1.8 mEMG overall
+    record = matches.match_import_mat(actor=root, text=text, player0=ann, player1=dan, tournament_id=event.pk)
+    projections.run_all()
+    services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=record.stream_id).pk)
+
+    def explained(section: str) -> None:
+        legend = page.locator(f"{section} .analysis-legend")
+        for term, anchor in (("mEMG", "analysis-emg"), ("PR", "analysis-pr"), ("ply", "analysis-ply")):
+            link = legend.locator(f"a[href='/ratings/formula/#{anchor}']")
+            assert term in link.inner_text(), (section, term)
+        assert page.locator(f"{section} a.analysis-explained").get_attribute("href") == "/ratings/formula/#analysis"
+
+    page.goto(f"{url}/matches/{record.stream_id}/")
+    page.wait_for_selector("#analysis-figures table")
+    titles = page.locator("#analysis-figures th abbr").evaluate_all("els => els.map(e => [e.textContent, e.title])")
+    said = dict(titles)
+    assert said["PR (XG scale)"].startswith("Performance Rating on eXtreme Gammon's scale")
+    assert said["Luck (EMG)"].startswith("Luck: what the dice gave") and "mEMG" in said["Checker play (mEMG)"]
+    explained("#analysis")
+    assert page.locator("#analysis .analysis-legend a[href='/ratings/formula/#analysis-luck']").count() == 1
+    shot(page, "analysis-viewer-legend")
+
+    page.goto(f"{url}/players/{ann.pk}/")
+    page.wait_for_selector("#analysis-chart circle")
+    ticks = page.locator("#analysis-chart .axis text.tick").all_text_contents()  # (SVG text has no innerText)
+    top = float(ticks[-1].replace(",", "."))
+    rate = MatchAnalysis.objects.get(stream_id=record.stream_id).figures.get(side=0).overall_rate
+    assert ticks[0] == "0" and len(ticks) >= 3 and top >= rate > 0, (ticks, rate)
+    assert page.text_content("#analysis-chart .axis text.unit") == "mEMG per decision"
+    assert page.locator("#analysis-table th abbr[title^='Overall error rate']").count() == 1
+    explained("#analysis-history")
+    shot(page, "analysis-player-axis")
+
+    page.goto(f"{url}/events/{event.pk}/")
+    page.wait_for_selector("#analysis-averages-table table")
+    assert page.locator("#analysis-averages-table th abbr[title^='Cube error rate']").count() == 1
+    explained("#analysis-averages")
+
+    page.click("#analysis-averages .analysis-legend a[href='/ratings/formula/#analysis-ply']")
+    page.wait_for_url("**/ratings/formula/#analysis-ply")
+    assert "21 different rolls" in page.locator("#analysis-ply + p").inner_text()
+    assert "Positive is lucky" in page.locator("#analysis-luck + p").inner_text()
+    assert "under 5 “World class”" in page.locator("#analysis-rating-words + p").inner_text()
+    assert not page.console_errors, page.console_errors

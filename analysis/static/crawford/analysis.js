@@ -30,10 +30,29 @@
     return e;
   }
 
+  // what each column's figure means, in its heading's title (the legend below the table says it too, and links
+  // to the formula page's section)
+  const MEANS = {
+    chequer: gettext("Checker-play error rate: equity lost on checker plays per unforced move, in mEMG (thousandths of an EMG); lower is better"),
+    cube: gettext("Cube error rate: equity lost on cube decisions per close or actual cube decision, in mEMG; lower is better"),
+    overall: gettext("Overall error rate: equity lost on checker plays and cube decisions per decision, in mEMG; lower is better"),
+    rating: gettext("gnubg's word for the overall error rate"),
+    pr: gettext("Performance Rating on eXtreme Gammon's scale: half the overall error rate; lower is better"),
+    luck: gettext("Luck: what the dice gave over the match against an average roll, in EMG; positive is lucky"),
+  };
+  const th = (text, means) => {
+    const cell = el("th");
+    if (!means) { cell.textContent = text; return cell; }
+    const abbr = el("abbr", text);
+    abbr.title = means;
+    cell.appendChild(abbr);
+    return cell;
+  };
+
   function table(head, rows) {
     const t = el("table");
     const tr = el("tr");
-    head.forEach((h) => tr.appendChild(el("th", h)));
+    head.forEach((h) => tr.appendChild(Array.isArray(h) ? th(h[0], h[1]) : th(h)));
     t.appendChild(el("thead")).appendChild(tr);
     const body = el("tbody");
     rows.forEach((r) => {
@@ -100,8 +119,9 @@
       a.decisions.forEach((d) => { if (d.version !== null) (byVersion[d.version] = byVersion[d.version] || []).push(d); });
       const figures = document.getElementById("analysis-figures");
       figures.replaceChildren(table(
-        [gettext("Player"), gettext("Checker play (mEMG)"), gettext("Cube (mEMG)"), gettext("Overall (mEMG)"),
-         gettext("Rating"), gettext("PR (XG scale)"), gettext("Luck (EMG)")],
+        [gettext("Player"), [gettext("Checker play (mEMG)"), MEANS.chequer], [gettext("Cube (mEMG)"), MEANS.cube],
+         [gettext("Overall (mEMG)"), MEANS.overall], [gettext("Rating"), MEANS.rating],
+         [gettext("PR (XG scale)"), MEANS.pr], [gettext("Luck (EMG)"), MEANS.luck]],
         a.players.map((p) => [p.name,
           fmt(ngettext("%(rate)s · %(n)s move", "%(rate)s · %(n)s moves", p.unforced_moves),
               { rate: rate(p.chequer_rate), n: p.unforced_moves }),
@@ -171,13 +191,39 @@
       .then((points) => {
         if (!points.length) return;
         history.hidden = false;
-        const w = 600, h = 160, pad = 10;
+        // room at the left for the axis' values, at the top for its unit
+        const w = 600, h = 180, left = 46, right = 10, top = 22, bottom = 10;
         const values = points.map((p) => p.overall_rate);
-        const high = Math.max(...values, 1), step = (w - 2 * pad) / Math.max(1, values.length - 1);
+        // a round step giving 3 to 6 ticks from 0 (deploy/rating_chart.py's rule), the axis ending on a tick and
+        // reaching 5 mEMG at least (a flawless match does not stretch a hair's error over the whole height)
+        const most = Math.max(...values, 5);
+        const raw = most / 4;
+        const power = 10 ** Math.floor(Math.log10(raw));
+        const tick = [1, 2, 2.5, 5, 10].map((m) => m * power).find((v) => v >= raw);
+        const high = Math.ceil(most / tick) * tick;
+        const step = (w - left - right) / Math.max(1, values.length - 1);
         const ns = "http://www.w3.org/2000/svg";
         const svg = document.getElementById("analysis-chart");
         svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-        const xy = values.map((v, i) => [(pad + i * step).toFixed(1), (h - pad - (v / high) * (h - 2 * pad)).toFixed(1)]);
+        const Y = (v) => (h - bottom - (v / high) * (h - top - bottom)).toFixed(1);
+        const svgEl = (parent, tag, attrs, text) => {
+          const e = document.createElementNS(ns, tag);
+          Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
+          if (text !== undefined) e.textContent = text;
+          return parent.appendChild(e);
+        };
+        // the y axis: its values at each tick, a light line across, and its unit above
+        const axis = svgEl(svg, "g", { class: "axis", "font-size": "11", fill: "#3d454c" });
+        const tickDigits = digits(Number.isInteger(tick) ? 0 : Number.isInteger(tick * 10) ? 1 : 2);
+        for (let k = 0; k * tick <= high + 1e-9; k++) {
+          const y = Y(k * tick);
+          svgEl(axis, "line", { class: "grid", x1: left, y1: y, x2: w - right, y2: y, stroke: "#e4e1da" });
+          svgEl(axis, "text", { x: left - 6, y: y, "text-anchor": "end", "dominant-baseline": "middle", class: "tick" },
+                tickDigits.format(k * tick));
+        }
+        svgEl(axis, "line", { x1: left, y1: top, x2: left, y2: h - bottom, stroke: "#5c6670" });
+        svgEl(axis, "text", { x: 4, y: 12, class: "unit" }, gettext("mEMG per decision"));
+        const xy = values.map((v, i) => [(left + i * step).toFixed(1), Y(v)]);
         const line = document.createElementNS(ns, "polyline");
         line.setAttribute("points", xy.map((p) => p.join(",")).join(" "));
         line.setAttribute("fill", "none");
@@ -206,8 +252,8 @@
           return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), rating(p.overall_rating), rate(p.performance_rating)];
         });
         document.getElementById("analysis-table").replaceChildren(
-          table([gettext("Match"), gettext("Checker play"), gettext("Cube"), gettext("Overall"), gettext("Rating"),
-                 gettext("PR")], rows));
+          table([gettext("Match"), [gettext("Checker play"), MEANS.chequer], [gettext("Cube"), MEANS.cube],
+                 [gettext("Overall"), MEANS.overall], [gettext("Rating"), MEANS.rating], [gettext("PR"), MEANS.pr]], rows));
       });
   }
 
@@ -220,8 +266,9 @@
         if (!rows.length) return;
         averages.hidden = false;
         document.getElementById("analysis-averages-table").replaceChildren(table(
-          [gettext("Player"), gettext("Matches"), gettext("Checker play (mEMG)"), gettext("Cube (mEMG)"),
-           gettext("Overall (mEMG)"), gettext("PR (XG scale)")],
+          [gettext("Player"), gettext("Matches"), [gettext("Checker play (mEMG)"), MEANS.chequer],
+           [gettext("Cube (mEMG)"), MEANS.cube], [gettext("Overall (mEMG)"), MEANS.overall],
+           [gettext("PR (XG scale)"), MEANS.pr]],
           rows.map((r) => {
             const a = el("a", r.name);
             a.href = `/players/${r.player_id}/`;
