@@ -72,19 +72,43 @@ def _by_id() -> str:
     return f"SELECT u.*, {_authority_columns()} FROM {_table(User)} u WHERE u.{User._meta.pk.column} = %s"
 
 
+@cache
+def _conversions(alias: str) -> tuple[tuple[str, object, tuple], ...]:
+    """What the ORM does to the raw value of each column these statements read that needs it: (column, expression,
+    converters). Nothing on PostgreSQL, whose driver gives Python's types; on SQLite a flag is 0 or 1 and a date is
+    naive. The backend's converters depend on the alias's settings only, hence once per alias."""
+    connection = connections[alias]
+    User = get_user_model()
+    columns = [(f.column, f.get_col(_table(User))) for f in User._meta.concrete_fields]
+    columns.append(("token_created", Token._meta.get_field("created").get_col(_table(Token))))
+    found = []
+    for column, expression in columns:
+        converters = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
+        if converters:
+            found.append((column, expression, tuple(converters)))
+    return tuple(found)
+
+
 def _read(sql: str, key):
     """The user the statement finds, with their authority remembered and the statement's other columns set on
     it; None if none. A prepared statement (eventlog/prepared.py): its plan is most of its cost."""
     User = get_user_model()
-    with prepared.cursor(connections[router.db_for_read(User)]) as cursor:
+    connection = connections[router.db_for_read(User)]
+    with prepared.cursor(connection) as cursor:
         cursor.execute(sql, [_APP, _CODENAME, key])
         row = cursor.fetchone()
-        columns = [c.name for c in cursor.description]
+        # DB-API: each description row is a sequence whose item 0 is the column's name (psycopg's also has .name,
+        # SQLite's is a plain tuple)
+        columns = [c[0] for c in cursor.description]
     if row is None:
         return None
     values = dict(zip(columns, row))
+    for column, expression, converters in _conversions(connection.alias):
+        if column in values:
+            for convert in converters:
+                values[column] = convert(values[column], expression, connection)
     fields = User._meta.concrete_fields
-    user = User.from_db(cursor.db.alias, [f.attname for f in fields], [values.pop(f.column) for f in fields])
+    user = User.from_db(connection.alias, [f.attname for f in fields], [values.pop(f.column) for f in fields])
     for name, value in values.items():
         setattr(user, name, value)
     authority.remember(user, player_id=user.crawford_player_id,
