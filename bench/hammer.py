@@ -41,42 +41,9 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python")
 
 def largest_session(max_games: int, max_events: int, seed: int = 19) -> tuple[str, int, int]:
     """A money session of random legal play, as long as an import may be: (.mat text, games, actions)."""
-    from games.engine import commands as cmd
-    from games.engine.match import MOVE, OPENING, ROLL, MatchState, decide, evolve
-    from games.engine.matfile import write_mat
+    from games.engine.random_play import random_money_session
 
-    rnd = random.Random(seed)
-    state, events, game_events = MatchState(), [], []
-
-    def do(command, into):
-        nonlocal state
-        for event in decide(state, command):
-            state = evolve(state, event)
-            into.append(event)
-
-    do(cmd.StartMatch(("Hammer", "Anvil"), 0), events)
-    games = 0
-    while games < max_games:
-        game_events = []
-        snapshot = state
-        while True:
-            if state.phase == OPENING and game_events and state.game > games:
-                break  # the game is over and the next has not begun
-            if state.phase == OPENING:
-                do(cmd.Roll(None, (rnd.randint(1, 6), rnd.randint(1, 6)), "physical"), game_events)
-            elif state.phase == ROLL:
-                do(cmd.Roll(state.turn, (rnd.randint(1, 6), rnd.randint(1, 6)), "physical"), game_events)
-            elif state.phase == MOVE:
-                plays = state.legal_plays()
-                do(cmd.Move(state.turn, str(rnd.choice(plays)) if plays else ""), game_events)
-            else:
-                break
-        if len(events) + len(game_events) > max_events:
-            state = snapshot
-            break
-        events += game_events
-        games += 1
-    return write_mat(events, headers={"Site": "Crawford bench"}), games, len(events)
+    return random_money_session(max_games, max_events, seed)
 
 
 def _free_port() -> int:

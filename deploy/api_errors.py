@@ -25,6 +25,7 @@ from eventlog.idempotency import BadIdempotencyKey, IdempotencyKeyReused
 from eventlog.store import ConcurrencyError, EventRejected
 from games.engine.errors import EngineError
 from games.engine.matfile import MatFileError
+from games.imports import ImportUnderWay
 from games.services import BadCommand, MatchNotFound
 from seasons.decider import SeasonError
 from tournaments.services import TournamentError
@@ -47,6 +48,7 @@ REFUSALS: dict[type[Exception], Refusal] = {
     MatFileError: Refusal(status.HTTP_400_BAD_REQUEST, "invalid_mat_file",
                           lambda exc: {"game": exc.game, "move": exc.move}),
     EngineError: Refusal(status.HTTP_400_BAD_REQUEST, None),
+    ImportUnderWay: Refusal(status.HTTP_409_CONFLICT, None),
     BadCommand: Refusal(status.HTTP_400_BAD_REQUEST, "bad_command"),
     TournamentError: Refusal(status.HTTP_400_BAD_REQUEST, "bad_command"),
     SeasonError: Refusal(status.HTTP_400_BAD_REQUEST, None),  # its own code: already_in_season, bad_rule...

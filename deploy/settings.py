@@ -264,6 +264,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "4000"))
 # public PDFs (apikit/printing.py) a client may ask for: each costs seconds of CPU when not printed already
 PDF_THROTTLE_RATE = os.environ.get("PDF_THROTTLE_RATE", "20/minute")
+# games of .mat records a member may import an hour (games/imports.py): a record's cost, not its request, counts
+IMPORT_GAMES_RATE = os.environ.get("IMPORT_GAMES_RATE", "1000/hour")
 LIVE_MAX_STREAMS_PER_CLIENT = int(os.environ.get("LIVE_MAX_STREAMS_PER_CLIENT", "100"))
 # the host named: Celery takes a producer even to run a task in-process, and kombu warned at every `make run`
 # that a bare memory:// gave no hostname
@@ -286,6 +288,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-projections": {"task": "eventlog.tasks.sweep_projections", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "advance-events": {"task": "tournaments.tasks.advance_pending", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "sweep-analyses": {"task": "analysis.tasks.sweep_analyses", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
+    "sweep-imports": {"task": "games.tasks.sweep_imports", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     # ladders' and leagues' deadlines are days long: a sweep every few minutes is on time
     "sweep-deadlines": {"task": "tournaments.tasks.sweep_deadlines",
                         "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "300"))},

@@ -80,3 +80,28 @@ class DiceSeed(models.Model):
         verbose_name = _("dice seed")
         verbose_name_plural = _("dice seeds")
         constraints = [models.UniqueConstraint(fields=["stream_id", "game"], name="dice_seed_unique")]
+
+
+class ImportJob(models.Model):
+    """A big ``.mat`` record handed to a worker (games/imports.py): the request answers at once, the member
+    follows its status. A work queue, not a fact of the log: the match it makes is appended as every import is."""
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATUSES = [(QUEUED, _("queued")), (RUNNING, _("running")), (DONE, _("done")), (FAILED, _("failed"))]
+
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, verbose_name=_("imported by"))
+    status = models.CharField(_("status"), max_length=8, choices=STATUSES, default=QUEUED, db_index=True)
+    text = models.TextField(_("record"))
+    player0_id = models.BigIntegerField(null=True, blank=True)
+    player1_id = models.BigIntegerField(null=True, blank=True)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    stream_id = models.CharField(_("match stream"), max_length=64, blank=True)
+    refusal = models.JSONField(_("refusal"), null=True, blank=True)  # the API's answer to the record, when refused
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match import")
+        verbose_name_plural = _("match imports")

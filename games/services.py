@@ -651,9 +651,7 @@ def match_import_mat(
     second import of it is refused."""
     if player0.pk == player1.pk:  # as match_create: a record of one player against themselves rates nothing true
         raise engine_errors.InvalidAction("a match needs two different players")
-    games = len(_GAME_HEADER.findall(text))  # counted before reading: a 10,000-game file is refused at once
-    if games > limits.MAX_IMPORT_GAMES:
-        raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_GAMES} games; this file has {games}")
+    check_import_games(text)
     read = read_mat(text)
     engine_events = read.events
     if len(engine_events) > limits.MAX_IMPORT_EVENTS:
@@ -686,6 +684,14 @@ def match_import_mat(
 
         transaction.on_commit(prime_export)
         return record
+
+
+def check_import_games(text: str) -> int:
+    """The record's games, counted before reading it: a 10,000-game file is refused at once."""
+    games = len(_GAME_HEADER.findall(text))
+    if games > limits.MAX_IMPORT_GAMES:
+        raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_GAMES} games; this file has {games}")
+    return games
 
 
 def record_fingerprint(engine_events) -> str:

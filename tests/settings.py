@@ -30,6 +30,7 @@ CASUAL_EVENTS = True
 # (tests/deploy/test_bounded_answers.py) with the production rates set there; the counts stay in this process
 API_THROTTLE_RATES = {"anon": "1000000/minute", "user": "1000000/minute"}
 PDF_THROTTLE_RATE = "1000000/minute"  # tests/seasons/test_printed_once.py sets its own
+IMPORT_GAMES_RATE = "1000000/hour"  # tests/games/test_big_imports.py sets its own
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 API_THROTTLE_STORAGE = "memory://"  # tests/deploy/test_throttles.py counts on the test's Redis too
 

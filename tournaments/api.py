@@ -2,6 +2,7 @@
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -12,10 +13,11 @@ from eventlog.idempotency import run_once
 from games import services as matches
 from games.limits import MAX_MATCH_LENGTH
 from apikit import paging
+from players.identity import name_key
 from players.models import Club, Player
 from tournaments.formats.standings import TIEBREAKS
 
-from . import config, selectors, services
+from . import config, console, selectors, services
 from . import serializers as bodies
 from .models import Tournament
 from .refusals import UnknownCommand
@@ -219,6 +221,92 @@ class TournamentMatchImport(APIView):
             record = services.tournament_import_match(actor=request.user, tournament=tournament, text=text,
                                                       player0=player0, player1=player1)
         return Response(_match_answer(tournament, record), status=status.HTTP_201_CREATED)
+
+
+class MemberChoiceSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=console.MAX_NAME, help_text="the line's name, as the list gives it")
+    same_as = serializers.IntegerField(required=False, help_text="the same person: this member (a player id among "
+                                                                  "the line's candidates)")
+    new_name = serializers.CharField(required=False, allow_blank=True, max_length=console.MAX_NAME * 2,
+                                     help_text="a different person: the new player's name, told apart from every "
+                                               "member's (a surname, an initial)")
+
+    def validate(self, data):
+        if ("same_as" in data) == ("new_name" in data):
+            raise serializers.ValidationError("say either same_as (the member it is) or new_name (a new player)")
+        return data
+
+
+class MemberImportSerializer(serializers.Serializer):
+    members = serializers.CharField(
+        max_length=256 * 1024, trim_whitespace=False,
+        help_text="the member list as the console takes it: lines of name, e-mail, club id, language (commas, "
+                  "semicolons or tabs; all but the name may be empty)")
+    choices = MemberChoiceSerializer(many=True, required=False, max_length=console.MAX_IMPORT_ROWS,
+                                     help_text="who the lines asked about are (an answer 409 lists them)")
+
+
+class MemberSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MemberImportAnswerSerializer(serializers.Serializer):
+    entered = MemberSerializer(many=True)
+    recognised = MemberSerializer(many=True, help_text="entered by a name confirmed at an earlier import")
+
+
+class CandidateSerializer(MemberSerializer):
+    email = serializers.CharField()
+    club_member_id = serializers.CharField()
+
+
+class NamesakeSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    name = serializers.CharField()
+    candidates = CandidateSerializer(many=True, help_text="the club's members of that name: the same person is one")
+
+
+class NamesakesAnswerSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="same_person")
+    namesakes = NamesakeSerializer(many=True)
+
+
+class TournamentMemberImport(APIView):
+    """The club's member list entered into the event, all of it or none, as the director's console takes it.
+
+    A line that only its name could tell (no e-mail or club id naming a player) and whose name a member of the
+    event's club already goes by (case, accents and spacing aside) is never made a new player unasked: the answer
+    is 409 ``same_person`` listing those lines with their candidates, nothing imported. Send the list again with
+    ``choices``: for each such line the member it is (``same_as``), or ``new_name`` for a new player with a name
+    that tells them apart. A name confirmed so is remembered: the next import takes it without asking."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=MemberImportSerializer,
+                   responses={201: MemberImportAnswerSerializer, 409: NamesakesAnswerSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        tournament = services.visible_or_404(request.user, pk)
+        console.check_runs(request.user, tournament)
+        form = MemberImportSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        choices = {name_key(c["name"]): console.Choice(c.get("same_as"), c.get("new_name", ""))
+                   for c in form.validated_data.get("choices", [])}
+        try:
+            imported = console.console_import(actor=request.user, tournament=tournament,
+                                              text=form.validated_data["members"], choices=choices)
+        except console.ImportNeedsChoice as asked:
+            return Response({
+                "detail": _("these lines name members of the club by their name alone: say for each whether it is "
+                            "the same person (choices); nothing was imported"),
+                "code": asked.code,
+                "namesakes": [{"line": n.line, "name": n.name, "candidates": [
+                    {"id": c.pk, "name": c.display_name, "email": c.email, "club_member_id": c.club_member_id}
+                    for c in n.candidates]} for n in asked.namesakes]}, status=status.HTTP_409_CONFLICT)
+        return Response({"entered": [{"id": p.pk, "name": p.display_name} for p in imported.players],
+                         "recognised": [{"id": p.pk, "name": p.display_name} for p in imported.recognised]},
+                        status=status.HTTP_201_CREATED)
 
 
 class TournamentLadder(APIView):

@@ -40,8 +40,8 @@ MAX_NAME = Player._meta.get_field("display_name").max_length
 MAX_MEMBER_ID = Player._meta.get_field("club_member_id").max_length
 
 
-class ImportRefused(Exception):
-    """A member list the console does not take, with every line at fault; nothing was imported."""
+class ImportRefused(services.TournamentError):
+    """A member list the console does not take, with every line at fault; nothing was imported (HTTP 400)."""
 
     code = "import_refused"
 
@@ -148,7 +148,7 @@ class Namesake:
     candidates: list[Player]
 
 
-class ImportNeedsChoice(Exception):
+class ImportNeedsChoice(services.TournamentError):
     """Lines the director must say who they are ("same person?") before anything is imported; nothing was."""
 
     code = "same_person"

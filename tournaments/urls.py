@@ -9,5 +9,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/ladder/", api.TournamentLadder.as_view(), name="tournament-ladder"),
     path("tournaments/<int:pk>/league/", api.TournamentLeague.as_view(), name="tournament-league"),
     path("tournaments/<int:pk>/matches/", api.TournamentMatches.as_view(), name="tournament-matches"),
+    path("tournaments/<int:pk>/members/import/", api.TournamentMemberImport.as_view(),
+         name="tournament-member-import"),
     path("tournaments/<int:pk>/matches/import/", api.TournamentMatchImport.as_view(), name="tournament-match-import"),
 ]

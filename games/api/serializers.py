@@ -302,6 +302,17 @@ class MatchImportSerializer(serializers.Serializer):
 # -- answers ----------------------------------------------------------------------------------------
 
 
+class ImportJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    games = serializers.IntegerField()
+    match = serializers.CharField(allow_null=True, help_text="the imported match, once done")
+    refusal = serializers.JSONField(allow_null=True, help_text="once failed: {detail, code, ...} as a small "
+                                                               "import is answered")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
 class MatchSummarySerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="stream_id")
     match_id = serializers.CharField(allow_null=True, help_text="gnubg's Match ID; null where gnubg cannot write one")

@@ -6,15 +6,18 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit import paging
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
-from games import selectors, services, viewer
+from games import imports, selectors, services, viewer
+from games.models import ImportJob
 from players.models import Player
 
 from .serializers import (
@@ -24,6 +27,7 @@ from .serializers import (
     ErrorSerializer,
     EventSerializer,
     GameRowSerializer,
+    ImportJobSerializer,
     MatchCreateSerializer,
     MatchImportSerializer,
     MatchStateSerializer,
@@ -221,8 +225,12 @@ class MatchImport(APIView):
     permission_classes = [permissions.IsAuthenticated]
     # the project's parsers (settings: JSON with a bound on nesting, forms, multipart for the file)
 
-    @extend_schema(request=MatchImportSerializer, responses={201: MatchStateSerializer, **REFUSED},
-                   description="A casual match from a .mat file (an event imports into its own matches).")
+    @extend_schema(request=MatchImportSerializer,
+                   responses={201: MatchStateSerializer, 202: ImportJobSerializer, **REFUSED},
+                   description="A casual match from a .mat file (an event imports into its own matches). A big record "
+                               "(over 32 kB or 25 games) is judged by a worker: 202 with the job, whose address "
+                               "(Location) tells its status and then the match; one at a time per member. The "
+                               "games imported are counted per member and hour (429 past them).")
     def post(self, request):
         form = MatchImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -233,6 +241,17 @@ class MatchImport(APIView):
             text = services.decode_mat_upload(raw)
         if not text:
             raise services.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
+        services.check_import_games(text)
+        try:
+            if imports.is_big(text):  # judged by a worker: answered now, followed at the job's address
+                job = imports.import_submit(user=request.user, text=text, player0_id=data.get("player0"),
+                                            player1_id=data.get("player1"))
+                answer = Response(import_job_data(job), status=status.HTTP_202_ACCEPTED)
+                answer["Location"] = reverse("import-job", args=[job.pk])
+                return answer
+            imports.charge(user=request.user, games=imports.games_in(text))
+        except imports.ImportBudgetSpent as spent:
+            raise Throttled(wait=spent.retry_after, detail=str(spent)) from spent
         with transaction.atomic():  # players named in a refused file are not kept
             player0, player1 = services.players_for_import(text, data.get("player0"), data.get("player1"))
             services.check_may_create(request.user, (player0, player1))
@@ -240,3 +259,21 @@ class MatchImport(APIView):
             body = selectors.match_state_data(record)  # before the commit: no error answered after it
         viewer.game_bounds(record.stream_id)  # where each game begins, cached now: no visitor pays for it
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+def import_job_data(job) -> dict:
+    return {"id": job.pk, "status": job.status, "games": job.games, "match": job.stream_id or None,
+            "refusal": job.refusal, "created_at": job.created_at, "finished_at": job.finished_at}
+
+
+class ImportJobView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ImportJobSerializer, **NOT_FOUND},
+                   description="A big import's job, for the member who sent it: queued, running, done (with the "
+                               "match's id) or failed (with the refusal the import would have answered).")
+    def get(self, request, pk: int):
+        job = ImportJob.objects.filter(pk=pk, user=request.user).first()
+        if job is None:
+            raise services.MatchNotFound(f"no import {pk} of yours")
+        return Response(import_job_data(job))

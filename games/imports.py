@@ -1,0 +1,187 @@
+"""Big ``.mat`` records imported by a worker: the request answers at once, the member follows the job.
+
+Judging every action of a long record takes the engine tens of seconds (125 games, 23,000 actions: ~30 s), too
+long for a web thread that bystanders need. A record past :data:`BIG_RECORD_BYTES` or :data:`BIG_RECORD_GAMES`
+becomes an :class:`~games.models.ImportJob` run by a worker (``games.tasks.run_import``), one at a time per
+member. Every import, small or big, is also counted by its cost, its games, at ``settings.IMPORT_GAMES_RATE``
+per member: a request is cheap to send, a record of many games is not.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from . import limits
+from .engine.errors import EngineError
+from .errors import BadCommand
+from .models import ImportJob
+
+log = logging.getLogger(__name__)
+
+BIG_RECORD_BYTES = 32_000  # a 7-point match is ~5-15 kB and is judged in a fraction of a second
+BIG_RECORD_GAMES = 25
+MAX_ATTEMPTS = 3
+STALE_AFTER = timedelta(minutes=10)  # a job queued or running this long lost its message or its worker
+
+_GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
+
+
+class ImportUnderWay(BadCommand):
+    """The member's previous big import is still being judged."""
+
+    code = "import_under_way"
+
+
+class ImportBudgetSpent(BadCommand):
+    """The member imported as many games as an hour allows."""
+
+    code = "import_budget_spent"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def games_in(text: str) -> int:
+    return len(_GAME_HEADER.findall(text))
+
+
+def check_readable(text: str) -> None:
+    """What is found without judging a single action (the file's lines, its games, its players' names, its
+    length), refused now rather than by the worker: a third of a second for the largest record."""
+    from .engine.matfile import MatFileError, names_of, parse_mat
+
+    headers, length, games = parse_mat(text)
+    if not games:
+        raise MatFileError("the file holds no game")
+    for name in names_of(headers, games):
+        if len(name) > limits.MAX_NAME:
+            raise limits.NotRepresentable(f"a player's name is at most {limits.MAX_NAME} characters; one has "
+                                          f"{len(name)}")
+    if length > limits.MAX_MATCH_LENGTH:
+        raise limits.NotRepresentable(f"a match is at most {limits.MAX_MATCH_LENGTH} points long (gnubg's Match ID "
+                                      "holds no more)")
+
+
+def is_big(text: str) -> bool:
+    return len(text.encode()) > BIG_RECORD_BYTES or games_in(text) > BIG_RECORD_GAMES
+
+
+def charge(*, user, games: int) -> None:
+    """Count the record's games against the member's hourly budget; :class:`ImportBudgetSpent` past it."""
+    from apikit.throttling import _rate, limiter
+
+    item = _rate(settings.IMPORT_GAMES_RATE)
+    cost = max(1, games)
+    try:
+        if limiter().hit(item, "import-games", str(user.pk), cost=cost):
+            return
+        retry = max(1, int(limiter().get_window_stats(item, "import-games", str(user.pk)).reset_time - time.time()))
+    except Exception as storage_down:  # noqa: BLE001 - a throttle must never take the API down with Redis
+        log.warning("import budget skipped: %s", storage_down)
+        return
+    raise ImportBudgetSpent(f"an import may bring {item.amount} games an hour; this record of {games} games must "
+                            f"wait {retry} s", retry)
+
+
+def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | None) -> ImportJob:
+    """A job for a big record, queued for a worker once committed; refused while the member has one under way."""
+    check_readable(text)
+    games = games_in(text)
+    with transaction.atomic():
+        # one at a time per member: the row lock makes two submissions at once queue behind each other
+        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        busy = ImportJob.objects.filter(user=user, status__in=[ImportJob.QUEUED, ImportJob.RUNNING]).first()
+        if busy is not None:
+            raise ImportUnderWay(f"your import {busy.pk} is still being judged; send the next one once it is done")
+        charge(user=user, games=games)
+        job = ImportJob.objects.create(user=user, text=text, player0_id=player0_id, player1_id=player1_id,
+                                       games=games)
+        transaction.on_commit(lambda: send(job.pk))
+    return job
+
+
+def send(pk: int) -> None:
+    from .tasks import run_import
+
+    try:
+        run_import.apply_async((pk,), retry=False)
+    except Exception as broker_down:  # noqa: BLE001 - the sweep sends it again
+        log.warning("import %s not queued (%s); the sweep will", pk, broker_down)
+
+
+def import_run(*, pk: int) -> str:
+    """Judge and store the job's record, as a small import is in the request; return the job's status."""
+    from . import services
+
+    with transaction.atomic():
+        job = ImportJob.objects.select_for_update().filter(pk=pk).first()
+        if job is None or job.status in (ImportJob.DONE, ImportJob.FAILED):
+            return job.status if job else "gone"
+        if job.status == ImportJob.RUNNING and job.started_at and timezone.now() - job.started_at < STALE_AFTER:
+            return "busy"  # a redelivered message while the first run goes on
+        if job.attempts >= MAX_ATTEMPTS:  # every run so far died with its worker (a time limit, the kernel)
+            job.status, job.finished_at = ImportJob.FAILED, timezone.now()
+            job.refusal = {"code": "server_error", "detail": f"the import stopped {job.attempts} times before "
+                                                             "finishing; it is not tried again"}
+            job.save(update_fields=["status", "finished_at", "refusal"])
+            return job.status
+        job.status, job.started_at, job.attempts = ImportJob.RUNNING, timezone.now(), job.attempts + 1
+        job.save(update_fields=["status", "started_at", "attempts"])
+    try:
+        with transaction.atomic():  # players named in a refused file are not kept
+            player0, player1 = services.players_for_import(job.text, job.player0_id, job.player1_id)
+            services.check_may_create(job.user, (player0, player1))
+            record = services.match_import_mat(actor=job.user, text=job.text, player0=player0, player1=player1)
+    except (BadCommand, EngineError, PermissionDenied) as refused:
+        return _finish(pk, status=ImportJob.FAILED, refusal=refusal_of(refused))
+    except Exception as crashed:  # noqa: BLE001 - an attempt; the sweep tries again, at most MAX_ATTEMPTS
+        log.exception("import %s crashed", pk)
+        final = ImportJob.objects.filter(pk=pk).values_list("attempts", flat=True).first() or 0
+        if final >= MAX_ATTEMPTS:
+            return _finish(pk, status=ImportJob.FAILED,
+                           refusal={"code": "server_error", "detail": f"the import failed {final} times: {crashed}"})
+        ImportJob.objects.filter(pk=pk).update(status=ImportJob.QUEUED)
+        return ImportJob.QUEUED
+    from . import viewer
+
+    viewer.game_bounds(record.stream_id)  # where each game begins, cached now: no visitor pays for it
+    return _finish(pk, status=ImportJob.DONE, stream_id=record.stream_id)
+
+
+def _finish(pk: int, *, status: str, stream_id: str = "", refusal: dict | None = None) -> str:
+    ImportJob.objects.filter(pk=pk).update(status=status, stream_id=stream_id, refusal=refusal,
+                                           finished_at=timezone.now())
+    return status
+
+
+def refusal_of(exc: Exception) -> dict:
+    """The API's body for a refused record (deploy/api_errors.py answers the same for a small import)."""
+    from .engine.matfile import MatFileError
+
+    own = getattr(exc, "code", None)
+    code = str(getattr(own, "value", own)) if own else (
+        "permission_denied" if isinstance(exc, PermissionDenied) else "bad_command")
+    body = {"detail": str(exc), "code": code}
+    if isinstance(exc, MatFileError):
+        body.update({k: v for k, v in (("game", exc.game), ("move", exc.move)) if v is not None})
+    return body
+
+
+def imports_sweep() -> int:
+    """Send again the jobs whose message or worker was lost (queued or running for too long)."""
+    stale = timezone.now() - STALE_AFTER
+    pks = list(ImportJob.objects.filter(status=ImportJob.QUEUED, created_at__lt=stale).values_list("pk", flat=True))
+    pks += list(ImportJob.objects.filter(status=ImportJob.RUNNING, started_at__lt=stale)
+                .values_list("pk", flat=True))
+    for pk in pks:
+        send(pk)
+    return len(pks)
