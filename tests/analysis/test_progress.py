@@ -4,9 +4,9 @@ gnubg runs, equal to the decisions the finished analysis stores; done advancing 
 from __future__ import annotations
 
 import os
+import queue
 import random
 import threading
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from analysis import services
 from analysis.models import MatchAnalysis
 from eventlog import projections, store
 from tests.games.recorder import Recorder
+from tests.waiting import WAIT
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "gnubg"
 pytestmark = pytest.mark.skipif(not os.path.exists("/usr/games/gnubg"), reason="no gnubg")
@@ -59,7 +60,7 @@ def test_the_total_counted_from_the_events_is_the_number_of_decisions_stored(sou
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_api_shows_decisions_done_of_the_total_while_gnubg_runs(api, make_user):
+def test_the_api_shows_decisions_done_of_the_total_while_gnubg_runs(api, make_user, monkeypatch, settings):
     from tests.conftest import officials_group
 
     officials_group()
@@ -69,20 +70,44 @@ def test_the_api_shows_decisions_done_of_the_total_while_gnubg_runs(api, make_us
     queued = api().get(f"/api/matches/{match_id}/analysis/").json()
     assert (queued["status"], queued["decisions_done"]) == ("queued", 0)
 
+    # the run stops where the pages could look (the total announced, then each game's progress stored) until the
+    # API has been read: every step is seen, however the machine shares its time between gnubg and this thread
+    steps, looked = queue.Queue(), queue.Queue()
+
+    def stop_for_a_look():
+        steps.put(True)
+        looked.get(timeout=WAIT)
+
+    analyse_mat = services.gnubg.analyse_mat
+
+    def analysed_in_steps(*args, on_progress, **kwargs):
+        stop_for_a_look()  # the total is announced, gnubg not started
+
+        def progress(*games):
+            on_progress(*games)
+            stop_for_a_look()
+
+        return analyse_mat(*args, on_progress=progress, **kwargs)
+
+    monkeypatch.setattr(services.gnubg, "analyse_mat", analysed_in_steps)
+
     def run():
         try:
             services.analysis_run(pk=pk)
         finally:
             connection.close()
+            steps.put(False)
 
     worker = threading.Thread(target=run)
     seen = []
-    MatchAnalysis.objects.filter(pk=pk).update(plies=2)  # 2-ply: seconds per game, time to watch it
+    # 2-ply: seconds per game, so that gnubg's progress file (read twice a second) is seen game by game
+    MatchAnalysis.objects.filter(pk=pk).update(plies=2)
+    settings.ANALYSIS_TIMEOUT_SECONDS = 3600  # gnubg's time limit is the site's concern, not this test's
     worker.start()
-    while worker.is_alive():
+    while steps.get(timeout=WAIT * 5):  # the next step, or the run's end (2-ply of 11 games: minutes when busy)
         body = api().get(f"/api/matches/{match_id}/analysis/").json()
         seen.append((body["status"], body["decisions_done"], body["decisions_total"]))
-        time.sleep(0.05)
+        looked.put(True)
     worker.join()
     final = api().get(f"/api/matches/{match_id}/analysis/").json()
     assert final["status"] == "done", final["error"]
