@@ -84,13 +84,23 @@ def fold(rows) -> SeasonState:
     return state
 
 
+# a club's records go back decades, not to year 1, and a season is not planned a century ahead: a date outside
+# is a typing slip (0001-01-01, 9999-12-31) that would sort every event before or after it
+EARLIEST, LATEST = date(1900, 1, 1), date(2199, 12, 31)
+
+
 def _day(value, what: str) -> date:
     if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise SeasonError(SeasonRefusal.BAD_DATE, f"{what} is a date, YYYY-MM-DD") from None
+        day = value
+    else:
+        try:
+            day = date.fromisoformat(value)
+        except (TypeError, ValueError):
+            raise SeasonError(SeasonRefusal.BAD_DATE, f"{what} is a date, YYYY-MM-DD") from None
+    if not EARLIEST <= day <= LATEST:
+        raise SeasonError(SeasonRefusal.BAD_DATE, f"{what} is a date from {EARLIEST.isoformat()} to "
+                                                  f"{LATEST.isoformat()}; {day.isoformat()} is outside")
+    return day
 
 
 def decide_add(state: SeasonState, tournament_id: int, on) -> list[tuple[str, dict]]:

@@ -40,6 +40,7 @@ KINDS = ("placement", "match_wins", "attendance")
 MAX_COMPONENTS = 10
 MAX_PLACES = 256
 MAX_COLUMNS = 64
+MAX_WEIGHTS = 64  # a match_wins component's brackets, and its rounds: a club's events have a handful of each
 
 
 class RuleError(ValueError):
@@ -158,13 +159,23 @@ def _checked_component(component, index: int) -> dict:
         brackets = component.get("brackets", {})
         if not isinstance(brackets, dict) or not all(isinstance(k, str) and 0 < len(k) <= 32 for k in brackets):
             raise RuleError(f"{where}: 'brackets' maps a bracket's name to its weight")
+        if len(brackets) > MAX_WEIGHTS:
+            raise RuleError(f"{where}: 'brackets' weighs at most {MAX_WEIGHTS} brackets")
         out["brackets"] = {k: _number(v, f"{where}: bracket {k!r}'s weight") for k, v in brackets.items()}
         rounds = component.get("rounds", {})
-        if not isinstance(rounds, dict) or not all(str(k).isdigit() and 1 <= int(k) <= 1000 for k in rounds):
-            raise RuleError(f"{where}: 'rounds' maps a round number to its weight")
+        # ASCII digits only: str.isdigit() also takes '²' (int() refuses it) and Arabic-Indic digits (int() reads)
+        if not isinstance(rounds, dict) or not all(_round_number(k) for k in rounds):
+            raise RuleError(f"{where}: 'rounds' maps a round number (1 to 1000, written 0-9) to its weight")
+        if len(rounds) > MAX_WEIGHTS:
+            raise RuleError(f"{where}: 'rounds' weighs at most {MAX_WEIGHTS} rounds")
         out["rounds"] = {str(int(k)): _number(v, f"{where}: round {k}'s weight") for k, v in rounds.items()}
         return out
     return {"kind": kind, "points": _number(component.get("points", 1), f"{where}: 'points'")}
+
+
+def _round_number(key) -> bool:
+    text = str(key)
+    return text.isascii() and text.isdigit() and 1 <= int(text) <= 1000
 
 
 # -- scoring ---------------------------------------------------------------------------------------------

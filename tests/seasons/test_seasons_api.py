@@ -90,6 +90,14 @@ def test_refusals_answer_their_code_and_append_nothing(api, club_director, make_
     refused(client, {"type": "add_event", "tournament": t.pk}, 400, "already_in_season")
     refused(client, {"type": "remove_event", "tournament": t.pk + 99}, 400, "not_in_season")
     refused(client, {"type": "set_rule", "rule": {"components": []}, "effective_from": "2026-01-01"}, 400, "bad_rule")
+    rounds_in_superscript = {"components": [{"kind": "match_wins", "rounds": {"²": 2}}]}
+    refused(client, {"type": "set_rule", "rule": rounds_in_superscript, "effective_from": "2026-01-01"}, 400,
+            "bad_rule")
+    other = new_event(user, "Night 2", "single_elimination",
+                      [Player.objects.create(display_name=f"Q{i}").pk for i in range(4)])
+    for day in ("0001-01-01", "9999-12-31"):
+        refused(client, {"type": "set_rule", "rule": RULE_V1, "effective_from": day}, 400, "bad_date")
+        refused(client, {"type": "add_event", "tournament": other.pk, "on": day}, 400, "bad_date")
     refused(client, {"type": "set_rule", "rule": RULE_V1, "effective_from": "2026-01-01", "expected_version": 1},
             409, "stale_version")
     missing = client.post(url, {"type": "set_rule", "rule": RULE_V1}, format="json")

@@ -114,6 +114,11 @@ def test_the_version_in_force():
     ({"components": [{"kind": "placement", "table": [{"min_field": 8, "points": [1]},
                                                       {"min_field": 8, "points": [2]}]}]}, "once per column"),
     ({"components": [{"kind": "match_wins", "rounds": {"final": 2}}]}, "round number"),
+    # digits that are not 0-9: '²' made int() raise (a 500), Arabic-Indic ones were read and stored as "1"
+    ({"components": [{"kind": "match_wins", "rounds": {"²": 2}}]}, "written 0-9"),
+    ({"components": [{"kind": "match_wins", "rounds": {"\u0661": 2}}]}, "written 0-9"),
+    ({"components": [{"kind": "match_wins", "brackets": {f"b{i}": 1 for i in range(20_000)}}]}, "at most 64 brackets"),
+    ({"components": [{"kind": "match_wins", "rounds": {str(i): 1 for i in range(1, 100)}}]}, "at most 64 rounds"),
     ({"components": [{"kind": "attendance"}], "best": 0}, "'best'"),
     ({"components": [{"kind": "attendance"}], "worst": 1}, "unknown key 'worst'"),
 ])
