@@ -148,6 +148,7 @@ def test_several_namesakes_choose_none_to_begin_with_and_an_unanswered_line_is_a
     t = evening(director, club)
     html = post(client, t, action="import", members="Ines\nKarim")
     assert answer(html) == {"namesake-1": "Ines"}  # two members of that name: nothing chosen for the director
+    assert "Several members go by this name: if they are one person, an official merges their entries" in html
     html = post(client, t, action="import", members="Ines\nKarim", **answer(html))
     assert "Same person?" in html and entrants(t) == []
     html = post(client, t, action="import", members="Ines\nKarim", **{"namesake-1": "Ines", "who-1": str(first.pk)})
