@@ -210,6 +210,15 @@ class SetRated(TournamentCommand):
     slot: str = ""
 
 
+@dataclass(frozen=True)
+class Configure(TournamentCommand):
+    """The director's new settings, whole (``tournaments.config.checked`` read them first). Not one of the
+    API's command types: the settings are sent as an event's, by ``tournaments.services.tournament_configure``."""
+
+    type: ClassVar[str] = "configure"
+    settings: dict = field(default_factory=dict)
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
                         Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, AssignTable,

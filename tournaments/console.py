@@ -14,15 +14,18 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from eventlog import live, projections
 from eventlog.models import Event
+from eventlog.store import ConcurrencyError
 from games.models import MatchSummary
 from players import authority
 from players.identity import name_key
@@ -62,6 +65,18 @@ class Member:
 def check_runs(actor, tournament: Tournament) -> None:
     if not authority.runs_event(actor, tournament.director_id):
         raise services.TournamentForbidden(_("only the event's director or an official runs this event"))
+
+
+def refusal_text(refused: Exception) -> str:
+    """A refusal of the services in the reader's language: the API's table of reasons (``REFUSAL_TEXT``, named by
+    the settings: it lives above the apps), read by the refusal's stable code."""
+    if isinstance(refused, ConcurrencyError):
+        code = "stale_version"
+    else:
+        code = str(getattr(refused, "code", "") or ("permission_denied" if isinstance(refused, PermissionDenied)
+                                                      else "bad_command"))
+    detail = str(refused) or code
+    return import_string(settings.REFUSAL_TEXT)(code, detail) if settings.REFUSAL_TEXT else detail
 
 
 # -- the member list -------------------------------------------------------------------------
@@ -314,7 +329,8 @@ def console_import(*, actor, tournament: Tournament, text: str, choices: dict[st
                 services.tournament_command(actor=actor, tournament=tournament,
                                             command={"type": "enter", "player": player.pk})
             except services.TournamentError as refused:
-                raise ImportRefused([_("line %(n)s: %(reason)s") % {"n": m.line, "reason": refused}]) from None
+                raise ImportRefused([_("line %(n)s: %(reason)s") % {"n": m.line, "reason": refusal_text(refused)}]) \
+                    from None
     project()
     return Imported([p for _m, p in players], plan.recognised)
 
@@ -357,7 +373,7 @@ def project() -> None:
 # manager's facts (matches created, tables it chose, results from the board) are nobody's action to undo
 PEOPLES_ACTIONS = ("PlayerEntered", "PlayerCheckedIn", "PlayerCheckInCancelled", "PlayerWithdrew", "DrawMade", "RoundPaired",
             "PairingForbidden", "ResultReported", "ResultConfirmed", "SlotResultCorrected", "MatchForfeited",
-            "MatchKept", "TableService", "StageClosed", "PlayerReentered", "ReentryClosed")
+            "MatchKept", "TableService", "StageClosed", "PlayerReentered", "ReentryClosed", "SettingsChanged")
 
 
 class NothingToUndo(services.TournamentError):
@@ -393,9 +409,8 @@ def undo_command(tournament: Tournament, row) -> dict:
                                        payload__slot=p["slot"]).order_by("-version").first())
         if before is not None:
             return {"type": "assign_table", "slot": p["slot"], "table": before.payload["table"]}
-    what = {"DrawMade": _("the draw"), "ResultReported": _("a result"), "ResultConfirmed": _("a player's result"),
-            "SlotResultCorrected": _("a correction"), "MatchForfeited": _("a forfeit")}.get(kind, kind)
-    raise NothingToUndo(_("The last action (%(what)s) cannot be undone here: correct it instead.") % {"what": what})
+    raise NothingToUndo(_("The last action (%(what)s) cannot be undone here: correct it instead.") % {
+        "what": action_name(row)})
 
 
 def action_name(row) -> str:
@@ -408,9 +423,9 @@ def action_name(row) -> str:
         "ResultConfirmed": _("a player's result"), "SlotResultCorrected": _("a correction"),
         "MatchForfeited": _("a forfeit"), "MatchKept": _("a kept match"), "TableService": _("table service"),
         "TableAssigned": _("table move"), "StageClosed": _("closing stage one"), "PlayerReentered": _("a re-entry"),
-        "ReentryClosed": _("closing re-entry"),
+        "ReentryClosed": _("closing re-entry"), "SettingsChanged": _("the settings"),
     }
-    label = labels.get(row.event_type, row.event_type)
+    label = labels.get(row.event_type) or _("an action")
     name = Player.objects.filter(pk=p.get("player_id")).values_list("display_name", flat=True).first() \
         if p.get("player_id") else None
     if name:
@@ -445,7 +460,10 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     entries = [{**e, "checked_in": e["player_id"] in data["checked_in"], "withdrawn": e["player_id"] in data["withdrawn"],
                 "email": address_of(people[e["player_id"]]) if e["player_id"] in people else ""}
                for e in data["entries"]]
-    slots = [{**s, "name": names.slot_name(s["key"], rounds.get(s["bracket"]))} for s in data["slots"]]
+    slots = [{**s, "name": names.slot_name(s["key"], rounds.get(s["bracket"])),
+              "status_name": names.slot_status(s["status"])} for s in data["slots"]]
+    named = {s["key"]: s["name"] for s in slots}
+    data["flagged"] = [{**f, "name": named.get(f["slot"], f["slot"])} for f in data["flagged"]]
     live_ids = [s["match_id"] for s in slots if s["match_id"] and s["status"] == "ready" and s["winner"] is None]
     summaries = MatchSummary.objects.in_bulk(live_ids)
     last = dict(Event.objects.filter(stream_id__in=live_ids).values("stream_id")
@@ -466,18 +484,22 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     last = last_action(tournament)
     if last is not None:
         data["last_action_name"] = action_name(last)
-    return {**data, **format_controls(tournament, data), "event_rated": facts.event_rated,
+    return {**data, **format_controls(tournament, data, named), "event_rated": facts.event_rated,
             "auto_pair": facts.config.get("auto_pair", True), "late_entry_open": _late_entry_open(facts),
+            "late_entry": late_entry(facts),
             "format_name": names.format_name(data["format"]),
             "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}
 
 
-def format_controls(tournament: Tournament, data: dict) -> dict:
+def format_controls(tournament: Tournament, data: dict, named: dict[str, str] | None = None) -> dict:
     """What the event's format offers the director, each None where it has none: stage one to close (and the
     qualifiers it drew), the re-entry (who may buy back in), the ladder (rungs, open challenges), the league
-    (its rounds' deadlines)."""
+    (its rounds' deadlines). ``named``: the slots' names for people, by key (the places of the re-entry)."""
     out = {"stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "ladder": None, "league": None}
+    if out["reentry"] and named is not None:
+        out["reentry"]["open"] = [named.get(k, k) for k in out["reentry"]["open"]]
+        out["reentry"]["made"] = [{**m, "place": named.get(m["place"], m["place"])} for m in out["reentry"]["made"]]
     # re-entry is into the knockout: a staged event's is drawn when stage one closes
     out["reentry_live"] = bool(out["reentry"] and not out["reentry"]["closed"]
                                and (out["stage"] is None or out["stage"]["closed"]))
@@ -486,6 +508,13 @@ def format_controls(tournament: Tournament, data: dict) -> dict:
     if data["format"] == stream.Format.LEAGUE and data["drawn"]:
         out["league"] = selectors.league_data(tournament)
     return out
+
+
+def events_run_by(user, *, limit: int = 20) -> list[Tournament]:
+    """The events ``user`` directs, latest first (hidden ones too): where a director starts, on the home page."""
+    if not user.is_authenticated:
+        return []
+    return list(Tournament.objects.filter(director=user).select_related("club").order_by("-created_at")[:limit])
 
 
 def previous_leagues(user, tournament: Tournament) -> list[Tournament]:
@@ -506,6 +535,35 @@ def previous_leagues(user, tournament: Tournament) -> list[Tournament]:
 FORM_COMMANDS = ("enter", "check_in", "withdraw", "draw", "pair_round", "report_result", "correct_result",
                  "forfeit", "void_match", "assign_table", "set_table_service", "close_stage", "reenter",
                  "close_reentry", "issue_challenge", "decline_challenge", "apply_deadlines", "set_rated")
+
+
+# what the console says it did, each command by its name for people (never the program's: "report_result")
+DONE = {
+    "enter": pgettext_lazy("done", "enter the player"), "check_in": pgettext_lazy("done", "check in"),
+    "withdraw": pgettext_lazy("done", "withdraw the player"), "draw": pgettext_lazy("done", "draw"),
+    "pair_round": pgettext_lazy("done", "pair the next round"),
+    "report_result": pgettext_lazy("done", "record the result"),
+    "correct_result": pgettext_lazy("done", "correct the result"), "forfeit": pgettext_lazy("done", "forfeit"),
+    "void_match": pgettext_lazy("done", "void the match"), "assign_table": pgettext_lazy("done", "move to a table"),
+    "close_stage": pgettext_lazy("done", "close stage one"), "reenter": pgettext_lazy("done", "re-enter the player"),
+    "close_reentry": pgettext_lazy("done", "close re-entry"),
+    "issue_challenge": pgettext_lazy("done", "issue the challenge"),
+    "decline_challenge": pgettext_lazy("done", "decline the challenge"),
+    "apply_deadlines": pgettext_lazy("done", "apply deadlines"),
+}
+
+
+def done_message(command: dict) -> str:
+    """The console's word after a command it sent: "Done: record the result." """
+    kind = command["type"]
+    if kind == "set_table_service":
+        what = pgettext_lazy("done", "table back in service") if command.get("in_service") \
+            else pgettext_lazy("done", "table out of service")
+    elif kind == "set_rated":
+        what = pgettext_lazy("done", "make rated") if command.get("rated") else pgettext_lazy("done", "make unrated")
+    else:
+        what = DONE[kind]
+    return _("Done: %(what)s.") % {"what": what}
 
 
 class FormRefused(ValueError):
@@ -557,6 +615,16 @@ def _number(text: str, what: str) -> int:
     if value < 0:
         raise FormRefused(_("%(what)s cannot be negative: nothing was recorded.") % {"what": what})
     return value
+
+
+def late_entry(facts) -> dict | None:
+    """A Swiss event's late entry as the console says it, after the draw (the decider's rule: open until the round
+    set, ``late_entry_until_round``, is paired; a late entrant joins the next round to be paired); None before the
+    draw and for the other formats (a ladder takes newcomers at any time, the others none)."""
+    if facts.format != stream.Format.SWISS or not facts.drawn:
+        return None
+    return {"until": facts.config.get("late_entry_until_round", 0), "next": len(facts.rounds) + 1,
+            "open": _late_entry_open(facts), "stage_closed": facts.stage_closed is not None}
 
 
 def _late_entry_open(facts) -> bool:

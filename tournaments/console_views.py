@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -15,7 +16,7 @@ from eventlog import live
 from eventlog.store import ConcurrencyError
 from players.models import Player
 
-from . import console, selectors, services, sheets, your_match
+from . import console, event_form, selectors, services, sheets, your_match
 from .models import Tournament
 
 MAX_CSV_BYTES = 256 * 1024
@@ -34,7 +35,20 @@ def console_page(request, pk: int):
     tournament = _event(request, pk)
     if request.method == "POST":
         _act(request, tournament)
-        return redirect(request.POST.get("next_anchor") and f"{request.path}#{request.POST['next_anchor']}" or request.path)
+        if request.headers.get("X-Requested-With") != "fetch":  # without the script: the page that follows
+            return redirect(request.POST.get("next_anchor") and f"{request.path}#{request.POST['next_anchor']}"
+                            or request.path)
+        # console.js's press: one request, its answer the console redrawn (the live part) and its word, no
+        # redirect and no fetch after it; the position tells the script which pushes it already shows
+        return _render(request, tournament, "tournaments/console/_answer.html")
+    if request.GET.get("partial"):
+        # the part the page's script fetches when it is told the event moved on (console.js): no messages in it,
+        # so a push never takes the flash meant for the page that follows the director's own action
+        return _render(request, tournament, "tournaments/console/_live.html")
+    return _render(request, tournament, "tournaments/console/run.html")
+
+
+def _render(request, tournament: Tournament, template: str):
     # where the projections were before the page is read: a push past it while the page loads is caught up on
     position = live.projected_position()
     now = timezone.now()
@@ -43,14 +57,12 @@ def console_page(request, pk: int):
     context = {"t": tournament, "data": data, "players": Player.objects.exclude(pk__in=entered).order_by("display_name"),
                "history": selectors.tournament_history(tournament), "standings": selectors.standings_by_flight(data),
                "previous_leagues": console.previous_leagues(request.user, tournament), "now": now,
-               "stalled_after": int(console.STALLED_AFTER.total_seconds()), "more_sheets": sheets.more_sheets(tournament)}
+               "stalled_after": int(console.STALLED_AFTER.total_seconds()),
+               "more_sheets": sheets.more_sheets(tournament), "position": position}
     context["import_text"], context["namesakes"] = _namesakes(request, tournament)
-    # the part the page's script fetches when it is told the event moved on (console.js): no messages in it, so
-    # a push never takes the flash meant for the page that follows the director's own action
-    if request.GET.get("partial"):
-        return render(request, "tournaments/console/_live.html", context)
-    context["position"] = position
-    return render(request, "tournaments/console/run.html", context)
+    response = render(request, template, context)
+    response["X-Projected-Position"] = str(position)
+    return response
 
 
 def _act(request, tournament: Tournament) -> None:
@@ -76,11 +88,80 @@ def _act(request, tournament: Tournament) -> None:
         else:
             command = console.command_from_form(request.POST)
             console.console_command(actor=request.user, tournament=tournament, command=command)
-            messages.success(request, _("Done: %(what)s.") % {"what": command["type"].replace("_", " ")})
+            messages.success(request, console.done_message(command))
     except console.ImportRefused as refused:
         messages.error(request, _("Nothing was imported: %(why)s") % {"why": refused})
-    except (console.FormRefused, services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+    except (console.FormRefused, console.NothingToUndo) as refused:  # the console's own words, translated already
         messages.error(request, str(refused))
+    except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+        messages.error(request, console.refusal_text(refused))
+
+
+# -- the event form: created and set up from the director's pages ------------------------------
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_new(request):
+    if not event_form.may_create_some_event(request.user):
+        raise PermissionDenied(_("Events are created by a club's directors and by officials."))
+    form = _event_form(request, tournament=None, facts=None)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                tournament = services.tournament_create(actor=request.user, name=data["name"], format=data["format"],
+                                                        club=data.get("club"), settings=form.settings)
+                services.tournament_describe(actor=request.user, tournament=tournament, name=data["name"],
+                                             starts_on=data.get("starts_on"))
+                if not data.get("published"):
+                    services.tournament_publish(actor=request.user, tournament=tournament, published=False)
+        except (services.TournamentError, PermissionDenied) as refused:
+            form.add_error(None, console.refusal_text(refused))
+        else:
+            console.project()
+            messages.success(request, _("The event is created: enter its players here."))
+            return redirect("event-console", pk=tournament.pk)
+    return render(request, "tournaments/console/event_form.html", {"form": form, "t": None})
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_settings(request, pk: int):
+    tournament = _event(request, pk)
+    facts = selectors.tournament_facts(tournament)
+    form = _event_form(request, tournament=tournament, facts=facts)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                services.tournament_configure(actor=request.user, tournament=tournament, settings=form.settings)
+                services.tournament_describe(actor=request.user, tournament=tournament, name=data["name"],
+                                             starts_on=data.get("starts_on"))
+                if bool(data.get("published")) != tournament.published:
+                    services.tournament_publish(actor=request.user, tournament=tournament,
+                                                published=bool(data.get("published")))
+        except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+            form.add_error(None, console.refusal_text(refused))
+        else:
+            console.settle(tournament)  # more Swiss rounds may be paired at once, as after any command
+            messages.success(request, _("The event's settings are saved."))
+            return redirect("event-console", pk=tournament.pk)
+    return render(request, "tournaments/console/event_form.html",
+                  {"form": form, "t": tournament, "drawn": facts.drawn})
+
+
+def _event_form(request, *, tournament, facts) -> event_form.EventForm:
+    """The form as posted; posted to show another format's settings (the page without its script), the same
+    values again, unchecked, with the new format's sections shown."""
+    if request.method != "POST":
+        return event_form.EventForm(user=request.user, tournament=tournament, facts=facts)
+    if "show_format" in request.POST:
+        return event_form.EventForm(user=request.user, tournament=tournament, facts=facts,
+                                    initial=event_form.as_initial(request.POST))
+    return event_form.EventForm(request.POST, user=request.user, tournament=tournament, facts=facts)
 
 
 def _asked_key(tournament: Tournament) -> str:
@@ -158,7 +239,7 @@ def my_result(request, pk: int):
             your_match.report_my_result(user=request.user, tournament=tournament, slot=match["slot"], winner=winner,
                                         score=(won, lost))
         except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
-            messages.error(request, str(refused))
+            messages.error(request, console.refusal_text(refused))
             return redirect("my-result", pk=pk)
         console.settle(tournament)
         messages.success(request, _("Your result is recorded; it counts once your opponent confirms it."))

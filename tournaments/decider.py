@@ -31,8 +31,8 @@ from .refusals import (
     TableOutOfService, TableTaken, UnknownCommand, UnknownSlot,
 )
 from .refusals import (
-    NoOpenPlace, NoReentry, NotEliminated, NotStaged, ReentriesUsed, ReentryClosed, ReentryTooLate, StageClosed,
-    StageNotFinished,
+    NoOpenPlace, NoReentry, NotEliminated, NotStaged, ReentriesUsed, ReentryClosed, ReentryTooLate, SettingsFixed,
+    StageClosed, StageNotFinished,
 )
 from .stream import Facts, Format, evolve, fold  # noqa: F401 - the decider's other half, re-exported
 
@@ -72,11 +72,15 @@ def _enter(facts: State, cmd: c.Enter) -> list:
     if facts.format == Format.LADDER:  # a ladder is open: a newcomer starts on the bottom rung
         return [ev.PlayerEntered(pid, 1)]
     if facts.format != Format.SWISS:
-        raise LateEntryClosed("late entry is open only in Swiss events, before the round set by the director")
+        raise LateEntryClosed("the draw is made: only a Swiss event takes late entries")
+    # the rule, as the console says it: open until round `until` is paired (a late entrant joins the next
+    # round to be paired, at the latest round `until`)
     until = facts.config.get("late_entry_until_round", 0)
     next_round = len(facts.rounds) + 1
+    if not until:
+        raise LateEntryClosed("this Swiss event takes no late entries: its settings name no round for them")
     if next_round > until:
-        raise LateEntryClosed(f"late entry closed after round {until}")
+        raise LateEntryClosed(f"late entry closed: round {until}, the last a late entrant may join, has been paired")
     return [ev.PlayerEntered(pid, next_round)]
 
 
@@ -552,6 +556,32 @@ def _set_rated(facts: State, cmd: c.SetRated) -> list:
     return [ev.RatedSet(cmd.rated, cmd.slot)]
 
 
+# what the director may still change once the draw is made: what the event reads as it goes on (the next rounds'
+# pairing, late entries, the tables' order, the next matches' dice, the next challenges), never the draw's shape
+SETTINGS_AFTER_DRAW = ("rounds", "tiebreaks", "auto_pair", "late_entry_until_round", "late_entry_points", "dice",
+                       "reach", "challenge_days")
+
+
+def _configure(facts: State, cmd: c.Configure) -> list:
+    """New settings, whole (checked by ``tournaments.config`` first): any before the draw; after it, only
+    ``SETTINGS_AFTER_DRAW``, and a Swiss event's rounds never fewer than it has paired."""
+    new = dict(cmd.settings)
+    old = {k: v for k, v in facts.config.items() if k not in ev.SETTINGS_KEPT}
+    if new == old:
+        return []
+    if facts.drawn:
+        fixed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k) and k not in SETTINGS_AFTER_DRAW)
+        if fixed:
+            raise SettingsFixed(f"the draw is made: {', '.join(fixed)} no longer change")
+        if new.get("rounds") != old.get("rounds"):
+            if facts.stage_closed is not None:
+                raise SettingsFixed("stage one is closed: its number of rounds no longer changes")
+            if new.get("rounds", 0) < len(facts.rounds):
+                raise SettingsFixed(f"round {len(facts.rounds)} has been paired: the event has at least "
+                                    f"{len(facts.rounds)} rounds")
+    return [ev.SettingsChanged(new)]
+
+
 _HANDLERS = {
     c.Enter: _enter, c.CheckIn: _check_in, c.Withdraw: _withdraw, c.Draw: _draw, c.PairRound: _pair_round,
     c.Forbid: _forbid, c.ReportResult: _report, c.ConfirmResult: _confirm, c.CorrectResult: _correct,
@@ -559,7 +589,7 @@ _HANDLERS = {
     c.CloseReentry: _close_reentry,
     c.AssignTable: _assign_table, c.SetTableService: _set_table_service, c.CancelCheckIn: _cancel_check_in,
     c.SetRated: _set_rated, c.IssueChallenge: _issue, c.DeclineChallenge: _decline,
-    c.ApplyDeadlines: _apply_deadlines,
+    c.ApplyDeadlines: _apply_deadlines, c.Configure: _configure,
 }
 
 

@@ -37,6 +37,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``PlayerReentered``       a buy-back: an eliminated player takes a first-round place kept open
 ``ReentryClosed``         no more re-entries: the places still open become byes
 ``RatedSet``              the event (``slot`` empty) or one slot's match is rated or unrated from now on
+``SettingsChanged``       the director's new settings, whole (format, limits and ``rated`` kept as they were)
 ========================  =====================================================================
 
 Time enters the decider as data: a command that depends on the clock carries the reading the service took
@@ -298,6 +299,18 @@ class RatedSet(TournamentEvent):
     slot: str = ""
 
 
+# what a change of settings keeps: the format and the site's limits are the event's record, and rated-or-not is
+# changed by RatedSet (which the ratings projection follows) once the event exists
+SETTINGS_KEPT = ("format", "max_players", "rated")
+
+
+@dataclass(frozen=True)
+class SettingsChanged(TournamentEvent):
+    """The director's settings from now on, whole: every setting but ``SETTINGS_KEPT`` is replaced."""
+
+    settings: dict = field(default_factory=dict)
+
+
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
 
@@ -307,7 +320,7 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
-                RatedSet, *LADDER_EVENTS, *LEAGUE_EVENTS)
+                RatedSet, SettingsChanged, *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

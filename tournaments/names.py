@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 
 def _bracket(key: str) -> str:
@@ -59,3 +60,10 @@ def format_name(fmt: str | None) -> str:
     return {"single_elimination": _("Single elimination"), "double_elimination": _("Double elimination"),
             "swiss": _("Swiss"), "round_robin": _("Round robin"), "ladder": _("Ladder"),
             "league": _("League")}.get(fmt or "", (fmt or "").replace("_", " "))
+
+
+def slot_status(status: str) -> str:
+    """Where an undecided slot stands, as people say it (the program's is ``ready``, ``waiting``…)."""
+    return {"waiting": pgettext("slot", "waiting for its players"), "ready": pgettext("slot", "to be played"),
+            "bye": pgettext("slot", "a bye"), "done": pgettext("slot", "decided"),
+            "void": pgettext("slot", "not to be played")}.get(status, status)

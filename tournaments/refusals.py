@@ -60,6 +60,7 @@ class TournamentRefusal(StrEnum):
     UNKNOWN_CHALLENGE = "unknown_challenge"
     CHALLENGE_BEGUN = "challenge_begun"
     NO_PREVIOUS_SEASON = "no_previous_season"
+    SETTINGS_FIXED = "settings_fixed"
 
 
 class Refused(Exception):
@@ -143,3 +144,5 @@ ReentryTooLate = _refusal("ReentryTooLate", TournamentRefusal.REENTRY_TOO_LATE,
 ReentriesUsed = _refusal("ReentriesUsed", TournamentRefusal.REENTRIES_USED,
                          "The player has re-entered as many times as the director allows.")
 NoOpenPlace = _refusal("NoOpenPlace", TournamentRefusal.NO_OPEN_PLACE, "Every place kept for re-entries is taken.")
+SettingsFixed = _refusal("SettingsFixed", TournamentRefusal.SETTINGS_FIXED,
+                         "The draw is made: the settings that shape it no longer change.")

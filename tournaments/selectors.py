@@ -269,7 +269,7 @@ def tournament_history(tournament: Tournament) -> list[dict]:
                 "seeds": ", ".join(f"{i}. {names.get(q, '?')}" for i, q in enumerate(p["seeds"], 1))}}
         elif kind == "PlayerReentered":
             line = {"text": _("%(name)s re-entered the knockout (entry %(entry)s) at %(place)s") % {
-                "name": names.get(p["player_id"], "?"), "entry": p["entry"], "place": p["place"]}}
+                "name": names.get(p["player_id"], "?"), "entry": p["entry"], "place": slot_name(p["place"])}}
         elif kind == "ReentryClosed":
             line = {"text": _("re-entry closed by the director; places left open became byes")}
         elif kind == "MatchKept":
@@ -279,6 +279,8 @@ def tournament_history(tournament: Tournament) -> list[dict]:
             line = {"text": _("%(slot)s: not played by its round's deadline") % {"slot": slot_name(p["slot"])}}
         elif kind == "SlotMatchVoided":
             line = {"text": _("%(slot)s: match voided") % {"slot": slot_name(p["slot"])}, "reason": p.get("reason", "")}
+        elif kind == "SettingsChanged":
+            line = {"text": _("the director changed the event's settings")}
         else:
             continue
         out.append({"at": r.recorded_at, "reason": "", **line})

@@ -119,6 +119,31 @@ def tournament_create(*, actor, name: str, format: str, club=None, settings: dic
     return tournament
 
 
+def tournament_configure(*, actor, tournament: Tournament, settings: dict) -> list[NewEvent]:
+    """The director's new settings, whole: checked as at the creation, then judged by the decider (after the
+    draw only what the event reads as it goes on may change). Returns the events appended (none: no change)."""
+    facts = tournament_facts(tournament)
+    try:
+        config = config_rules.checked(facts.format, settings)
+    except config_rules.SettingsError as refused:
+        raise BadEvent(f"settings: {refused}") from None
+    if facts.format == stream.Format.SWISS:
+        config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
+    return tournament_command(actor=actor, tournament=tournament, command=cmds.Configure(settings=config))
+
+
+def tournament_describe(*, actor, tournament: Tournament, name: str, starts_on) -> Tournament:
+    """The event's name and date: its row's own (the stream holds what happens in the event, not its label)."""
+    if not authority.runs_event(actor, tournament.director_id):
+        raise PermissionDenied("only the event's director or an official may rename it")
+    max_name = Tournament._meta.get_field("name").max_length
+    if not isinstance(name, str) or not name.strip() or len(name) > max_name:
+        raise BadEvent(f"an event's name is 1 to {max_name} characters")
+    Tournament.objects.filter(pk=tournament.pk).update(name=name.strip(), starts_on=starts_on)
+    tournament.name, tournament.starts_on = name.strip(), starts_on
+    return tournament
+
+
 def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tournament:
     """Publish or hide an event, and with it every match it holds (a match follows its event's visibility).
 

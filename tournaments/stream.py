@@ -159,6 +159,9 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
     match e:
         case ev.TournamentConfigured(config=config):
             facts.config = dict(config)
+        case ev.SettingsChanged(settings=settings):
+            kept = {k: facts.config[k] for k in ev.SETTINGS_KEPT if k in facts.config}
+            facts.config = {**settings, **kept}
         case ev.PlayerEntered(player_id=pid, from_round=from_round):
             if facts.drawn and facts.format == Format.LADDER:
                 facts.ladder_log.append(ladder.Join(pid))

@@ -5,7 +5,9 @@ from . import console_views, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("events/rules/", views.rules_page, name="event-rules"),
+    path("events/new/", console_views.event_new, name="event-new"),
     path("events/<int:pk>/", views.event_page, name="event-page"),
+    path("events/<int:pk>/settings/", console_views.event_settings, name="event-settings"),
     path("events/<int:pk>/run/", console_views.console_page, name="event-console"),
     path("events/<int:pk>/run/sheets/<str:kind>.pdf", console_views.sheet_pdf, name="event-sheet"),
     path("events/<int:pk>/my-result/", console_views.my_result, name="my-result"),

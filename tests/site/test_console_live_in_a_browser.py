@@ -11,6 +11,8 @@ untouched again. And a match nobody plays is flagged "stalled for 15 min" when i
 Headless Debian Chromium driven by Playwright against the live server, with the live worker on the real broker.
 """
 
+from urllib.parse import urlparse
+
 import pytest
 
 from players.models import Player
@@ -250,4 +252,54 @@ def test_a_check_in_press_keeps_focus_and_place_without_a_page_load(live_server,
     assert abs(make_draw.evaluate("(b) => b.getBoundingClientRect().top") - top) <= 1
     shot(laptop, "console-live-03-keyboard-check-in")
     assert laptop.errors == []
+    laptop.context.close()
+
+
+def test_each_press_costs_one_request(live_server, director, browser):  # noqa: F811
+    """A loaded machine answered each request in 1 to 4 s, and a press cost four: the command, its redirect's page,
+    and the live part fetched again for each push the press itself caused. Now the press's answer is the console
+    redrawn, with the position of the projections it shows: the pushes it caused fetch nothing. Counted by the
+    browser's own request events (the push channel, /follow/, aside: it is the server's, not the press's), up to
+    a change made elsewhere afterwards, whose push fetches the live part once: every push before it has been
+    heard by then."""
+    url = live_server.url
+    players = [Player.objects.create(display_name=name) for name in ("Ada", "Bruno", "Chloé", "Dimitri")]
+    event = services.tournament_create(actor=director, name="Counted night", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 3}}})
+    for p in players:
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p.pk})
+    console.settle(event)
+    laptop = open_page(browser, live_server, login=True, width=1280, height=900)
+    laptop.goto(f"{url}/events/{event.pk}/run/")
+    laptop.wait_for_selector("#make-draw")
+    laptop.evaluate("window.notReloaded = true")
+    sent = []
+    laptop.on("request", lambda r: sent.append(f"{r.method} {urlparse(r.url).path}?{urlparse(r.url).query}")
+              if not r.url.endswith("/follow/") else None)
+
+    def press(selector: str, word: str) -> None:
+        laptop.click(selector)
+        laptop.wait_for_selector(f"#console-messages p.success:text-is('{word}')")
+
+    press(f"button[aria-label='Check in {players[0].display_name}']", "Done: check in.")
+    press("#check-in-all", "3 players checked in.")
+    press("#make-draw", "Done: draw.")
+    slot = "main:r1:m1"
+    first = tournament_facts(event).matches[slot]
+    form = laptop.locator(f"#results form:has(input[name=slot][value='{slot}'])")
+    form.locator("[name=winner]").select_option(str(first["players"][0]))
+    form.locator("[name=winner_points]").fill("3")
+    form.locator("[name=loser_points]").fill("1")
+    press(f"#results form:has(input[name=slot][value='{slot}']) button[value=report_result]",
+          "Done: record the result.")
+    presses = list(sent)
+
+    # elsewhere, afterwards: a table taken out of service; its push is heard and the live part fetched once
+    console.console_command(actor=director, tournament=event,
+                            command={"type": "set_table_service", "table": 9, "in_service": False})
+    laptop.wait_for_selector("text=Table 9 is out of service.")
+    console_path = f"/events/{event.pk}/run/"
+    assert presses == [f"POST {console_path}?"] * 4, presses
+    assert sent == presses + [f"GET {console_path}?partial=1"], sent
+    assert laptop.evaluate("window.notReloaded") is True and laptop.errors == []
     laptop.context.close()

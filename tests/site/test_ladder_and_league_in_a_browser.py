@@ -40,7 +40,7 @@ def enter_and_draw(page, names):
     for name in names:
         page.select_option("select[name=player]", label=name)
         page.click("button[value=enter]")
-        page.wait_for_selector("text=Done: enter.")  # sent without a page load (console.js): its answer
+        page.wait_for_selector("text=Done: enter the player.")  # sent without a page load (console.js)
     page.select_option("select[name=method]", "rating")
     page.click("button[value=draw]")
     page.wait_for_selector("text=Done: draw.")
@@ -61,7 +61,7 @@ def test_a_ladder_and_a_league_run_from_the_console_and_shown_in_public(live_ser
     page.select_option("select[name=challenger]", label=rungs[3])
     page.select_option("select[name=defender]", label=rungs[1])
     page.click("button[value=issue_challenge]")
-    page.wait_for_selector("text=Done: issue challenge.")
+    page.wait_for_selector("text=Done: issue the challenge.")
     assert page.locator("a:text('record')").count() == 1  # the challenge's match, created for it
     page.select_option("select[name=challenger]", label=rungs[2])
     page.select_option("select[name=defender]", label=rungs[1])  # already in a challenge: refused, said why
@@ -71,10 +71,10 @@ def test_a_ladder_and_a_league_run_from_the_console_and_shown_in_public(live_ser
     assert page.locator("a:text('record')").count() == 1
     page.fill("#ladder input[name=reason]", "away")
     page.click("button[value=decline_challenge]")
-    page.wait_for_selector("text=Done: decline challenge.")
+    page.wait_for_selector("text=Done: decline the challenge.")
     page.select_option("select[name=player]", label="Eva")
     page.click("button[value=enter]")  # a late entry: the ladder's newcomer
-    page.wait_for_selector("text=Done: enter.")
+    page.wait_for_selector("text=Done: enter the player.")
     shot(page, "ladder-01-console")
 
     page.goto(f"{url}/events/{Tournament.objects.get(name='Club ladder').pk}/")
@@ -99,7 +99,7 @@ def test_a_ladder_and_a_league_run_from_the_console_and_shown_in_public(live_ser
         row.locator("input[name=winner_points]").fill("3")
         row.locator("input[name=loser_points]").fill("1")
         row.locator("button[value=report_result]").click()
-        page.wait_for_selector("text=Done: report result.")
+        page.wait_for_selector("text=Done: record the result.")
     assert page.locator("tr:has(button[value=report_result])").count() == 0
     league = Tournament.objects.get(name="League 2026")
     page.goto(f"{url}/events/{league.pk}/")
@@ -114,7 +114,7 @@ def test_a_ladder_and_a_league_run_from_the_console_and_shown_in_public(live_ser
     for name in NAMES[:4]:
         page.select_option("select[name=player]", label=name)
         page.click("button[value=enter]")
-        page.wait_for_selector("text=Done: enter.")  # sent without a page load (console.js): its answer
+        page.wait_for_selector("text=Done: enter the player.")  # sent without a page load (console.js)
     page.select_option("select[name=previous]", label="League 2026")
     page.click("button:text('Draw the divisions from its final tables')")
     page.wait_for_selector("text=Done: draw.")

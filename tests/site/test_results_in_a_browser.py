@@ -133,7 +133,7 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     row.locator("input[name=winner_points]").fill("3")
     row.locator("input[name=loser_points]").fill("1")
     row.locator("button[value=report_result]").click()
-    a.wait_for_selector("text=Done: report result.")
+    a.wait_for_selector("text=Done: record the result.")
     # the tablet still on the match learns it is over, and offers nothing more to record
     b.clock.run_for(3500)
     b.wait_for_selector("text=result reported on paper: Dimitri wins 3-1")
@@ -151,7 +151,7 @@ def test_two_tablets_a_paper_result_and_a_correction_then_every_page_agrees(live
     row.locator("input[name=loser_points]").fill("2")
     row.locator("input[name=reason]").fill("scoresheet signed by both")
     row.locator("button[value=correct_result]").click()
-    a.wait_for_selector("text=Done: correct result.")
+    a.wait_for_selector("text=Done: correct the result.")
     settle(event)
     a.reload()
     assert "reason: scoresheet signed by both" in a.locator(".history").inner_text()

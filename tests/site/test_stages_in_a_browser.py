@@ -27,7 +27,7 @@ def report_every_ready_match(page, prefer=None, limit=99) -> int:
         row.locator("input[name=winner_points]").fill("3")
         row.locator("input[name=loser_points]").fill("0")
         row.locator("button[value=report_result]").click()
-        page.wait_for_selector("text=Done: report result")
+        page.wait_for_selector("text=Done: record the result")
         reported += 1
     return reported
 
@@ -40,11 +40,11 @@ def reenter_the_first_and_close(page, screenshot: str) -> str:
     assert buttons.count() == 2
     reentrant = buttons.first.inner_text().removeprefix("Re-enter ").strip()
     buttons.first.click()
-    page.wait_for_selector("text=Done: reenter")
+    page.wait_for_selector("text=Done: re-enter the player")
     assert f"{reentrant} re-entered (entry 2)" in page.locator("#reentry").inner_text()
     shot(page, screenshot)
     page.click("#close-reentry")
-    page.wait_for_selector("text=Done: close reentry")
+    page.wait_for_selector("text=Done: close re-entry")
     assert page.locator("button[value=reenter]").count() == 0
     assert "Re-entry is closed" in page.locator("#reentry").inner_text()
     return reentrant
@@ -76,7 +76,7 @@ def test_a_swiss_then_a_knockout_with_a_reentry_is_run_to_the_end(live_worker, l
     for name in NAMES:
         page.select_option("select[name=player]", label=name)
         page.click("button[value=enter]")
-        page.wait_for_selector("text=Done: enter.")  # sent without a page load (console.js): its answer
+        page.wait_for_selector("text=Done: enter the player.")  # sent without a page load (console.js)
     page.select_option("select[name=method]", "rating")
     page.click("button[value=draw]")
     page.wait_for_selector("text=Done: draw.")

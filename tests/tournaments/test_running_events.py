@@ -336,7 +336,7 @@ def test_swiss_late_entry_forbidden_pairing_and_manual_override(director):
     data = settle(t)
     assert {frozenset(s["players"]) for s in data["slots"] if s["round"] == 2} == {
         frozenset((players[5], players[0])), frozenset((players[1], players[2])), frozenset((players[3], players[4]))}
-    with pytest.raises(services.TournamentError, match="late entry closed after round 2"):
+    with pytest.raises(services.TournamentError, match="late entry closed: round 2, the last a late entrant"):
         cmd(t, director, type="enter", player=Player.objects.create(display_name="Too late").pk)
 
 

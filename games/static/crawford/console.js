@@ -4,7 +4,9 @@
 // was typed or chosen and not sent yet (a result, a table number, a pasted member list, a chosen file), the focused
 // control and its caret, and the place on the page. Between pushes a clock keeps the "stalled for 15 min" flag
 // right: a match nobody plays appends nothing, so nothing would be pushed for it. The director's own presses go the
-// same way, without leaving the page, their answer said in the message area (issue 17: a console for the keyboard).
+// same way, without leaving the page, their answer said in the message area (issue 17: a console for the keyboard):
+// one request a press, whose answer is the console redrawn, with the position of the projections it shows, so the
+// push the press itself causes fetches nothing more.
 "use strict";
 (function () {
   const gettext = window.gettext;  // Django's JavaScript catalogue (/jsi18n/, loaded before this script)
@@ -137,9 +139,14 @@
       .replace(/ data-now="\d*"/g, "");
   }
   let shown = null;
+  // How far the projections had gone when what the console shows was rendered (each render says it), and the
+  // furthest the server has told of: a push past what is shown asks for the live part, one the console shows
+  // already (the director's own press, answered with the console redrawn) asks for nothing.
+  let seen = +live.dataset.position, told = seen;
+  const drawnAt = (position) => { if (position) seen = Math.max(seen, position); };
   // A press's own answer is rendered once its outcome is settled; the push it causes comes while it is on its way,
   // and a fetch asked then may render half of it (the draw made, its matches not yet): such a fetch is dropped,
-  // and asked again once the press is answered.
+  // and asked again once the press is answered, if the answer does not show what it was told of already.
   let sending = false, presses = 0, missed = false;
   async function refresh() {
     if (sending) { missed = true; return; }
@@ -149,6 +156,7 @@
       if (!response.ok) return;
       const html = await response.text();
       if (asked !== presses) { missed = true; return; }
+      drawnAt(+response.headers.get("X-Projected-Position"));
       const seenNow = plain(html);
       if (seenNow === shown) return;
       shown = seenNow;
@@ -156,9 +164,10 @@
     } catch (e) { /* offline for a moment: the next push or poll tries again */ }
   }
   // The director's own presses (a check-in, a result, a forfeit…) without leaving the page: the same POST, with
-  // its CSRF token, to the same view, whose redirect is followed to the page it renders with its message; that
-  // page's live part is swapped in as a push's is (focus, caret and place kept) and its message shown here.
-  // Without this script the form goes the ordinary way; an answer that is no console (a login page) is shown.
+  // its CSRF token, to the same view, which answers a script's press (X-Requested-With) with its message and the
+  // live part redrawn, in one request; that part is swapped in as a push's is (focus, caret and place kept) and
+  // its message shown here. Without this script the form goes the ordinary way (a redirect to the page); an
+  // answer that is no console (a login page) is shown.
   const said = document.getElementById("console-messages");
   if (said) said.tabIndex = -1;
   // Presses are sent one at a time, in the order made: a press made while another is on its way waits for it (it
@@ -194,13 +203,15 @@
       }
       const words = Array.from(page.querySelectorAll("#console-messages p")).map((p) => [p.className, p.textContent]);
       shown = plain(fresh.innerHTML);  // the push this press causes finds it drawn already
+      drawnAt(+fresh.dataset.position);
       const accepted = !words.some(([kind]) => kind.includes("error"));
       swap(fresh.innerHTML, { pressed, accepted, values, after: () => tell(words) });
     } catch (e) {
       tell([["error", gettext("The server could not be reached: press again once it answers.")]]);
     } finally {
       sending = false;
-      if (missed) { missed = false; refresh(); }
+      if (missed && told > seen) refresh();
+      missed = false;
     }
   }
   // the server's words, as the page rendered them: a refusal as an alert, read out at once
@@ -215,9 +226,8 @@
     }));
   }
 
-  let seen = +live.dataset.position;  // where the projections were when the page was read
   Crawford.follow(live.dataset.follow, (position) => {
+    told = Math.max(told, position);
     if (position > seen) refresh();
-    seen = Math.max(seen, position);
   }, refresh);
 })();

@@ -142,7 +142,29 @@ def test_late_entry_only_in_swiss_and_only_until_the_round_set():
     refused(fold(*knockout(A, B)), c.Enter(player=C), refusals.LateEntryClosed)
     assert decide(fold(*swiss(A, B, C, late_entry_until_round=2)), c.Enter(player=D)) == [ev.PlayerEntered(D, 2)]
     closed = refused(fold(*swiss(A, B, C, late_entry_until_round=1)), c.Enter(player=D), refusals.LateEntryClosed)
-    assert "after round 1" in str(closed)
+    # the reason says what holds: the round set has been paired (not "after round 1", read as "once it is over")
+    assert str(closed) == "late entry closed: round 1, the last a late entrant may join, has been paired"
+    none = refused(fold(*swiss(A, B, C)), c.Enter(player=D), refusals.LateEntryClosed)
+    assert "its settings name no round for them" in str(none)
+
+
+def test_settings_change_whole_before_the_draw_and_only_the_running_ones_after():
+    before = fold(configured("swiss", rounds=3, rated=False, max_players=8), *entered(A, B))
+    new = {"rounds": 4, "lengths": {"rounds": {"default": 5}}, "late_entry_until_round": 2}
+    assert decide(before, c.Configure(settings=new)) == [ev.SettingsChanged(new)]
+    after = decider.evolve(before, ev.SettingsChanged(new))
+    # the format, the site's limit and rated-or-not are kept: they are not the form's to replace
+    assert after.config == {**new, "format": "swiss", "rated": False, "max_players": 8}
+    assert decide(after, c.Configure(settings=new)) == []  # nothing changed, nothing appended
+    refused(after, c.Configure(settings=new), refusals.NotPermitted, by=c.Actor(official=False, player=A))
+
+    drawn = fold(*swiss(A, B, C, D, rounds=3, late_entry_until_round=1))
+    running = {**{k: v for k, v in drawn.config.items() if k != "format"}, "late_entry_until_round": 3, "rounds": 5}
+    assert decide(drawn, c.Configure(settings=running)) == [ev.SettingsChanged(running)]
+    shaped = refused(drawn, c.Configure(settings={**running, "qualifiers": 2}), refusals.SettingsFixed)
+    assert str(shaped) == "the draw is made: qualifiers no longer change"
+    fewer = refused(drawn, c.Configure(settings={**running, "rounds": 0}), refusals.SettingsFixed)
+    assert "round 1 has been paired" in str(fewer)
 
 
 # -- check in, withdraw -----------------------------------------------------------------------------
@@ -389,4 +411,5 @@ def test_parse_refuses_malformed_commands(data, error):
 
 
 def test_every_command_type_has_a_handler():
-    assert set(decider._HANDLERS) == set(c.COMMANDS.values())
+    # Configure is judged here too, but sent as settings (services.tournament_configure), not as a command type
+    assert set(decider._HANDLERS) == set(c.COMMANDS.values()) | {c.Configure}
