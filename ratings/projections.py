@@ -6,7 +6,9 @@ What is rated, once each:
   (won at the board, or set by the director's correction), unless it is voided;
 - an event's slot: the slot's one result, as the event itself reads it (``tournaments/derive.py``): the
   director's correction if any, else the paper result (a forfeit is not rated), else the result of the
-  slot's current match unless that match was voided. A match linked to a slot is never rated on its own, so a
+  slot's current match unless that match was voided. Voiding the slot's current match voids the paper
+  result it was closed with too (the slot is open again until the director reports it anew); a correction
+  stands. A match linked to a slot is never rated on its own, so a
   slot whose server match went on after a paper result, or whose correction names the match, counts once.
   Not when the event, or that slot, is unrated (the setting ``rated`` of ``TournamentConfigured``, then the
   director's ``RatedSet``, read from the event's stream by name, as its results are): a change of it settles
@@ -195,7 +197,10 @@ class _Batch:
         elif kind == "MatchVoided":
             match.voided = True
         if match.slot_key:
-            self.settle_slot(self.slot(match.slot_key), event.global_position)
+            slot = self.slot(match.slot_key)
+            if kind == "MatchVoided":
+                self.void_slot_result(slot, match)
+            self.settle_slot(slot, event.global_position)
         elif not was_rated:
             self.rate(match)
         elif not match.rated or kind == "ResultCorrected":
@@ -276,6 +281,15 @@ class _Batch:
         else:  # ResultReported, MatchForfeited
             slot.paper = _paper(p, forfeit=event.event_type == "MatchForfeited")
         self.settle_slot(slot, event.global_position)
+
+    def void_slot_result(self, slot: RatedSlot, match: RatedMatch) -> None:
+        """The slot's current match voided: the paper result (or forfeit) it was closed with is void too, as the
+        event reads it (``tournaments/stream.py``); a director's correction stands. Only one between its players."""
+        players = {self.alias.get(p, p) for p in (match.player0_id, match.player1_id)}
+        said = slot.paper
+        if said and {self.alias.get(said["winner"], said["winner"]), self.alias.get(said["loser"], said["loser"])} \
+                == players:
+            slot.paper = None
 
     def settle_slot(self, slot: RatedSlot, position: int) -> None:
         """The slot's one result, as the event reads it, into the slot's rated unit (keyed by the slot)."""

@@ -231,6 +231,8 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             _match_fact(facts, e)
             if isinstance(e, ev.SlotFinished):
                 _settle(facts, e.slot, "played" if e.how != "forfeit" else "walkover")
+            if isinstance(e, ev.SlotMatchVoided):
+                _void_slot_result(facts, e.slot, e.match_id)
         case ev.ChallengeIssued():
             facts.challenges[e.number] = ladder.Challenge(e.number, e.challenger, e.defender, e.issued_at,
                                                           e.deadline, e.length)
@@ -250,6 +252,23 @@ def _settle(facts: Facts, slot: str, how: str) -> None:
     already made, or one whose result is later voided, is passed over by ``ladder.derive``)."""
     if facts.format == Format.LADDER and slot.startswith("ladder:c") and slot[8:].isdigit():
         facts.ladder_log.append(ladder.Settle(int(slot[8:]), how))
+
+
+def _void_slot_result(facts: Facts, slot: str, match_id: str) -> None:
+    """One slot, one result: voiding the slot's current match voids the result it was closed with (reported on
+    paper, or a forfeit), so the slot is open again and the event, its standings, the ratings and the seasons
+    read it as the match does; the director reports it again. A director's correction stands (it is the
+    director's word on the slot, whatever became of the match), and so does a result between other players than
+    the match's (a voided match of a superseded pairing)."""
+    link = facts.matches.get(slot)
+    paper = facts.paper.get(slot)
+    if link is None or link["match_id"] != match_id or paper is None:
+        return
+    if {paper.winner, paper.loser} == set(link["players"]):
+        del facts.paper[slot]
+        facts.confirmations.pop(slot, None)
+    if facts.kept.get(slot) == match_id:
+        del facts.kept[slot]
 
 
 def _match_fact(facts: Facts, e) -> None:

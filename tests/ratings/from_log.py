@@ -2,8 +2,9 @@
 
 The rule, in words (README, ratings/projections.py): a match outside an event slot counts when it ends unless
 voided; an event's slot counts once, with its one result as the event reads it (the director's correction,
-else the paper result, a forfeit not rated, else the result of its current match unless voided), at the log
-position where the slot first had a result. Players are the persons they stand for by every merge in the log
+else the paper result, a forfeit not rated, else the result of its current match unless voided; voiding the
+current match voids the paper result between its players too, not a correction), at the log position where the slot
+first had a result. Players are the persons they stand for by every merge in the log
 (``PlayersMerged``, the players' stream): a merge counts a duplicate's results, past and future, as the kept
 player's, and a result between two entries of one person counts for nobody. An unrated event or slot (the
 setting ``rated``, then ``RatedSet``: a slot's own setting wins) counts nothing while it is unrated; a change
@@ -75,6 +76,10 @@ def rated_results() -> list[tuple[int, int, int, str]]:
                 m["winner"], m["at"] = p["winner"], m["at"] or e.global_position
             elif e.event_type == "MatchVoided":
                 m["voided"] = True
+                if m["slot"]:  # the slot's current match: the paper result between its players is void too
+                    s, players = slots[m["slot"]], {alias.get(x, x) for x in m["players"]}
+                    if s["paper"] is not None and {alias.get(x, x) for x in s["paper"]["result"][:2]} == players:
+                        s["paper"] = None
             elif e.event_type == "MatchRatedSet":  # a casual match's own; a slot's match is rated as its event says
                 m["unrated"] = not p["rated"]
                 continue
