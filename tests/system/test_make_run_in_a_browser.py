@@ -287,6 +287,9 @@ def test_the_director_records_a_move_at_the_board_and_reports_the_semi_final_fro
         events = api(page, site, f"/api/matches/{match}/events/?after={started}")
         return any(e["type"] == "CheckersMoved" for e in events)
 
+    answered = []  # the screen's commands answered, its own sending of a forced play too
+    page.on("response", lambda r: answered.append(r.request) if r.url.endswith("/commands/") and r.status == 200
+            else None)
     for _ in range(20):
         if moved():
             break
@@ -303,6 +306,17 @@ def test_the_director_records_a_move_at_the_board_and_reports_the_semi_final_fro
         assert answer.value.status == 200, answer.value.text()
     wait_for(moved, what="a checker play recorded from the recording screen")
     assert page.script_errors == []
+
+    # a tablet that lost the answer sends the same press again, under the same key: the first answer, nothing
+    # appended (the receipt kept by raw SQL, eventlog/store.py keep_receipt)
+    sent = wait_for(lambda: answered and answered[-1], what="the recording screen's answer")
+    version = api(page, site, f"/api/matches/{match}/")["version"]
+    again = page.request.post(sent.url, headers=sent.headers, data=sent.post_data)
+    assert again.status == 200, again.text()[:500]
+    first = json.loads(sent.post_data)["expected_version"]
+    logged = api(page, site, f"/api/matches/{match}/events/?after={first}")[:len(again.json()["appended"])]
+    assert [e["type"] for e in again.json()["appended"]] == [e["type"] for e in logged] != []
+    assert api(page, site, f"/api/matches/{match}/")["version"] == version
 
     # the director reports the semi-final's result (on paper) from the console: the final is drawn
     length = api(page, site, f"/api/matches/{match}/")["length"]
