@@ -69,8 +69,12 @@ class SettingsSerializer(serializers.Serializer):
     reset = serializers.BooleanField(required=False, help_text="double elimination: a bracket reset")
     cycles = serializers.IntegerField(min_value=1, max_value=config.MAX_CYCLES, required=False)
     auto_pair = serializers.BooleanField(required=False)
-    late_entry_until_round = serializers.IntegerField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
-    late_entry_points = serializers.FloatField(min_value=0, max_value=config.MAX_ROUNDS, required=False)
+    late_entry_until_round = serializers.IntegerField(
+        min_value=0, max_value=config.MAX_ROUNDS, required=False,
+        help_text="Swiss: late entry is open until this round is paired (a late entrant plays from the next round "
+                  "to be paired); 0 or absent: no late entry. The director changes it on the event's settings page")
+    late_entry_points = serializers.FloatField(min_value=0, max_value=config.MAX_ROUNDS, required=False,
+                                               help_text="Swiss: points credited to a late entrant")
     reach = serializers.IntegerField(min_value=1, required=False, help_text="ladder: how many rungs up one may challenge")
     on_win = serializers.ChoiceField(choices=list(config.ON_WIN), required=False,
                                      help_text="ladder: the winning challenger takes the rung (the others move down "

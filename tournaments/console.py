@@ -409,6 +409,8 @@ def undo_command(tournament: Tournament, row) -> dict:
                                        payload__slot=p["slot"]).order_by("-version").first())
         if before is not None:
             return {"type": "assign_table", "slot": p["slot"], "table": before.payload["table"]}
+    if kind == "SettingsChanged":
+        raise NothingToUndo(_("The last action (the settings) is changed back on the event's settings page."))
     raise NothingToUndo(_("The last action (%(what)s) cannot be undone here: correct it instead.") % {
         "what": action_name(row)})
 

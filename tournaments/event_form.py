@@ -211,6 +211,11 @@ class EventForm(forms.Form):
         else:
             self.fields["club"].queryset = Club.objects.filter(directors=user)
         self.fields["club"].required = tournament is None and not authority.may_create_event(user, None)
+        self.fields["club"].empty_label = _("none: a casual event") if not self.fields["club"].required else None
+        if tournament is None and not self.is_bound and "club" not in self.initial:
+            own = list(Club.objects.filter(directors=user).values_list("pk", flat=True)[:2])
+            if len(own) == 1:  # a club's director holds the club's events: theirs, unless they choose otherwise
+                self.initial["club"] = own[0]
         if tournament is not None:  # chosen when the event was created: part of its record
             for fixed in ("format", "club", "rated"):
                 self.fields[fixed].disabled = True
