@@ -132,10 +132,11 @@ def test_a_namesake_in_another_club_is_another_person(client, director, club):
     assert Player.objects.filter(display_name="Ines").count() == 2
 
 
-def test_duplicates_merged_already_are_one_person_to_choose(client, director, club):
+def test_duplicates_merged_already_are_one_person_to_choose(client, director, club, django_user_model):
     kept = Player.objects.create(display_name="Ines", club=club)
     duplicate = Player.objects.create(display_name="INES", club=club)
-    player_merge(actor=director, kept_id=kept.pk, duplicate_ids=[duplicate.pk], reason="one person")
+    registrar = django_user_model.objects.create_superuser("registrar", password="pw-registrar")
+    player_merge(actor=registrar, kept_id=kept.pk, duplicate_ids=[duplicate.pk], reason="one person")
     t = evening(director, club)
     html = post(client, t, action="import", members="Ines")
     assert answer(html) == {"namesake-1": "Ines", "who-1": str(kept.pk)}
