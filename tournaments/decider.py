@@ -512,8 +512,9 @@ def open_places(facts: State, view: derive.View | None = None) -> list[str]:
     correction left without ground gives its place back: the view's open places, not the facts', count)."""
     view = view or view_of(facts)
     open_now = {s.key for s in view.slots if s.sources[1] == str(OpenPlace())}
-    return [k for k in single_elimination.reentry_places(len(derive.knockout_seeds(facts)))
-            if k in open_now]
+    order = single_elimination.reentry_places(len(derive.knockout_seeds(facts)),
+                                              facts.config["reentry"].get("until_round", 1))
+    return [k for k in order if k in open_now]
 
 
 def _reenter(facts: State, cmd: c.Reenter) -> list:

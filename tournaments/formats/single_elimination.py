@@ -45,11 +45,16 @@ Re-entry (buy-back), when ``config.reentry`` is set
     byes) are kept open for re-entries: 17 entrants in a 32-draw keep 15 of
     them, 14 in a 16-draw keep two; a field that fills its draw keeps none. A player eliminated from the Main in round
     ``reentry.until_round`` or before may buy back ``reentry.times`` times:
-    each re-entry takes the next open place, the one facing the lowest-seeded
-    bye holder first (so the top seeds are the likeliest to keep a bye), and
-    plays on from round 1 (``Slot.entries`` marks it: 2 for a second entry,
-    all along its path). A bye holder facing an open place waits for it; when
-    re-entry closes (``reentry.closed``) the places still open become byes.
+    each re-entry takes the next open place and plays on from round 1
+    (``Slot.entries`` marks it: 2 for a second entry, all along its path). A
+    bye holder facing an open place waits for it; every other match is played
+    as soon as its two players are known. The places fill a section of the
+    draw at a time, the section of the round-``until_round`` match with the
+    lowest-seeded best bye holder first (``reentry_places``), so that match
+    can be played while re-entry is open and its loser re-enter; with
+    ``until_round`` 1 this is the place facing the lowest-seeded bye holder
+    first (the top seeds are the likeliest to keep a bye). When re-entry
+    closes (``reentry.closed``) the places still open become byes.
     Re-entry and a Consolation both take the Main's early losers: a player
     would be due in two brackets at once, so the two are not combined.
 
@@ -225,13 +230,24 @@ def _player(value) -> int | None:
     return None if value is None or value is NOBODY else value
 
 
-def reentry_places(field_size: int) -> list[str]:
-    """The first-round places kept open for re-entries, in the order re-entries take them: the place facing
-    the lowest-seeded bye holder first."""
+def reentry_places(field_size: int, until_round: int = 1) -> list[str]:
+    """The first-round places kept open for re-entries, in the order re-entries take them.
+
+    A place blocks only the bye holder facing it, so a match of round ``until_round`` is played once every
+    place of its section of the draw (the 2^(until_round-1) first-round slots that feed it) is taken; only then
+    can it have a loser who re-enters. The places therefore fill a section at a time: the section whose best bye
+    holder is the lowest-seeded first (so the top seeds are the likeliest to keep a bye), and within it the
+    place facing the lowest-seeded bye holder first. With ``until_round`` 1 a section is one place: the place
+    facing the lowest-seeded bye holder first. 17 in a 32-draw, ``until_round`` 2: the places facing seeds 9
+    and 8 (their round-2 match can then be played), then 10 and 7, … then 15 and 2, then 1."""
     first = seeded_round(list(range(1, field_size + 1)))
-    open_ = [(a.seed, key(MAIN, 1, i)) for i, (a, b) in enumerate(first, 1)
+    width = min(2 ** (max(until_round, 1) - 1), len(first))  # first-round slots feeding one round-R match
+    open_ = [(i // width, a.seed, key(MAIN, 1, i + 1)) for i, (a, b) in enumerate(first)
              if isinstance(a, Entrant) and isinstance(b, Empty)]
-    return [k for _, k in sorted(open_, reverse=True)]
+    best: dict[int, int] = {}
+    for section, seed, _ in open_:
+        best[section] = min(best.get(section, seed), seed)
+    return [k for section, seed, k in sorted(open_, key=lambda o: (-best[o[0]], -o[1]))]
 
 
 def _with_reentries(first, reentry: Reentry):
