@@ -168,7 +168,7 @@ def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
         slots = swiss.slots(history, lengths(c.get("lengths", {}).get("rounds")))
         players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
         start = {p: float(c.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
-        rows = table(players, history, tuple(c.get("tiebreaks", ())), start_points=start)
+        rows = table(players, history, tuple(c.get("tiebreaks", ())), start_points=start, withdrawn=withdrawn)
         done = len(history) == c.get("rounds", 0) and all(s.result or s.bye for s in slots)
         return View(slots=slots, standings=list(rows), flights={"": list(rows)},
                     winner=rows[0].player if done and rows else None)
@@ -215,7 +215,8 @@ def _from_bracket(facts: Facts, bracket, results, seeds: list[int] | None = None
     """Standings per flight: Main, Consolation and Last Chance are separate competitions, each with its winner
     first; a double elimination is one competition (its winners', losers' and final brackets together).
     In a flight, players rank by how far they went (the champion, then the round they last played), then
-    wins, then seed."""
+    wins, then seed; a withdrawn player ranks after every player who went as far and played it out (they
+    were still in when the withdrawn one left), so a withdrawal never places a player above them."""
     seed = {p: i for i, p in enumerate(seeds or facts.seeds)}
     flights: dict[str, list] = {}
     if facts.format != Format.DOUBLE_ELIMINATION:
@@ -231,7 +232,8 @@ def _from_bracket(facts: Facts, bracket, results, seeds: list[int] | None = None
         rows = table(players, [[Pairing(s.result.winner, s.result.loser, s.result) for s in done]], ())
         reached = {p: max((s.round for s in slots if p in s.players), default=0) for p in players}
         champion = champions.get(flight) if isinstance(champions.get(flight), int) else None
-        rows.sort(key=lambda r: (r.player != champion, -reached[r.player], -r.wins, r.losses, seed.get(r.player, 0)))
+        rows.sort(key=lambda r: (r.player != champion, -reached[r.player], r.player in facts.withdrawn, -r.wins,
+                                 r.losses, seed.get(r.player, 0)))
         flights[flight] = [dataclasses.replace(r, rank=i) for i, r in enumerate(rows, 1)]
     return View(
         slots=list(bracket.slots), standings=[r for rows in flights.values() for r in rows], flights=flights,

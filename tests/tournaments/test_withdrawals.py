@@ -2,7 +2,11 @@
 (begun or not) ends at once, forfeited to the opponent, who goes on; a player with no live match just leaves. The
 standings list a withdrawn player after every player who was still in (see ``test_withdrawn_players_rank``)."""
 
+import re
+from html import unescape
+
 import pytest
+from django.test import Client
 
 from games import services as matches
 from games.commands import RollDice
@@ -127,3 +131,98 @@ def test_a_withdrawal_through_the_api_closes_the_live_match(director, api):
     settle(t)
     shown = next(s for s in client.get(f"/api/tournaments/{t.pk}/").json()["slots"] if s["key"] == slot["key"])
     assert shown["status"] == "done" and shown["forfeit"] and shown["winner"] != ids["Victor"]
+
+
+# -- standings: a withdrawn player ranks after every player still in ---------------------------------------------
+
+
+def play_out(t, director, winner_of) -> dict:
+    data = settle(t)
+    for _ in range(12):
+        if not report_ready(t, director, data, winner_of):
+            return data
+        data = settle(t)
+    raise AssertionError("the event did not end")
+
+
+def standings_shown(t) -> list[str]:
+    """The event page's standings, the player's cell of each row in order, as a visitor reads it."""
+    html = Client().get(f"/events/{t.pk}/?partial=1").content.decode()
+    rows = []
+    for table in re.findall(r'<table class="standings".*?<tbody>(.*?)</tbody>', html, re.S):
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S):
+            cell = re.findall(r"<td>(.*?)</td>", row, re.S)[1]
+            rows.append(" ".join(unescape(re.sub(r"<[^>]+>", " ", cell)).split()))
+    return rows
+
+
+def test_withdrawn_players_rank_after_every_player_still_in_a_round_robin(director, api):
+    """Victor won his first match and left: the remaining two were forfeited to his opponents. Dan, who played
+    every match out and won none, still ranks above him."""
+    ids = people("Victor", "Bruno", "Chloé", "Dan")
+    victor = ids["Victor"]
+    t = start(director, list(ids.values()), fmt="round_robin")
+    data = settle(t)
+    first = next(s for s in live_slots(data, victor) if s["round"] == 1)
+    cmd(t, director, type="report_result", slot=first["key"], winner=victor, score=[first["length"], 0])
+    cmd(t, director, type="withdraw", player=victor)
+    data = play_out(t, director, lambda s: min(s["players"]))
+
+    rows = api(director).get(f"/api/tournaments/{t.pk}/").json()["standings"]
+    score = {r["player_id"]: r["score"] for r in rows}
+    assert min(score[p] for p in ids.values() if p != victor) < score[victor]  # he would rank above someone
+    assert [r["player_id"] for r in rows][-1] == victor
+    assert rows[-1]["withdrawn"] and rows[-1]["rank"] == 4
+    assert [r["player_id"] for r in data["standings"]][-1] == victor
+    assert standings_shown(t)[-1].startswith("Victor (withdrew)")
+    assert data["winner"] != victor
+    # the rule is said under the table, and on the rules page it links to
+    page = Client().get(f"/events/{t.pk}/?partial=1").content.decode()
+    assert "A player who withdrew is listed after every player still in." in page
+    assert 'href="/events/rules/#withdrawals"' in page
+    rules = Client().get("/events/rules/").content.decode()
+    assert 'id="withdrawals"' in rules and "listed after every player still in" in rules
+
+
+def test_withdrawn_players_rank_after_every_player_still_in_a_swiss_and_in_the_season(director):
+    """Victor won his first two rounds and withdrew during the third (that match forfeited): players who played
+    all three rounds on fewer points still rank above him, on the page, in the API and in the season's places."""
+    ids = people("Victor", "Ada", "Bruno", "Chloé", "Dan", "Eva")
+    victor = ids["Victor"]
+    t = start(director, list(ids.values()), fmt="swiss", rounds=3)
+    data = settle(t)
+    for _ in range(2):
+        report_ready(t, director, data, lambda s: victor if victor in s["players"] else min(s["players"]))
+        data = settle(t)
+    assert live_slots(data, victor)
+    cmd(t, director, type="withdraw", player=victor, reason="ill")  # his round-3 match forfeited
+    data = play_out(t, director, lambda s: max(s["players"]))
+
+    score = {r["player_id"]: r["score"] for r in data["standings"]}
+    assert min(score[p] for p in ids.values() if p != victor) < score[victor] == 2
+    last = data["standings"][-1]
+    assert (last["player_id"], last["rank"], last["withdrawn"]) == (victor, 6, True)
+    assert standings_shown(t)[-1].startswith("Victor (withdrew)")
+    finished, _rated, field, places = finishes_of(t.pk)
+    assert finished and field == 6
+    assert {f["player"]: f["place"] for f in places}[victor] == 6
+
+
+def test_a_withdrawn_semi_finalist_ranks_after_the_one_who_played_the_semi_final(director):
+    """Victor, seed 1, won his quarter-final and withdrew before his semi-final: both semi-finalists out in that
+    round, the one who played it ranks above him (and both above the quarter-final losers)."""
+    ids = people("Victor", "Ada", "Bruno", "Chloé", "Dan", "Eva", "Farid", "Greta")
+    victor = ids["Victor"]
+    t = start(director, list(ids.values()), lengths={"main": {"default": 3}})
+    data = settle(t)
+    report_ready(t, director, data, lambda s: min(s["players"]))  # the better seed wins every quarter-final
+    data = settle(t)
+    assert live_slots(data, victor)
+    cmd(t, director, type="withdraw", player=victor)
+    data = play_out(t, director, lambda s: min(s["players"]))
+
+    main = [r for r in data["standings"] if r["flight"] == "main"]
+    semi_losers = [r["player_id"] for r in main[2:4]]
+    assert semi_losers[1] == victor and main[3]["withdrawn"] and not main[2]["withdrawn"]
+    assert main[2]["wins"] == main[3]["wins"] == 1  # as far, as many wins: only the withdrawal tells them apart
+    assert standings_shown(t)[3].startswith("Victor (withdrew)")

@@ -26,7 +26,8 @@ and fills in the results. Rules:
   withdrawal's own facts (``MatchForfeited``), so the matches end at once.
 - ``Lengths`` apply to overall rounds (``final`` = the last overall round).
 - Standings: ``standings.standings`` with byes counting for nothing, the
-  tie-breaks of ``config.tiebreaks``. ``winner`` is the leader once every
+  tie-breaks of ``config.tiebreaks``, withdrawn players after every player
+  still in. ``winner`` is the leader once every
   match is settled.
 - Groups: ``groups(players, n)`` deals the seeds into ``n`` groups in snake
   order (1 2 3 3 2 1 …: group A holds seeds 1, 6, 7, 12…), so the groups are
@@ -141,7 +142,7 @@ def derive(players: Sequence[int], results: Mapping[str, Result], config: Config
     slots, ignored = resolve(specs, results, frozenset(config.withdrawn))
     rounds = [[Pairing(s.players[0], s.players[1], s.result) for s in slots if s.round == r]
               for r in range(1, total + 1)]
-    table = standings(entrants, rounds, config.tiebreaks, bye_is_win=False)
+    table = standings(entrants, rounds, config.tiebreaks, bye_is_win=False, withdrawn=config.withdrawn)
     finished = all(s.status in SETTLED for s in slots)
     known = {s.key for s in slots}
     return Schedule(

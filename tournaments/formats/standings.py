@@ -4,6 +4,12 @@ Players are ranked by score (match wins, plus points credited on a late
 entry), then by each tie-break in the order given, then by seed order (the
 order of ``players``): ranks are 1..n with no ties.
 
+Withdrawn players (``withdrawn``) are ranked after every player still in,
+among themselves by the same order: a player who left is never placed above
+one who played the event out, whatever their score when they left. Their
+results still count for their opponents (score and tie-breaks), and the
+matches they forfeited on leaving are losses like any forfeit.
+
 What counts (``bye_is_win`` is True for Swiss, False for round robin):
 
 - A bye counts as a won match (one point of score) with 0 match points for
@@ -35,7 +41,7 @@ Tie-breaks (``TIEBREAKS``), computed from opponents' final scores:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from .core import FormatError, Pairing, Standing
 
@@ -54,6 +60,7 @@ def standings(
     *,
     start_points: Mapping[int, float] | None = None,
     bye_is_win: bool = True,
+    withdrawn: Collection[int] = (),
 ) -> list[Standing]:
     """The table after ``rounds`` (each a list of pairings), best first."""
     unknown = [t for t in tiebreaks if t not in TIEBREAKS]
@@ -102,7 +109,8 @@ def standings(
         return stats[p]["for"] - stats[p]["against"]  # points_diff
 
     values = {p: {t: tiebreak(t, p) for t in tiebreaks} for p in players}
-    order = sorted(players, key=lambda p: (-score[p], *(-values[p][t] for t in tiebreaks), seed[p]))
+    left = frozenset(withdrawn)
+    order = sorted(players, key=lambda p: (p in left, -score[p], *(-values[p][t] for t in tiebreaks), seed[p]))
     return [
         Standing(
             player=p, rank=rank, played=stats[p]["played"], wins=stats[p]["wins"], losses=stats[p]["losses"],

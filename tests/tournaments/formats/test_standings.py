@@ -61,3 +61,15 @@ def test_bad_input():
         standings([1, 2], [], ["koya"])
     with pytest.raises(FormatError, match="not listed"):
         standings([1, 2], [[Pairing(1, 3, Result(1, 3))]])
+
+
+def test_withdrawn_players_come_after_every_player_still_in_whatever_their_score():
+    """Player 3 (the leader on score) left: ranked last, below 2 with no win; 1 and 2 keep their order, and 3's
+    results still count in their tie-breaks."""
+    rounds = [[Pairing(1, 2, Result(1, 2, 7, 1)), Pairing(3, 4, Result(3, 4, 7, 0))],
+              [Pairing(3, 1, Result(3, 1, 7, 2)), Pairing(2, 4, Result(4, 2, 7, 6))]]
+    kept = standings([1, 2, 3, 4], rounds, ("buchholz",))
+    table = standings([1, 2, 3, 4], rounds, ("buchholz",), withdrawn={3})
+    assert [s.player for s in kept] == [3, 1, 4, 2]
+    assert [s.player for s in table] == [1, 4, 2, 3] and [s.rank for s in table] == [1, 2, 3, 4]
+    assert {s.player: s.tiebreaks for s in table} == {s.player: s.tiebreaks for s in kept}
