@@ -96,7 +96,7 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
         "casual match viewer": f"/matches/{casual}/", "login": "/accounts/login/", "API docs": "/api/docs/",
         "event: ladder (demo)": f"/events/{ladder.pk}/", "event: league (demo)": f"/events/{winter.pk}/",
         "event: Swiss -> knockout": f"/events/{staged.pk}/", "seasons": "/seasons/",
-        "season table (demo)": f"/seasons/{season.pk}/", "season rules": "/seasons/rules/",
+        "season table (demo)": f"/seasons/{season.pk}/", "season rules": "/seasons/rules/", "event rules": "/events/rules/",
         "live board": f"/matches/{in_play}/live/",
     }
     report, failures = {}, {}
@@ -124,6 +124,9 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
     # the format's own controls, and the season's (its director runs it from its page, and opens one on /seasons/)
     for name, t in (("ladder", ladder), ("league", winter), ("Swiss -> knockout", staged)):
         check(f"director's console: {name}", f"/events/{t.pk}/run/")
+    # the event form: a new event, and a drawn event's settings (those fixed by the draw shown disabled)
+    check("new event (director)", "/events/new/")
+    check("event settings (director)", f"/events/{staged.pk}/settings/")
     check("season controls (director)", f"/seasons/{season.pk}/")
     check("open a season (director)", "/seasons/")
     # and on a phone: the pages a player opens at the club
