@@ -96,7 +96,8 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
         "casual match viewer": f"/matches/{casual}/", "login": "/accounts/login/", "API docs": "/api/docs/",
         "event: ladder (demo)": f"/events/{ladder.pk}/", "event: league (demo)": f"/events/{winter.pk}/",
         "event: Swiss -> knockout": f"/events/{staged.pk}/", "seasons": "/seasons/",
-        "season table (demo)": f"/seasons/{season.pk}/", "season rules": "/seasons/rules/", "event rules": "/events/rules/",
+        "season table (demo)": f"/seasons/{season.pk}/", "season rules": "/seasons/rules/",
+        "event rules": "/events/rules/",
         "live board": f"/matches/{in_play}/live/",
     }
     report, failures = {}, {}
