@@ -307,13 +307,16 @@ class EventForm(forms.Form):
             out["rated"] = False
         lengths = dict(out.get("lengths", {}))
         for bracket in BRACKETS:
-            fields = [f for f in (f"{bracket}_default", f"{bracket}_final", f"{bracket}_rounds") if f in self.fields]
-            if not all(given(f) for f in fields):
+            parts = [p for p in ("default", "final", "rounds") if f"{bracket}_{p}" in self.fields
+                     and given(f"{bracket}_{p}")]
+            if not parts:
                 continue
-            spec = {}
-            for part in ("default", "final", "rounds"):
+            spec = dict(lengths.get(bracket, {}))  # a part the form does not show for the format is kept
+            for part in parts:
                 if data.get(f"{bracket}_{part}"):
                     spec[part] = data[f"{bracket}_{part}"]
+                else:
+                    spec.pop(part, None)
             if spec:
                 lengths[bracket] = spec
             else:

@@ -186,3 +186,22 @@ def test_an_events_name_date_and_settings_change_before_the_draw(client, directo
     assert t.name == "Thursday open" and str(t.starts_on) == "2031-01-02"
     assert c["cycles"] == 2 and c["groups"] == 2 and c["dice"] == "board" and c["lengths"]["rounds"]["default"] == 5
     assert c["format"] == "round_robin"
+
+
+def test_a_ladder_and_a_league_with_their_own_rules(client, director):
+    ladder = shown(client.post(NEW, {**form(format="ladder"), "show_format": "1"}).content.decode())
+    assert {"reach", "on_win", "challenge_days", "refused", "ladder_unplayed", "rounds_default"} <= ladder
+    assert not ladder & {"division_size", "league_unplayed", "tiebreak_1", "cycles", "main_default"}
+    assert client.post(NEW, form(name="Ladder", format="ladder", reach="2", on_win="swap", challenge_days="7",
+                                 refused="cancelled", ladder_unplayed="cancelled", rounds_default="5")).status_code == 302
+    c = config_of("Ladder")
+    assert (c["reach"], c["on_win"], c["challenge_days"], c["refused"], c["unplayed"]) == (2, "swap", 7, "cancelled",
+                                                                                          "cancelled")
+    assert c["lengths"] == {"rounds": {"default": 5}}
+    assert client.post(NEW, form(name="League", format="league", division_size="6", promote="2", relegate="2",
+                                 round_days="14", league_unplayed="void", cycles="2",
+                                 tiebreak_1="points_diff")).status_code == 302
+    c = config_of("League")
+    assert (c["division_size"], c["promote"], c["relegate"], c["round_days"], c["unplayed"], c["cycles"]) == (
+        6, 2, 2, 14, "void", 2)
+    assert c["tiebreaks"] == ["points_diff"] and "reach" not in c
