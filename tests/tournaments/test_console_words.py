@@ -114,3 +114,16 @@ def test_a_reentry_and_a_swiss_evening_in_the_readers_words(client, make_user, p
         assert re.findall(r"[^\W\d_]{2,}", left) == []
     assert "«Late entry is open until round 2 is paired" in client.get(
         reverse("event-console", args=[swiss.pk])).content.decode()
+
+
+def test_the_event_form_says_nothing_in_the_programs_words(client, make_user, pseudo):
+    director = make_user("dora", official=True)
+    client.force_login(director)
+    t = services.tournament_create(actor=director, name="Thursday", format="swiss", settings={"rounds": 3})
+    for page in (client.get(reverse("event-new")).content.decode(),
+                 client.get(reverse("event-settings", args=[t.pk])).content.decode(),
+                 client.post(reverse("event-new"), {"name": "", "format": "swiss"}).content.decode()):
+        main = page[page.index("<main>"):page.index("</main>")]
+        left = unmarked(re.sub(r"<option[^>]*>(Buchholz|Sonneborn-Berger)</option>", " ", main)).replace(
+            "Thursday", " ")
+        assert re.findall(r"[^\W\d_]{2,}", left) == []

@@ -192,8 +192,9 @@ def test_a_ladder_and_a_league_with_their_own_rules(client, director):
     ladder = shown(client.post(NEW, {**form(format="ladder"), "show_format": "1"}).content.decode())
     assert {"reach", "on_win", "challenge_days", "refused", "ladder_unplayed", "rounds_default"} <= ladder
     assert not ladder & {"division_size", "league_unplayed", "tiebreak_1", "cycles", "main_default"}
-    assert client.post(NEW, form(name="Ladder", format="ladder", reach="2", on_win="swap", challenge_days="7",
-                                 refused="cancelled", ladder_unplayed="cancelled", rounds_default="5")).status_code == 302
+    created = client.post(NEW, form(name="Ladder", format="ladder", reach="2", on_win="swap", challenge_days="7",
+                                    refused="cancelled", ladder_unplayed="cancelled", rounds_default="5"))
+    assert created.status_code == 302
     c = config_of("Ladder")
     assert (c["reach"], c["on_win"], c["challenge_days"], c["refused"], c["unplayed"]) == (2, "swap", 7, "cancelled",
                                                                                           "cancelled")
