@@ -29,7 +29,8 @@ from tests.waiting import wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 EVENT = "Thursday club night"  # the demo's single elimination, one semi-final still at the board (load_demo)
-MEMBER_PASSWORD = "crawford"  # the demo members' shared password (load_demo), in the README
+MEMBER_PASSWORD = "crawford"  # the demo members' shared password (load_demo)
+README = (ROOT / "README.md").read_text()
 
 # not pages: the live pages' server-sent events stay open, the rest are forms' targets or the site's scripts
 NOT_A_PAGE = re.compile(r"/(follow|logout|delete)/|^/(i18n/setlang|jsi18n|static|api-auth|favicon\.ico)|/admin/jsi18n/")
@@ -222,6 +223,7 @@ def assert_every_page_answers(seen: dict[str, int], must: list[str], allowed: di
 
 
 def test_the_director_logs_in_and_opens_every_page_they_reach(site, browser):
+    assert "as `director` / `director`" in README  # the newcomer's first step
     page = log_in(browser, site, "director", "director")
     demo = demo_facts(page, site)
     club, semi, season = demo["club"], demo["semi"]["match_id"], demo["season"]
@@ -258,7 +260,9 @@ def test_a_member_at_the_board_logs_in_and_opens_every_page_they_reach(site, bro
     anonymous.close()
     member_id, opponent_id = seat["player_id"], next(p for p in semi["players"] if p != seat["player_id"])
 
-    page = log_in(browser, site, _username(seat["name"]), MEMBER_PASSWORD)
+    username = _username(seat["name"])
+    assert f"`{username}`" in README and f"password `{MEMBER_PASSWORD}`" in README
+    page = log_in(browser, site, username, MEMBER_PASSWORD)
     assert api(page, site, "/api/players/me/")["id"] == member_id
     must = [
         "/", f"/events/{club}/", f"/events/{club}/my-result/", "/ratings/", f"/players/{member_id}/",

@@ -34,6 +34,10 @@ CLUB = "Crawford Demo Backgammon Club"
 MEMBERS = ["Ada", "Bruno", "Chloé", "Dimitri", "Eva", "Farid", "Greta", "Hugo"]
 
 
+def _username(name: str) -> str:
+    return name.lower().replace("é", "e")
+
+
 class Command(BaseCommand):
     help = "Load a demo club with players, a director and an event whose matches are recorded move by move."
 
@@ -56,7 +60,7 @@ class Command(BaseCommand):
             password = make_password("crawford")  # hashed once: the members share the demo password
             players = []
             for name in MEMBERS:
-                user = User.objects.create(username=name.lower().replace("é", "e"), password=password)
+                user = User.objects.create(username=_username(name), password=password)
                 players.append(Player.objects.create(display_name=name, club=club, country="FR", user=user))
         event = services.tournament_create(
             actor=director, name="Thursday club night", format="single_elimination", club=club,
@@ -80,7 +84,8 @@ class Command(BaseCommand):
         demo_ladder.load(director=director, club=club, players=players, play=lambda m: self._play(director, m, rnd, None))
         self.stdout.write(
             f"demo loaded: {CLUB}, {len(players)} players, event '{event.name}'; "
-            "log in at /accounts/login/ as director / director (the club's director)"
+            "log in at /accounts/login/ as director / director (the club's director), "
+            f"or as a member ({', '.join(_username(name) for name in MEMBERS)}) / crawford"
         )
 
     def _settle(self, event) -> None:
