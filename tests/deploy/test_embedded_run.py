@@ -1,7 +1,8 @@
 """`make run`'s embedded default, as a newcomer gets it: SQLite, no broker, tasks in-process, the demo loaded.
 
 The rest of the suite runs on PostgreSQL, so what only SQLite meets (a projection writing with PostgreSQL's
-COPY, say) is caught here: every projection must take the whole demo without setting a stream aside."""
+COPY, say) is caught here: every projection must take the whole demo without setting a stream aside. The same
+default served and used, signed in, in a browser: tests/system/test_make_run_in_a_browser.py."""
 
 import json
 import os
