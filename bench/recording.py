@@ -1,7 +1,7 @@
 """Recording at the table, measured: taps per move and milliseconds per submission over a recorded match.
 
     .venv/bin/python bench/recording.py [--mat tests/fixtures/gnubg/matches/match_023_5pt.mat] [--games 2]
-                                        [--viewport 1024x768] [--server URL]
+                                        [--viewport 1024x768] [--server URL] [--watch]
 
 Without ``--server``: a fresh database ``crawford_bench_recording`` on the PostgreSQL server of DATABASE_URL
 (default 127.0.0.1:5432), ``manage.py load_demo`` (the demo club), and gunicorn as in production
@@ -15,7 +15,9 @@ tablet of the given size) as a recorder would: the dice from the board on the di
 checker and then where it goes (a checker's whole way when it moves with several dice), the cube's buttons.
 Counted: every tap the recorder makes. Timed: every command's answer as the browser saw it (request sent to the
 last byte of the answer, Resource Timing through Playwright), and the screen's own work before the request and after
-the answer (record.js's User Timing measures).
+the answer (record.js's User Timing measures). With ``--watch``, a big screen in another browser context follows the
+match's live board: timed, each submission (the tablet's request, as the browser started it) to the live board
+drawing it (its first redraw at that version or later), both read from the one machine's clock.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def main() -> None:
     parser.add_argument("--database-name", default="crawford_bench_recording")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--shots", help="a folder for a screenshot after each game")
+    parser.add_argument("--watch", action="store_true",
+                        help="a live board in another browser context: how soon it shows each submission")
     args = parser.parse_args()
 
     record = read_mat(Path(args.mat).read_text())
@@ -123,6 +127,7 @@ def _record(url: str, record, args, env) -> dict:
     width, height = (int(x) for x in args.viewport.split("x"))
     answers: list[float] = []
     kinds: list[str] = []  # each answer's command (its type; a move's play), to name the slow ones
+    submitted_at: list[tuple[float, int]] = []  # (epoch ms the request started, the version it was sent against)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
@@ -137,6 +142,7 @@ def _record(url: str, record, args, env) -> dict:
                 answers.append(request.timing["responseEnd"])
                 body = request.post_data_json or {}
                 kinds.append(" ".join(str(body.get(k)) for k in ("type", "move", "dice") if body.get(k)))
+                submitted_at.append((request.timing["startTime"], body.get("expected_version", 0)))
                 sent["done"] += 1
 
         page.on("request", lambda r: sent.__setitem__("n", sent["n"] + 1)
@@ -149,6 +155,7 @@ def _record(url: str, record, args, env) -> dict:
         page.click("button[type=submit]")
         page.wait_for_load_state()
         match_id = _new_match(page, url, record, players)
+        watcher = _watch(browser, url, match_id) if args.watch else None
         page.goto(f"{url}/matches/{match_id}/record/")
         page.wait_for_selector("#board .point")
 
@@ -294,13 +301,39 @@ def _record(url: str, record, args, env) -> dict:
         # the screen's own work around each command (User Timing marks of record.js)
         client = page.evaluate("""() => Object.fromEntries(["tap", "before-send", "after-answer", "answer-to-paint"]
             .map((n) => [n, performance.getEntriesByName("crawford:" + n).map((e) => e.duration)]))""")
+        shown = _shown(watcher, submitted_at, state["version"]) if watcher is not None else None
         browser.close()
     if errors:
         raise SystemExit(f"page errors: {errors}")
     if not args.games and tuple(state["score"]) != tuple(record.state.score):
         raise SystemExit(f"the match recorded ends {state['score']}, the file's {record.state.score}: a play went astray")
     return {"moves": move_taps, "rolls": roll_taps, "other": other_taps, "answers": answers, "kinds": kinds, "games": games,
-            "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps), "client": client}
+            "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps), "client": client, "shown": shown}
+
+
+def _watch(browser, url: str, match_id: str):
+    """The match's live board in a browser context of its own (a big screen), noting each redraw: (version, epoch
+    ms), as live-board.js sets them on the page's body."""
+    watcher = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    watcher.set_default_timeout(15_000)
+    watcher.goto(f"{url}/matches/{match_id}/live/")
+    watcher.wait_for_selector("#board .point")
+    watcher.evaluate("""() => { window.drawn = []; new MutationObserver(() => window.drawn.push(
+        [+document.body.dataset.version, +document.body.dataset.drawnAt])).observe(document.body,
+        {attributes: true, attributeFilter: ["data-drawn-at"]}); }""")
+    return watcher
+
+
+def _shown(watcher, submitted_at: list[tuple[float, int]], last_version: int) -> list[float]:
+    """For each submission, ms until the live board first drew its version or a later one."""
+    watcher.wait_for_function("(v) => +document.body.dataset.version >= v", arg=last_version)
+    drawn = watcher.evaluate("window.drawn")
+    delays = []
+    for started, expected in submitted_at:
+        at = next((at for version, at in drawn if version > expected and at >= started), None)
+        if at is not None:
+            delays.append(at - started)
+    return delays
 
 
 def _composed(page) -> list[tuple[int, int]]:
@@ -366,6 +399,13 @@ def _report(r: dict, args) -> None:
         if ms:
             print(f"screen's own work, {what} ({len(ms)}): median {statistics.median(ms):.1f} ms, "
                   f"p90 {ms[min(len(ms) - 1, int(0.9 * len(ms)))]:.1f}, max {ms[-1]:.1f}")
+    if r["shown"] is not None and not r["shown"]:
+        print("live board: no submission seen drawn")
+    elif r["shown"] is not None:
+        ms = sorted(r["shown"])
+        print(f"live board, submission to drawn ({len(ms)}): median {statistics.median(ms):.0f} ms, "
+              f"p90 {ms[min(len(ms) - 1, int(0.9 * len(ms)))]:.0f}, max {ms[-1]:.0f} "
+              f"(within a second: {sum(1 for m in ms if m < 1000)}/{len(ms)})")
 
 
 if __name__ == "__main__":

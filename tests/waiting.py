@@ -31,3 +31,6 @@ def wait_in_page(page, predicate, timeout: float = WAIT, what: str = "condition"
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout}s waiting for {what}")
         page.wait_for_timeout(100)
+
+
+WAIT_MS = WAIT * 1000  # the same, for Playwright (milliseconds)

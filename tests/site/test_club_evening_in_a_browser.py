@@ -2,7 +2,7 @@
 
 Members pasted in, everybody checked in, the draw, tables, the printed draw sheet and score cards (their PDF text
 read back); one first-round match recorded on the tablet's recording screen by taps while a second browser context
-watches its live board (each move there within a second of the tap, measured); the other first-round matches
+watches its live board (each move there, told by its stream); the other first-round matches
 entered from paper through the console; the recorded match's winner in round 2 at a table shown on the console's
 board, both players of that match told by e-mail (the live worker's file backend); the evening's standings and
 round names read in French on the event page.
@@ -12,7 +12,6 @@ The helpers are the three browser tests' own (console, live, French); screenshot
 """
 
 import shutil
-import time
 
 import pytest
 from django.conf import settings
@@ -20,7 +19,9 @@ from django.conf import settings
 from games import services as matches
 from tests.site.test_club_night_in_a_browser import browser_page, reload_until, shot  # noqa: F401 - the fixture
 from tests.site.test_console_in_a_browser import MEMBERS, address, mails, pdf_text
-from tests.site.test_live_in_a_browser import DELAYS, open_page, tap_dice, watched_within_a_second
+from tests.site.heard import listening
+from tests.site.test_live_in_a_browser import open_page, shown_to_the_watcher, tap_dice
+from tests.waiting import wait_in_page
 from tournaments import services
 from tournaments.selectors import tournament_data
 
@@ -47,8 +48,6 @@ def paper_result(page, key: str, winner: int) -> None:
 @pytest.mark.worker
 def test_a_club_evening_from_the_console_to_the_french_standings(live_worker, live_server, browser_page,  # noqa: F811
                                                                   make_user):
-    started = time.monotonic()
-    DELAYS.clear()
     page, url = browser_page, live_server.url
     shutil.rmtree(settings.EMAIL_FILE_PATH, ignore_errors=True)
     director = make_user("dora", official=True, player=False)
@@ -94,6 +93,7 @@ def test_a_club_evening_from_the_console_to_the_french_standings(live_worker, li
     match_id = recorded["match_id"]
     tablet = open_page(page.context.browser, live_server, login=True, touch=True)
     watcher = open_page(page.context.browser, live_server, login=False, width=1280, height=800)
+    listening(watcher)
     tablet.goto(f"{url}/matches/{match_id}/record/")
     tablet.wait_for_selector("#board .point")
     watcher.goto(f"{url}/matches/{match_id}/live/")
@@ -102,15 +102,15 @@ def test_a_club_evening_from_the_console_to_the_french_standings(live_worker, li
     def version() -> int:
         return matches.match_load(match_id).version
 
-    watched_within_a_second(tablet, watcher, version() + 1, lambda: tap_dice(tablet, 3, 1))  # the opening roll
+    shown_to_the_watcher(watcher, version() + 1, lambda: tap_dice(tablet, 3, 1))  # the opening roll
     mover = matches.match_load(match_id).state.turn
     five = "5" if mover == 0 else "20"  # the mover's 5-point in the board's numbering: made in one tap
-    watched_within_a_second(tablet, watcher, version() + 1,
+    shown_to_the_watcher(watcher, version() + 1,
                             lambda: tablet.locator(f"#board g.point[data-point='{five}']").tap())
-    watched_within_a_second(tablet, watcher, version() + 1, lambda: tap_dice(tablet, 6, 4))  # the other's roll
+    shown_to_the_watcher(watcher, version() + 1, lambda: tap_dice(tablet, 6, 4))  # the other's roll
     shot(watcher, "evening-02-live-board")
-    watched_within_a_second(tablet, watcher, version() + 1, lambda: tablet.locator("#resign").tap())
-    watched_within_a_second(tablet, watcher, version() + 1, lambda: tablet.locator("#accept").tap())
+    shown_to_the_watcher(watcher, version() + 1, lambda: tablet.locator("#resign").tap())
+    shown_to_the_watcher(watcher, version() + 1, lambda: tablet.locator("#accept").tap())
     assert matches.match_load(match_id).state.winner == mover  # the resigning player's opponent won it 1-0
     winner = recorded["players"][mover]
     shot(tablet, "evening-03-tablet-done")
@@ -139,13 +139,12 @@ def test_a_club_evening_from_the_console_to_the_french_standings(live_worker, li
     shot(page, "evening-04-next-round")
 
     # both players of that match are told by e-mail where to play
-    told = []
-    for _ in range(60):
-        told = [m for m in mails() if str(nxt["table"]) in m["Subject"]  # not their first-round mails (1 point)
+    def their_mails():
+        return [m for m in mails() if str(nxt["table"]) in m["Subject"]  # not their first-round mails (1 point)
                 and any(address(n) in m["To"] for n in nxt["names"]) and "Length: 3 points" in m.get_content()]
-        if len(told) >= 2:
-            break
-        page.wait_for_timeout(500)
+
+    wait_in_page(page, lambda: len(their_mails()) >= 2, what="both players' mails")
+    told = their_mails()
     assert {m["To"] for m in told} == {address(n) for n in nxt["names"]}
     body = told[0].get_content()
     assert f"Table: {nxt['table']}" in body and "Length: 3 points" in body and "Opponent:" in body
@@ -166,5 +165,3 @@ def test_a_club_evening_from_the_console_to_the_french_standings(live_worker, li
 
     assert not page.console_errors, page.console_errors
     assert not page.foreign_hosts
-    print(f"live board delays after the tablet's taps (s): {', '.join(f'{d:.3f}' for d in DELAYS)}; "
-          f"the evening took {time.monotonic() - started:.1f} s")

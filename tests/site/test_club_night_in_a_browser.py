@@ -6,6 +6,7 @@ worker on the real broker. Screenshots of every page go to var/screenshots/.
 """
 
 import re
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -13,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from players.models import Player
+from tests.waiting import WAIT, WAIT_MS, wait_in_page
 
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
@@ -33,7 +35,7 @@ def browser_page(live_server, monkeypatch):
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
             "--no-first-run", "--disable-sync"])
         page = browser.new_page(viewport={"width": 1100, "height": 900})
-        page.set_default_timeout(30_000)
+        page.set_default_timeout(WAIT_MS)
         page.console_errors, page.foreign_hosts, page.without_csp = [], set(), set()
         # a page whose answer lacks the Content-Security-Policy; a CSP violation shows as a console error
         page.on("response", lambda r: page.without_csp.add(r.url)
@@ -57,13 +59,14 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def reload_until(page, check, tries: int = 60):
-    for _ in range(tries):
-        if check():
-            return
+def reload_until(page, check, timeout: float = WAIT):
+    """Reload ``page`` until ``check()`` holds (the worker's work shown); fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{page.url} never showed what was expected in {timeout} s")
         page.wait_for_timeout(500)
         page.reload()
-    raise AssertionError(f"{page.url} never showed what was expected")
 
 
 @pytest.mark.worker
@@ -210,10 +213,7 @@ def test_members_who_are_not_staff_log_in_on_the_site_to_record_and_to_run(live_
     from eventlog.models import Event
 
     rolled = Event.objects.filter(stream_id=match_id, event_type="GameStarted", metadata__actor=seats[0].user_id)
-    for _ in range(60):  # recorded under Jonas's own name
-        if rolled.exists():
-            break
-        page.wait_for_timeout(250)
+    wait_in_page(page, rolled.exists, what="the roll, recorded under Jonas's own name")
     assert sorted(rolled.get().payload["dice"]) == [1, 3]
     page.click("button:text('Log out')")
     page.wait_for_selector("text=Log in")

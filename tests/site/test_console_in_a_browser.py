@@ -20,6 +20,7 @@ from pypdf import PdfReader
 
 from tests.games.recorder import Recorder
 from tests.site.test_club_night_in_a_browser import browser_page, reload_until, shot  # noqa: F401 - the fixture
+from tests.waiting import wait_in_page
 from tournaments import services
 from players.models import Player
 from tournaments.selectors import tournament_data, tournament_facts
@@ -138,12 +139,12 @@ def test_a_twelve_player_evening_from_the_console(live_worker, live_server, brow
     board = page.locator("#board").inner_text()
     assert nxt["names"][0] in board and nxt["names"][1] in board
     shot(page, "console-05-next-round")
-    for _ in range(60):
-        told = [msg for msg in mails() if str(nxt["table"]) in msg["Subject"]
+    def their_mails():
+        return [msg for msg in mails() if str(nxt["table"]) in msg["Subject"]
                 and any(address(n) in msg["To"] for n in nxt["names"])]
-        if len(told) >= 2:
-            break
-        page.wait_for_timeout(500)
+
+    wait_in_page(page, lambda: len(their_mails()) >= 2, what="both players' mails")
+    told = their_mails()
     recipients = {msg["To"] for msg in told}
     assert recipients == {address(n) for n in nxt["names"]}
     body = told[0].get_content()

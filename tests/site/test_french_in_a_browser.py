@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import WAIT_MS
+
 from .test_club_night_in_a_browser import CHROMIUM, SHOTS, shot
 
 
@@ -24,7 +26,7 @@ def chromium(live_server, monkeypatch):
 
         def page_in(locale: str):
             page = browser.new_context(locale=locale, viewport={"width": 1000, "height": 800}).new_page()
-            page.set_default_timeout(30_000)
+            page.set_default_timeout(WAIT_MS)
             page.errors = []  # a CSP violation is a console error
             page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: page.errors.append(str(e)))

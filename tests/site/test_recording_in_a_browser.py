@@ -35,7 +35,7 @@ def test_a_roll_with_one_legal_play_records_itself(live_server, director, browse
 
     tap_dice(tablet, 6, 6)  # the roll, then nothing: the only play goes by itself
 
-    tablet.wait_for_selector("text=has one way to play: 6/off 6/off 6/off 5/off, recorded.", timeout=5_000)
+    tablet.wait_for_selector("text=has one way to play: 6/off 6/off 6/off 5/off, recorded.")
     after = matches.match_load(match_id)
     assert after.version == before + 2 and after.state.turn == 1 and after.state.phase == "roll"
     assert "Bruno to roll or double." in tablet.locator("#status").inner_text()
