@@ -11,7 +11,7 @@ from eventlog import projections, store, tasks, wake_ups
 from eventlog.models import Event, ProjectionCheckpoint
 from eventlog.store import NewEvent
 from tests.conftest import Worker
-from tests.waiting import wait_for
+from tests.waiting import WAIT, wait_for
 
 
 @pytest.fixture
@@ -175,11 +175,11 @@ def test_a_command_wakes_the_projections_and_tells_its_pages_in_one_round_trip(b
     monkeypatch.setattr(wake_ups, "_redis", lambda url: redis.Redis.from_url(url))  # counted from here on
     listener = redis.Redis.from_url(broker_url).pubsub()
     listener.subscribe(live.message(live.stream_topic("m-1"), 0)[0])
-    assert listener.get_message(timeout=5)["type"] == "subscribe"
+    assert listener.get_message(timeout=WAIT)["type"] == "subscribe"
     for version in (4, 5, 6):
         tasks.wake_projections_and_tell(live.stream_topic("m-1"), version)
     heard = []
-    while len(heard) < 3 and (message := listener.get_message(timeout=5)) is not None:
+    while len(heard) < 3 and (message := listener.get_message(timeout=WAIT)) is not None:
         heard.append(json.loads(message["data"]))
     listener.close()
     assert heard == [4, 5, 6]  # every page told, each time

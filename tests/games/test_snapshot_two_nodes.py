@@ -55,7 +55,7 @@ class Node:
 
     def close(self) -> None:
         self.proc.stdin.close()
-        self.proc.wait(timeout=30)
+        self.proc.wait(timeout=120)
 
 
 @pytest.fixture

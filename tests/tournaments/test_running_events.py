@@ -292,7 +292,7 @@ def test_a_live_worker_advances_the_bracket_on_its_own(live_worker, make_user):
     first = wait_for(lambda: len(slots_with_matches(1)) == 2 and slots_with_matches(1), what="round 1 matches")
     play_to_end(director, first[0]["match_id"], winner_seat=1)
     report(t, director, tournament_data(t), first[1]["key"], first[1]["players"][0])
-    final = wait_for(lambda: slots_with_matches(2), timeout=60, what="the final to be created by the worker")[0]
+    final = wait_for(lambda: slots_with_matches(2), what="the final to be created by the worker")[0]
     assert set(final["players"]) == {first[0]["players"][1], first[1]["players"][0]}
 
 

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from eventlog import store
 from players.models import Player
 from tests.tournaments.test_running_events import settle, slot, start
-from tests.waiting import wait_for
+from tests.waiting import WAIT, wait_for
 from tournaments import services
 from tournaments.events import stream_id_of
 
@@ -48,8 +48,9 @@ def test_a_second_press_of_a_result_is_refused_with_the_events_version_it_sent(p
         services.tournament_command(actor=director, tournament=t, command=press)
         thread = threading.Thread(target=press_again)
         thread.start()
-        wait_for(waiting_for_the_log, timeout=30, what="the second press to wait for the log")
-    thread.join(60)
+        wait_for(waiting_for_the_log, what="the second press to wait for the log")
+    thread.join(WAIT)
+    assert not thread.is_alive(), "the second press never answered"
     now = store.stream_version(stream_id_of(t.pk))
     answer = second["answer"]
     body = answer.json()
