@@ -12,6 +12,7 @@ catches up on a result that came while it loaded, before its stream was open.
 Headless Debian Chromium driven by Playwright against the live server (threaded WSGI: the push's sync path; the
 ASGI path is tests/eventlog/test_live_push.py)."""
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -79,6 +80,14 @@ def open_page(browser, live_server, *, login: bool, width=1024, height=768, touc
         page.click("button[type=submit]")
         page.wait_for_load_state()
     return page
+
+
+def frozen_and_unpushed(page) -> None:
+    """From before the page opens, it hears no push (its stream refused) and runs no timer of its own (its clock
+    paused): whatever it fetches, neither a poll nor a push made it ask."""
+    page.context.route("**/follow/", lambda route: route.abort())
+    page.context.clock.install()
+    page.clock.pause_at(datetime.now() + timedelta(seconds=1))
 
 
 def replay(director, match_id: str, events) -> None:
@@ -325,3 +334,30 @@ def test_an_event_page_catches_up_on_a_result_that_came_while_it_loaded(live_ser
     held[0].continue_()
     page.wait_for_selector(".match[data-slot='main:r1:m1'][data-status='done']")
     assert page.errors == []
+
+
+def test_the_live_board_back_online_shows_at_once_what_was_recorded_meanwhile(live_server, director, browser, api):
+    """The big screen shares the recording screen's following (follow.js): back online, it asks for the match at
+    once (no timer and no push able to make it ask here) and draws what was recorded while it was offline."""
+    alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
+    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
+    replay(director, match_id, read_mat(MAT.read_text()).events[1:4])  # Alice to play 6-5
+    watcher = open_page(browser, live_server, login=False, width=1280, height=800)
+    frozen_and_unpushed(watcher)
+    watcher.goto(f"{live_server.url}/matches/{match_id}/live/")
+    watcher.wait_for_selector("#board .point")
+    before = matches.match_load(match_id).version
+    assert watcher.locator("body").get_attribute("data-version") == str(before)
+
+    watcher.context.set_offline(True)
+    watcher.wait_for_function("() => !navigator.onLine")
+    played = api(director).post(f"/api/matches/{match_id}/commands/", {"type": "move", "move": "24/18 18/13",
+                                                                        "expected_version": before},
+                                format="json", HTTP_IDEMPOTENCY_KEY="the-tablet")
+    assert played.status_code == 200, played.content
+    state = f"{live_server.url}/api/matches/{match_id}/"
+    with watcher.expect_request(lambda r: r.url == state and r.method == "GET"):
+        watcher.context.set_offline(False)
+    watcher.wait_for_function("(v) => +document.body.dataset.version > v", arg=before)
+    assert watcher.inner_text("#status") == "Bob to roll."
+    assert watcher.errors == []

@@ -14,7 +14,8 @@ from tournaments import services
 from tournaments.models import TournamentSlot
 
 from .test_club_night_in_a_browser import shot
-from .test_live_in_a_browser import MAT, browser, director, drawn_knockout, open_page, replay, tap_dice  # noqa: F401 (fixtures)
+from .test_live_in_a_browser import (  # noqa: F401 (fixtures)
+    MAT, browser, director, drawn_knockout, frozen_and_unpushed, open_page, replay, tap_dice)
 
 
 @pytest.fixture
@@ -211,9 +212,7 @@ def test_the_message_line_is_on_the_screen_when_a_press_is_refused(live_server, 
         Player.objects.filter(user=director).update(user=None)
         Player.objects.filter(pk=seat.player_a).update(user=director)  # the recorder plays it: the banner shows
         tablet = open_page(browser, live_server, login=True, touch=True, width=width, height=height)
-        # the other tablet's roll reaches this one only through its own press (no push, no poll: timers frozen)
-        tablet.context.clock.install()
-        tablet.context.route("**/follow/", lambda route: route.abort())
+        frozen_and_unpushed(tablet)  # the other tablet's roll reaches this one only through its own press
         tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
         tablet.wait_for_selector("#board .point")
         assert tablet.locator(".your-match").count() == 1 and tablet.locator(".table-no").count() == 1
@@ -233,7 +232,8 @@ def test_the_message_line_is_on_the_screen_when_a_press_is_refused(live_server, 
         message_line_on_screen(tablet, size, "no play makes that point")
 
         # a play typed by hand that the dice do not allow: the server's engine refuses it, with its reason
-        type_and_play = "(m) => { document.getElementById('move-text').value = m; document.getElementById('play').click(); }"
+        type_and_play = ("(m) => { document.getElementById('move-text').value = m;"
+                         " document.getElementById('play').click(); }")
         tablet.evaluate(type_and_play, "13/9 13/11")
         message_line_on_screen(tablet, size, "13/9")
         shot(tablet, f"50-record-refused-{width}x{height}")
@@ -244,3 +244,32 @@ def test_the_message_line_is_on_the_screen_when_a_press_is_refused(live_server, 
         assert matches.match_load(match_id).version == record.version + 1  # nothing refused was recorded
         assert tablet.errors == []
         tablet.context.close()
+
+
+def test_a_tablet_back_online_shows_at_once_what_the_other_tablet_recorded_meanwhile(
+        live_server, director, browser, api, match_023):  # noqa: F811
+    """A tablet that lost the network while the other tablet recorded a play asks for the match as soon as it is
+    back online, not at its next poll or its stream's next retry: the state's request follows the browser's
+    online event with no timer and no push able to make it, and the board shows the play."""
+    match_id, record = match_023
+    replay(director, match_id, record.events[1:4])  # Ada to play 6-5
+    tablet = open_page(browser, live_server, login=True, touch=True)
+    frozen_and_unpushed(tablet)
+    tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+    tablet.wait_for_selector("#board .point")
+    assert "Ada plays 6-5" in tablet.inner_text("#status")
+
+    tablet.context.set_offline(True)
+    tablet.wait_for_function("() => !navigator.onLine")
+    now = matches.match_load(match_id).version
+    played = api(director).post(f"/api/matches/{match_id}/commands/", {"type": "move", "move": "24/18 18/13",
+                                                                        "expected_version": now},
+                                format="json", HTTP_IDEMPOTENCY_KEY="the-other-tablet")
+    assert played.status_code == 200, played.content
+    state = f"{live_server.url}/api/matches/{match_id}/"
+    with tablet.expect_request(lambda r: r.url == state and r.method == "GET"):
+        tablet.context.set_offline(False)
+    tablet.wait_for_function("() => document.getElementById('status').textContent.includes('Bruno to roll')")
+    assert tablet.locator("#board g.point[data-point='24'] title").text_content() == "point 24: 1"
+    assert tablet.locator("#board g.point[data-point='13'] title").text_content() == "point 13: 6"
+    assert tablet.errors == []
