@@ -116,10 +116,14 @@ class CorrectResult(ResultCommand):
 
 @dataclass(frozen=True)
 class Forfeit(TournamentCommand):
+    """A match decided without being played: named by its ``winner``, or by the player who forfeits (``loser``,
+    the absent one; the other wins). One of the two, never both."""
+
     type: ClassVar[str] = "forfeit"
     slot: str
-    winner: int
+    winner: int | None = None
     reason: str = "no-show"
+    loser: int | None = None
 
 
 @dataclass(frozen=True)
@@ -274,9 +278,9 @@ def _reason(c: dict, default: str) -> str:
     return reason
 
 
-def _winner(c: dict):
+def _winner(c: dict, name: str = "winner"):
     # any value: the decider says whether it is one of the slot's players, with the players named
-    winner = c.get("winner")
+    winner = c.get(name)
     return winner if _whole(winner) else -1
 
 
@@ -369,7 +373,8 @@ _PARSERS = {
     ReportResult: lambda c: ReportResult(slot=_slot(c), winner=_winner(c), score=_score(c)),
     ConfirmResult: lambda c: ConfirmResult(slot=_slot(c), winner=_winner(c), score=_score(c)),
     CorrectResult: lambda c: CorrectResult(slot=_slot(c), winner=_winner(c), score=_score(c), reason=_reason(c, "")),
-    Forfeit: lambda c: Forfeit(slot=_slot(c), winner=_winner(c), reason=_reason(c, "no-show")),
+    Forfeit: lambda c: Forfeit(slot=_slot(c), winner=_winner(c) if "winner" in c else None,
+                               loser=_winner(c, "loser") if "loser" in c else None, reason=_reason(c, "no-show")),
     KeepMatch: lambda c: KeepMatch(slot=_slot(c)),
     VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
     AssignTable: lambda c: AssignTable(slot=_slot(c), table=_table(c)),

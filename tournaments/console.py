@@ -574,6 +574,9 @@ class FormRefused(ValueError):
 
 def command_from_form(post) -> dict:
     kind = post.get("action", "")
+    forfeits = post.get("forfeit", "").strip()  # a result row's "<player> forfeits" button: its value is the player
+    if not kind and forfeits:
+        kind = "forfeit"
     if kind not in FORM_COMMANDS:
         raise FormRefused(_("Unknown action: nothing was recorded."))
     command: dict = {"type": kind}
@@ -583,7 +586,12 @@ def command_from_form(post) -> dict:
     for field in ("slot", "reason", "method"):
         if post.get(field, "").strip():
             command[field] = post[field].strip()
-    if kind in ("report_result", "correct_result", "forfeit") and "winner" not in command:
+    if kind == "forfeit" and forfeits:  # who forfeits decides it: the other wins, whatever the winner box says
+        command.pop("winner", None)
+        command["loser"] = _number(forfeits, _("the player who forfeits"))
+    if kind == "forfeit" and not ("winner" in command or "loser" in command):
+        raise FormRefused(_("Choose who forfeits: nothing was recorded."))
+    if kind in ("report_result", "correct_result") and "winner" not in command:
         raise FormRefused(_("Choose the winner: nothing was recorded."))
     if kind in ("report_result", "correct_result"):
         points = [post.get("winner_points", "").strip(), post.get("loser_points", "").strip()]

@@ -325,10 +325,14 @@ def _forfeit(facts: State, cmd: c.Forfeit) -> list:
     slot = next((s for s in view_of(facts).slots if s.key == cmd.slot), None)
     if slot is None or slot.status != READY:
         raise SlotNotReady("a forfeit is for a match that is due and not decided")
-    if cmd.winner not in slot.players:
-        raise BadWinner(f"the winner must be one of the slot's players {list(slot.players)}")
-    loser = next(p for p in slot.players if p != cmd.winner)
-    return [ev.MatchForfeited(slot.key, cmd.winner, loser, 0, 0, slot.length, reason=cmd.reason)]
+    if (cmd.winner is None) == (cmd.loser is None):
+        raise BadWinner("name the winner or the player who forfeits ('loser'), one of the two")
+    named, role = (cmd.winner, "winner") if cmd.winner is not None else (cmd.loser, "player who forfeits")
+    if named not in slot.players:
+        raise BadWinner(f"the {role} must be one of the slot's players {list(slot.players)}")
+    winner = named if cmd.winner is not None else next(p for p in slot.players if p != named)
+    loser = next(p for p in slot.players if p != winner)
+    return [ev.MatchForfeited(slot.key, winner, loser, 0, 0, slot.length, reason=cmd.reason)]
 
 
 def _keep(facts: State, cmd: c.KeepMatch) -> list:

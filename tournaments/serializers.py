@@ -183,10 +183,18 @@ class CorrectResultSerializer(_ResultSerializer):
 
 
 class ForfeitSerializer(CommandSerializer):
+    """A match decided without being played: name the winner, or the player who forfeits (``loser``)."""
+
     command = c.Forfeit
     slot = _slot()
-    winner = _player_id()
+    winner = _player_id(required=False, help_text="the winner's player id (or give 'loser')")
+    loser = _player_id(required=False, help_text="the player who forfeits (the absent one): the other wins")
     reason = _reason("no-show", "why the loser forfeits")
+
+    def validate(self, attrs):
+        if ("winner" in attrs) == ("loser" in attrs):
+            raise serializers.ValidationError("name the winner or the player who forfeits ('loser'), one of the two")
+        return attrs
 
 
 class KeepMatchSerializer(CommandSerializer):

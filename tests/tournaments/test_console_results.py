@@ -88,7 +88,7 @@ def test_the_console_records_only_what_the_director_said(client, director):
     assert winner.split("<option")[1].startswith(' value="">') and " selected" not in winner  # nobody chosen
     before = Event.objects.count()
     for form, why in (
-        ({"action": "forfeit", "slot": first[0]["key"]}, "Choose the winner"),
+        ({"action": "forfeit", "slot": first[0]["key"]}, "Choose who forfeits"),
         ({"action": "report_result", "slot": first[0]["key"], "winner": first[0]["players"][0]}, "Give both scores"),
         ({"action": "report_result", "slot": first[0]["key"], "winner": first[0]["players"][0],
           "winner_points": "7", "loser_points": ""}, "Give both scores"),
