@@ -361,3 +361,34 @@ def test_the_live_board_back_online_shows_at_once_what_was_recorded_meanwhile(li
     watcher.wait_for_function("(v) => +document.body.dataset.version > v", arg=before)
     assert watcher.inner_text("#status") == "Bob to roll."
     assert watcher.errors == []
+
+
+def test_the_viewer_whose_stream_was_refused_hears_the_match_again_once_back_online(live_server, director, browser,
+                                                                                   api):
+    """The move-by-move viewer shares the following (follow.js). A stream refused outright (a proxy's 502 while a
+    live node restarts, or the 503 of too many streams) is closed for good by the browser: back online, the page
+    opens a new one, which tells it the match moved on while it was away."""
+    alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
+    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
+    replay(director, match_id, read_mat(MAT.read_text()).events[1:4])  # Alice to play 6-5
+    reader = open_page(browser, live_server, login=False)
+    refused = {"now": True}
+    reader.context.route("**/follow/", lambda route: route.fulfill(status=502, body="Bad gateway")
+                         if refused["now"] else route.continue_())
+    with reader.expect_response(lambda r: r.url.endswith("/follow/") and r.status == 502):
+        reader.goto(f"{live_server.url}/matches/{match_id}/")
+    reader.wait_for_selector("#board .point")
+    assert reader.locator("#moved-on").is_hidden()
+
+    reader.context.set_offline(True)
+    reader.wait_for_function("() => !navigator.onLine")
+    before = matches.match_load(match_id).version
+    played = api(director).post(f"/api/matches/{match_id}/commands/", {"type": "move", "move": "24/18 18/13",
+                                                                        "expected_version": before},
+                                format="json", HTTP_IDEMPOTENCY_KEY="the-tablet")
+    assert played.status_code == 200, played.content
+    refused["now"] = False
+    with reader.expect_response(lambda r: r.url.endswith("/follow/") and r.status == 200):
+        reader.context.set_offline(False)
+    reader.wait_for_selector("#moved-on:not([hidden])")
+    assert reader.errors == []
