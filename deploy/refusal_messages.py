@@ -183,6 +183,14 @@ PATTERNS: dict[str, list[Pattern]] = {
     # the address handlers (deploy/urls.py)
     "not_found": [_p(r"no such address: (?P<path>.+)", _("no such address: %(path)s"))],
     "too_large": [_p(r"the request body is larger than (?P<n>[\d.]+) MB", _("the request body is larger than %(n)s MB"))],
+    # a big match record's import (games/imports.py)
+    "import_under_way": [
+        _p(r"your import (?P<job>\d+) is still being judged; send the next one once it is done",
+           _("your import %(job)s is still being judged; send the next one once it is done"))],
+    "import_budget_spent": [
+        _p(r"an import may bring (?P<n>\d+) games an hour; this record of (?P<games>\d+) games must wait "
+           r"(?P<s>\d+) s",
+           _("an import may bring %(n)s games an hour; this record of %(games)s games must wait %(s)s s"))],
     # the tournament (tournaments/decider.py)
     "unknown_command": [_p(r"unknown command (?P<value>\w+)", _("unknown command %(value)s"))],
     "unknown_player": [_p(r"'player' is the id of a player", _("'player' is the id of a player"))],
@@ -398,12 +406,20 @@ GENERAL: dict[str, Promise] = {
     "bad_request": _("The request could not be read."),
     "server_error": _("The server failed while answering; it is logged. Retry the request with the same "
                       "Idempotency-Key: it is applied at most once."),
+    "import_under_way": _("Your previous import is still being judged: send the next one once it is done."),
+    "import_budget_spent": _("Your imports have brought as many games as an hour allows: try again later."),
+    "same_person": _("Lines name members of the club by their name alone: say for each whether it is the same "
+                     "person; nothing was imported."),
 }
+
+# codes whose reasons the service writes through the catalogue itself, already in the reader's language (the
+# console's member import gives every line at fault, tournaments/console.py): passed on as they are
+SAID_IN_THE_READERS_LANGUAGE = frozenset({"import_refused"})
 
 
 def translated(code: str, detail: str) -> str:
     """``detail`` (the English reason of a refusal coded ``code``) in the active language."""
-    if (get_language() or "en").split("-")[0] == "en":
+    if (get_language() or "en").split("-")[0] == "en" or code in SAID_IN_THE_READERS_LANGUAGE:
         return detail
     sentence = _read(PATTERNS.get(code, ()), detail)
     if sentence is None:

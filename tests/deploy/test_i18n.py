@@ -321,8 +321,40 @@ def test_every_refusal_code_the_api_declares_has_a_french_sentence():
     drf_own = {"authentication_failed", "not_authenticated", "method_not_allowed", "not_acceptable",
                "unsupported_media_type", "throttled", "parse_error", "invalid", "error", "permission_denied",
                "not_found"}  # Django REST framework's, translated by its own French catalogue
-    missing = set(api_errors.known_codes()) - set(refusal_messages.GENERAL) - drf_own
+    missing = set(api_errors.known_codes()) - set(refusal_messages.GENERAL) - drf_own \
+        - refusal_messages.SAID_IN_THE_READERS_LANGUAGE
     assert missing == set()
+
+
+@pytest.mark.django_db
+def test_the_imports_refusals_reach_a_french_reader_in_french(api, make_user):
+    """A big record's import refused while another is judged or past the hour's games, and the console's member
+    list refused line by line (written in the reader's language by the console itself, kept as it is)."""
+    from deploy import refusal_messages
+    from django.utils import translation
+    from players.models import Club
+    from tournaments import services
+
+    with translation.override("fr"):
+        assert refusal_messages.translated(
+            "import_under_way", "your import 12 is still being judged; send the next one once it is done") == \
+            "votre importation 12 est encore en cours d'examen ; envoyez la suivante une fois celle-ci terminée"
+        assert refusal_messages.translated(
+            "import_budget_spent", "an import may bring 200 games an hour; this record of 30 games must wait 61 s") \
+            == "une importation peut apporter 200 parties par heure ; cet enregistrement de 30 parties doit " \
+               "attendre 61 s"
+        assert refusal_messages.translated("same_person", "Ines") == \
+            "Des lignes désignent des membres du club par leur seul nom : dites pour chacune s'il s'agit de la " \
+            "même personne ; rien n'a été importé."
+    club = Club.objects.create(name="Lyon BG")
+    director = make_user("dora", player=False)
+    club.directors.add(director)
+    t = services.tournament_create(actor=director, name="Jeudi", format="single_elimination", club=club,
+                                   settings={"lengths": {"main": {"default": 3}}})
+    refused = api(director).post(f"/api/tournaments/{t.pk}/members/import/", {"members": "Ines\n, x@example.org"},
+                                 format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert refused.status_code == 400 and refused.json()["code"] == "import_refused"
+    assert refused.json()["detail"] == "ligne 2 : un nom de 1 à 80 caractères"
 
 
 def test_every_code_of_every_refusal_enum_has_a_french_sentence():
