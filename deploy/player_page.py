@@ -9,7 +9,7 @@ from ratings import records
 from ratings import selectors as ratings
 from tournaments import placings
 from tournaments.models import Tournament, TournamentStanding, TournamentState
-from tournaments.selectors import bye_rule
+from tournaments.selectors import bye_rule, place_label
 
 from . import rating_chart
 
@@ -27,7 +27,7 @@ def player_page(request, pk: int):
     states = {s.tournament_id: s
               for s in TournamentState.objects.filter(tournament_id__in={r.tournament_id for r in rows})}
     results = [  # a place is a result only once the event is over: until then it is the standing so far, marked so
-        {"event": events[r.tournament_id], "rank": r.rank,
+        {"event": events[r.tournament_id], "rank": r.rank, "place": place_label(r.rank, r.shared),
          "finished": placings.is_finished(states.get(r.tournament_id)), "played": r.played, "wins": r.wins,
          "losses": r.losses, "byes": r.byes,
          "bye_is_win": bye_rule(getattr(states.get(r.tournament_id), "format", None), r.flight) == "win"}
@@ -42,7 +42,8 @@ def player_page(request, pk: int):
         "records": records.player_records(player.pk, results=played),
         "opponents": opponents[:OPPONENTS_SHOWN], "more_opponents": max(0, len(opponents) - OPPONENTS_SHOWN),
         "person": Player.objects.filter(pk=person).first() if person != player.pk else None,
-        "best": placings.best_results(player.pk)[:BEST_SHOWN],
+        "best": [{**b, "place_label": place_label(b["place"], b["shared"])}
+                 for b in placings.best_results(player.pk)[:BEST_SHOWN]],
     })
 
 

@@ -56,6 +56,8 @@ class BestResultSerializer(serializers.Serializer):
     event = serializers.CharField()
     flight = serializers.CharField(allow_blank=True, help_text="main, consolation, last_chance, or '' for one table")
     place = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="others hold the same place: knocked out in the same round of a "
+                                                "knockout (shown 3=)")
     field = serializers.IntegerField(help_text="players in that table")
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()

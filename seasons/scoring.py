@@ -17,6 +17,11 @@ Components:
     ``{"kind": "placement", "table": [{"min_field": 8, "points": [10, 6, 3, 3]}, {"min_field": 16, ...}]}``.
     An event of F players reads the column with the largest ``min_field`` <= F (none: no points); the place p
     gets ``points[p - 1]`` (0 past the end of the list). An event too small for every column gives nothing.
+    Shared places (players knocked out in the same round of a knockout: two 3=, four 5=) share the points of
+    the places they cover, averaged: each 3= gets the mean of the 3rd and 4th places' points, each 5= the mean
+    of the 5th to 8th. That is the usual rule for tied places (golf tours' ranking points, chess prizes shared
+    under FIDE's rules): an event gives out the same points whatever its ties, and no seed decides them;
+    giving each the higher place's points would make every knockout worth more than a Swiss of its size.
 
 ``match_wins``: points per match won, weighted by bracket and by round:
     ``{"kind": "match_wins", "per_win": 1, "brackets": {"main": 1, "consolation": 0.5}, "rounds": {"3": 2}}``.
@@ -33,6 +38,7 @@ or after it and leaves the earlier ones as they were.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -181,14 +187,18 @@ def _round_number(key) -> bool:
 # -- scoring ---------------------------------------------------------------------------------------------
 
 
-def placement_points(component: dict, place: int, field_size: int) -> float:
+def placement_points(component: dict, place: int, field_size: int, sharing: int = 1) -> float:
+    """The points of ``place`` in an event of ``field_size``; ``sharing`` players holding that place share the
+    points of the places ``place`` to ``place + sharing - 1``, averaged."""
     column = None
     for candidate in component["table"]:  # sorted by min_field
         if candidate["min_field"] <= field_size:
             column = candidate
-    if column is None or not 1 <= place <= len(column["points"]):
+    if column is None or place < 1:
         return 0.0
-    return float(column["points"][place - 1])
+    points = column["points"]
+    covered = range(place, place + max(sharing, 1))
+    return sum(float(points[p - 1]) for p in covered if p <= len(points)) / len(covered)
 
 
 def match_win_points(component: dict, wins) -> float:
@@ -201,13 +211,13 @@ def match_win_points(component: dict, wins) -> float:
     return total
 
 
-def event_points(rule: dict, finish: Finish, field_size: int) -> float:
-    """What one event gives one player under one rule."""
+def event_points(rule: dict, finish: Finish, field_size: int, sharing: int = 1) -> float:
+    """What one event gives one player under one rule; ``sharing`` players hold the player's place."""
     points = 0.0
     for component in rule["components"]:
         kind = component["kind"]
         if kind == "placement":
-            points += placement_points(component, finish.place, field_size)
+            points += placement_points(component, finish.place, field_size, sharing)
         elif kind == "match_wins":
             points += match_win_points(component, finish.wins)
         elif kind == "attendance":
@@ -234,8 +244,10 @@ def table(events, versions) -> list[Row]:
         version = version_on(versions, event.on)
         if version is None:
             continue  # no rule in force yet on that date: the event gives no points
+        sharing = Counter(finish.place for finish in event.finishes)  # players out in the same round: 3=, 5=
         for finish in event.finishes:
-            score = Score(event.event, event_points(version.rule, finish, event.field_size), version.version)
+            points = event_points(version.rule, finish, event.field_size, sharing[finish.place])
+            score = Score(event.event, points, version.version)
             per_player.setdefault(finish.player, []).append(score)
     latest = max((e.on for e in events), default=None)
     current = version_on(versions, latest) if latest is not None else None

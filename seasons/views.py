@@ -77,4 +77,4 @@ def season_table_pdf(request, pk: int):
 
 def rules_page(request):
     """The published rules: anyone can check every season table."""
-    return render(request, "seasons/rules.html", {"doc": scoring.__doc__})
+    return render(request, "seasons/rules.html")

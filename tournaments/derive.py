@@ -10,9 +10,10 @@ a correction).
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass, field
 
-from tournaments.formats import double_elimination, ladder, league, round_robin, single_elimination, swiss
+from tournaments.formats import double_elimination, ladder, league, places, round_robin, single_elimination, swiss
 from tournaments.formats.core import READY, Lengths, Pairing, Result
 from tournaments.formats.standings import standings as table
 
@@ -214,9 +215,11 @@ FLIGHTS = ("main", "consolation", "last_chance")  # a single elimination's fligh
 def _from_bracket(facts: Facts, bracket, results, seeds: list[int] | None = None) -> View:
     """Standings per flight: Main, Consolation and Last Chance are separate competitions, each with its winner
     first; a double elimination is one competition (its winners', losers' and final brackets together).
-    In a flight, players rank by how far they went (the champion, then the round they last played), then
-    wins, then seed; a withdrawn player ranks after every player who went as far and played it out (they
-    were still in when the withdrawn one left), so a withdrawal never places a player above them."""
+    In a flight, players rank by how far they went (the champion, then the round they last played), and players
+    knocked out in the same round share the place (3=, 5=: ``formats/places.py``); a withdrawn player ranks
+    after every player who went as far and played it out (they were still in when the withdrawn one left), so a
+    withdrawal never places a player above them. Within a shared place the table lists them by wins, then
+    seed: an order to read, not a place."""
     seed = {p: i for i, p in enumerate(seeds or facts.seeds)}
     flights: dict[str, list] = {}
     if facts.format != Format.DOUBLE_ELIMINATION:
@@ -230,11 +233,17 @@ def _from_bracket(facts: Facts, bracket, results, seeds: list[int] | None = None
             continue
         done = [s for s in slots if s.result is not None]
         rows = table(players, [[Pairing(s.result.winner, s.result.loser, s.result) for s in done]], ())
-        reached = {p: max((s.round for s in slots if p in s.players), default=0) for p in players}
         champion = champions.get(flight) if isinstance(champions.get(flight), int) else None
-        rows.sort(key=lambda r: (r.player != champion, -reached[r.player], r.player in facts.withdrawn, -r.wins,
-                                 r.losses, seed.get(r.player, 0)))
-        flights[flight] = [dataclasses.replace(r, rank=i) for i, r in enumerate(rows, 1)]
+        stage = places.by_round
+        if facts.format == Format.DOUBLE_ELIMINATION:
+            stage = double_elimination.stage(max((s.round for s in slots if s.bracket == double_elimination.LOSERS),
+                                                 default=0))
+        key = places.place_keys(slots, champion, stage=stage, withdrawn=facts.withdrawn)
+        rows.sort(key=lambda r: (key[r.player], -r.wins, r.losses, seed.get(r.player, 0)))
+        ranks = places.shared_places([key[r.player] for r in rows])
+        holders = Counter(ranks)
+        flights[flight] = [dataclasses.replace(r, rank=rank, shared=holders[rank] > 1)
+                           for r, rank in zip(rows, ranks, strict=True)]
     return View(
         slots=list(bracket.slots), standings=[r for rows in flights.values() for r in rows], flights=flights,
         champions=dict(bracket.champions), winner=bracket.winner, awaiting_draw=tuple(bracket.awaiting_draw),

@@ -100,6 +100,8 @@ class TournamentStanding(models.Model):
                               help_text="main, consolation or last_chance: each flight has its own table; '' for one")
     forfeits = models.PositiveIntegerField(default=0, help_text="matches lost by forfeit")
     withdrawn = models.BooleanField(default=False)
+    shared = models.BooleanField(default=False, help_text="another player holds the same rank: knocked out in the "
+                                 "same round of a knockout (shown 3=)")
 
     class Meta:
         verbose_name = _("event standing")

@@ -27,7 +27,8 @@ def best_results(player_id: int) -> list[dict]:
               TournamentStanding.objects.filter(tournament_id__in=events).values("tournament_id", "flight")
               .annotate(n=Count("id"))}
     out = [{"tournament_id": r.tournament_id, "event": events[r.tournament_id].name, "flight": r.flight,
-            "place": r.rank, "field": fields.get((r.tournament_id, r.flight), 0), "wins": r.wins, "losses": r.losses,
+            "place": r.rank, "shared": r.shared, "field": fields.get((r.tournament_id, r.flight), 0), "wins": r.wins,
+            "losses": r.losses,
             "date": events[r.tournament_id].starts_on or events[r.tournament_id].created_at.date()}
            for r in rows if r.tournament_id in events]
     out.sort(key=lambda x: (x["place"], -x["field"], -x["tournament_id"]))

@@ -79,7 +79,7 @@ def refresh(tournament: Tournament) -> bool:
             tournament_id=pk, player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
             byes=r.byes, points_for=r.points_for, points_against=r.points_against, score=r.score,
             tiebreaks=r.tiebreaks, flight=flight, forfeits=forfeits.get((flight, r.player), 0),
-            withdrawn=r.player in facts.withdrawn,
+            withdrawn=r.player in facts.withdrawn, shared=r.shared,
         )
         for flight, rows in view.flights.items() for r in rows
     )

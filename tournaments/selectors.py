@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext
 
 from games.models import MatchSummary
 from players.selectors import display_names
@@ -30,8 +30,9 @@ def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
 def tournament_data(tournament: Tournament) -> dict:
     state = TournamentState.objects.filter(tournament_id=tournament.pk).first()
     slots = list(TournamentSlot.objects.filter(tournament_id=tournament.pk).order_by("bracket", "round", "index"))
+    # a shared place's players (3=) in the order the table was derived in (its rows are written in that order)
     rows = sorted(TournamentStanding.objects.filter(tournament_id=tournament.pk),
-                  key=lambda r: (FLIGHT_ORDER.get(r.flight, len(FLIGHT_ORDER)), r.rank))
+                  key=lambda r: (FLIGHT_ORDER.get(r.flight, len(FLIGHT_ORDER)), r.rank, r.pk))
     ids = {p for s in slots for p in (s.player_a, s.player_b) if p} | {r.player_id for r in rows}
     ids |= set(state.entries if state else [])
     names = display_names(ids)
@@ -65,12 +66,19 @@ def tournament_data(tournament: Tournament) -> dict:
              "points_against": r.points_against, "score": r.score,
              # in the event's order: the columns read as the ranking uses them
              "tiebreaks": dict(sorted(r.tiebreaks.items(), key=lambda kv: order.get(kv[0], len(order)))),
-             "flight": r.flight, "forfeits": r.forfeits, "withdrawn": r.withdrawn}
+             "flight": r.flight, "forfeits": r.forfeits, "withdrawn": r.withdrawn, "shared": r.shared,
+             "place": place_label(r.rank, r.shared)}
             for r in rows
         ],
         "stages": state.stages if state else {},
         "reentry": state.reentry if state else {},
     }
+
+
+def place_label(rank: int, shared: bool) -> str:
+    """A place as the tables show it: "3" or, shared with others knocked out in the same round, "3="."""
+    return pgettext("a place shared with other players, as in 3=", "%(place)s=") % {"place": rank} if shared \
+        else str(rank)
 
 
 FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, **{f"group{g}": g / 100 for g in range(1, 27)},  # stage one first

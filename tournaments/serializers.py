@@ -351,6 +351,11 @@ class StandingSerializer(serializers.Serializer):
     tiebreaks = serializers.DictField(child=serializers.FloatField())
     flight = serializers.CharField(allow_blank=True)
     forfeits = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="others hold the same rank: players knocked out in the same round of "
+                                                "a knockout share their place (3=); the table lists them by wins, "
+                                                "then seed")
+    place = serializers.CharField(help_text="the place as the tables show it, in the reader's language: '3', or "
+                                            "'3=' when shared")
     withdrawn = serializers.BooleanField()
 
 

@@ -214,8 +214,9 @@ def tournament_tables() -> dict:
     return {
         "state": rows(TournamentState, "tournament_id"),
         "slots": rows(TournamentSlot, "tournament_id", "key"),
+        # players out in the same round of a knockout share a rank: the player names the row
         "standings": sorted(rows(TournamentStanding, "tournament_id", "rank"),
-                            key=lambda r: (r["tournament_id"], r.get("flight", ""), r["rank"])),
+                            key=lambda r: (r["tournament_id"], r.get("flight", ""), r["rank"], r["player_id"])),
     }
 
 

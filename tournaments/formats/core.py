@@ -205,3 +205,4 @@ class Standing:
     tiebreaks: dict[str, float]
     score: float = 0
     byes: int = 0
+    shared: bool = False  # another player holds the same place (players out in the same round of a knockout: 3=)

@@ -34,10 +34,10 @@ bracket losers by round and slot, then the grand-final loser.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .core import BYE, DONE, Bracket, Lengths, Result
+from .core import BYE, DONE, Bracket, Lengths, Result, Slot
 from .knockout import (
     NOBODY,
     ResetSide,
@@ -114,3 +114,19 @@ def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Confi
         fields={n: field_of(by[n]) for n in names},
         ignored=tuple(ignored) + tuple(sorted(k for k in results if k not in known)),
     )
+
+
+def stage(losers_rounds: int) -> Callable[[Slot], int]:
+    """How far a slot stands, as places count it (``places``): losers' round k is stage k (a player is out when
+    they lose there, and those out in the same losers' round share a place); a winners' round is the losers'
+    round its losers drop into (round 1 into 1, round r into 2r - 2), so a player unbeaten there ranks with the
+    players still in at that stage; the grand final comes after them all."""
+
+    def of(slot: Slot) -> int:
+        if slot.bracket == LOSERS:
+            return slot.round
+        if slot.bracket == GRAND_FINAL:
+            return losers_rounds + slot.round
+        return 1 if slot.round == 1 else 2 * slot.round - 2
+
+    return of

@@ -125,3 +125,27 @@ def test_the_version_in_force():
 def test_a_bad_rule_is_refused_with_its_reason(bad, says):
     with pytest.raises(RuleError, match=says):
         checked(bad)
+
+
+# an eight-player knockout as the event publishes it: the semi-finals' losers share 3rd, the quarter-finals' 5th
+KNOCKOUT_8 = (Finish(11, 1), Finish(12, 2), Finish(13, 3), Finish(14, 3),
+              Finish(15, 5), Finish(16, 5), Finish(17, 5), Finish(18, 5))
+
+
+def test_shared_places_share_the_points_of_the_places_they_cover_averaged():
+    wall = {"kind": "placement", "table": [{"min_field": 8, "points": [10, 6, 4, 2, 1, 1, 0.5, 0.5]}]}
+    rows = table([EventResult(1, date(2026, 3, 1), 8, KNOCKOUT_8)], [Version(1, date(2026, 1, 1), rule(wall))])
+    points = {row.player: row.total for row in rows}
+    # 3= takes the mean of 3rd and 4th (4 and 2); 5= the mean of 5th to 8th (1, 1, 0.5, 0.5): no seed decides
+    assert points == {11: 10, 12: 6, 13: 3, 14: 3, 15: 0.75, 16: 0.75, 17: 0.75, 18: 0.75}
+    assert sum(points.values()) == sum(wall["table"][0]["points"])  # the event gives out its table's points, once
+    assert [row.rank for row in rows] == [1, 2, 3, 3, 5, 5, 5, 5]
+
+
+def test_a_shared_place_past_the_end_of_the_list_counts_the_missing_places_as_nothing():
+    short = {"kind": "placement", "table": [{"min_field": 8, "points": [4, 2, 1]}]}  # nothing from 4th on
+    rows = table([EventResult(1, date(2026, 3, 1), 8, KNOCKOUT_8)], [Version(1, date(2026, 1, 1), rule(short))])
+    points = {row.player: row.total for row in rows}
+    assert points[13] == points[14] == 0.5 and points[15] == 0
+    assert event_points(rule(short), Finish(13, 3), 8, sharing=2) == 0.5
+    assert event_points(rule(short), Finish(13, 3), 8) == 1  # a place of its own: the place's points
