@@ -1,10 +1,9 @@
-"""Public PDFs without a CPU drain: each printed once per version of what it shows, a few per client a minute.
+"""What the public PDFs share: a key per state of what they print, a throttle per client, "being printed".
 
-WeasyPrint takes seconds of CPU for a page (a season's table: 3-5 s). A PDF is kept in the cache under a digest
-of the facts it prints and the reader's language, so a reader gets the one printed for the same facts. One
-print at a time per process and per PDF: a request that finds the press busy is told to come back (503,
-``Retry-After``) rather than waiting on a thread that bystanders need. Requests are counted per client address
-(per user when signed in) at ``settings.PDF_THROTTLE_RATE``, on the API's limiter (apikit/throttling.py).
+A PDF costs seconds of CPU: it is printed once per state of its facts and language (the key below names it), by
+a worker, and asked for a few times a minute per client address (per user when signed in) at
+``settings.PDF_THROTTLE_RATE``, on the API's limiter (apikit/throttling.py). Until it is printed the answer is a
+small page that reloads itself (202, ``Retry-After``). The season table uses it: seasons/printing.py.
 """
 
 from __future__ import annotations
@@ -12,24 +11,24 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
 import time
-from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse
-from django.utils.translation import get_language
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from .throttling import _rate, limiter
 
 log = logging.getLogger(__name__)
 
-KEEP_SECONDS = 7 * 24 * 3600  # a digest names its content: an entry is never stale, only unused
-PRINTING_SECONDS = 120  # a print's claim, in case its process dies while printing
-COME_BACK_SECONDS = 5
-_press = threading.BoundedSemaphore(1)
+COME_BACK_SECONDS = 3
+
+
+def key_of(kind: str, facts, language: str) -> str:
+    """``kind:language:digest`` of ``facts`` (anything JSON writes, with str for the rest)."""
+    digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
+    return f"{kind}:{language}:{digest}"
 
 
 def throttled(request, scope: str) -> HttpResponse | None:
@@ -50,32 +49,12 @@ def throttled(request, scope: str) -> HttpResponse | None:
     return answer
 
 
-def printed(*, kind: str, facts, render: Callable[[], bytes]) -> bytes | None:
-    """The PDF printing ``facts`` (anything JSON can write, with str for the rest) in the reader's language:
-    from the cache, else printed here by ``render``; None while it is being printed elsewhere or this process's
-    press is busy (come back in a few seconds)."""
-    digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
-    key = f"pdf:{kind}:{get_language()}:{digest}"
-    pdf = cache.get(key)
-    if pdf is not None:
-        return pdf
-    if not _press.acquire(blocking=False):
-        return None
-    try:
-        if not cache.add(f"{key}:printing", 1, timeout=PRINTING_SECONDS):
-            return None
-        try:
-            pdf = render()
-            cache.set(key, pdf, timeout=KEEP_SECONDS)
-            return pdf
-        finally:
-            cache.delete(f"{key}:printing")
-    finally:
-        _press.release()
-
-
-def come_back_later() -> HttpResponse:
-    answer = HttpResponse(_("This page is being printed; it will be ready in a few seconds.") + "\n", status=503,
-                          content_type="text/plain; charset=utf-8")
+def being_printed() -> HttpResponse:
+    """202 and a page that asks again by itself in a few seconds (a browser following a PDF link sees it)."""
+    text = escape(_("This sheet is being printed; it opens by itself in a few seconds."))
+    answer = HttpResponse(f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" '
+                          f'content="{COME_BACK_SECONDS}"><title>{text}</title><p>{text}</p>\n', status=202,
+                          content_type="text/html; charset=utf-8")
     answer["Retry-After"] = str(COME_BACK_SECONDS)
+    answer["Cache-Control"] = "no-store"
     return answer

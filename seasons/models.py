@@ -107,3 +107,19 @@ class SeasonStanding(models.Model):
     class Meta:
         verbose_name = _("season standing")
         verbose_name_plural = _("season standings")
+
+
+class PrintedSheet(models.Model):
+    """A public PDF printed once for the state it shows (seasons/printing.py): ``key`` names the sheet, the reader's
+    language and a digest of the facts printed. A row without ``pdf`` is a print under way (claimed at
+    ``claimed_at``). Kept in the database, not the cache, so that the worker that prints and the web nodes that
+    serve share it whatever the cache (the embedded default's and the tests' are per process)."""
+
+    key = models.CharField(max_length=200, unique=True)
+    pdf = models.BinaryField(null=True)
+    claimed_at = models.DateTimeField()
+    printed_at = models.DateTimeField(null=True)
+
+    class Meta:
+        verbose_name = _("printed sheet")
+        verbose_name_plural = _("printed sheets")

@@ -13,7 +13,8 @@ from apikit import printing
 from eventlog import projections
 from eventlog.store import ConcurrencyError
 
-from . import controls, scoring, selectors, services, sheets
+from . import controls, scoring, selectors, services
+from . import printing as season_printing
 from .decider import SeasonError
 from .models import Season
 
@@ -60,16 +61,13 @@ def season_page(request, pk: int):
 
 def season_table_pdf(request, pk: int):
     """The table printed for the club's wall: public, as the season page is; in the reader's language. Printed
-    once per state of the table (apikit/printing.py), and throttled: printing costs seconds of CPU."""
+    by a worker once per state of the table (seasons/printing.py), and throttled: printing costs seconds of CPU."""
     if (refused := printing.throttled(request, "season-table")) is not None:
         return refused
     season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
-    base_url = request.build_absolute_uri("/")
-    data = selectors.season_data(season)
-    pdf = printing.printed(kind=f"season-{season.pk}", facts=[data, str(season.club or ""), base_url],
-                           render=lambda: sheets.season_table_sheet(season, base_url=base_url, data=data))
+    pdf = season_printing.table_pdf(season, base_url=request.build_absolute_uri("/"))
     if pdf is None:
-        return printing.come_back_later()
+        return printing.being_printed()
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="season-{season.pk}-table.pdf"'
     return response

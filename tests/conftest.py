@@ -56,6 +56,16 @@ def make_user(django_user_model):
 
 
 @pytest.fixture
+def tasks_in_process():
+    """Celery tasks run where they are sent, as in the embedded default (no broker, no worker)."""
+    from deploy.celery import app
+
+    was, app.conf.task_always_eager = app.conf.task_always_eager, True
+    yield
+    app.conf.task_always_eager = was
+
+
+@pytest.fixture
 def api():
     from rest_framework.test import APIClient
 

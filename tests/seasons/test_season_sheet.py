@@ -18,7 +18,8 @@ from seasons.models import Season, SeasonEvent, SeasonScore, SeasonStanding
 from tournaments import services as events
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+# the sheets are printed by a worker (seasons/printing.py): here in-process, as in the embedded default
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_process")]
 
 
 def pdf_text(data: bytes) -> str:

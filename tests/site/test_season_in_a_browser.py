@@ -74,6 +74,7 @@ def pdf_text(data: bytes) -> str:
     return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages).split())
 
 
+@pytest.mark.usefixtures("tasks_in_process")  # printed by the worker's task, here in-process (seasons/printing.py)
 def test_the_season_table_printed_from_the_season_page_and_the_console(live_server, browser_page,  # noqa: F811
                                                                         demo_season):
     page, url = browser_page, live_server.url
