@@ -13,7 +13,7 @@ from apikit import printing
 from eventlog import projections
 from eventlog.store import ConcurrencyError
 
-from . import controls, scoring, selectors, services
+from . import controls, selectors, services
 from . import printing as season_printing
 from .decider import SeasonError
 from .models import Season
