@@ -140,6 +140,11 @@ def _word(word: str) -> str:
             "bearoff": _("bearoff"), "drop": _("drop"), "resignation": _("resignation")}.get(word, word)
 
 
+def game_how(kind: str, reason: str) -> str:
+    """How a game was won, in the reader's words, as its row in the games table says it: "gammon, bearoff"."""
+    return ", ".join(_word(w) for w in (kind, reason) if w)
+
+
 def _describe(before: MatchState, s: MatchState, kind: str, p: dict, names) -> str:
     """The event in a sentence of the reader's language (a page's request: the frames are not cached)."""
     who = names[p["player"]] if "player" in p and p["player"] is not None else ""

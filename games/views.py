@@ -40,7 +40,8 @@ def match_page(request, stream_id: str):
         "frames": viewer.game_frames(stream_id, game),  # one game at a time: a long session's page stays small
         "game": game, "played": played, "start_version": start, "previous_game": game - 1 if game > 1 else None,
         "next_game": game + 1 if game < played else None,
-        "games": selectors.game_summaries(stream_id, around=game),
+        "games": [{**g, "how": viewer.game_how(g["kind"], g["reason"])}
+                  for g in selectors.game_summaries(stream_id, around=game)],
         "can_record": _may_record(request.user, record),
     })
 

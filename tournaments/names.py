@@ -31,10 +31,26 @@ def slot_name(key: str, rounds: int | None = None) -> str:
         if parts[0] == "rr":
             return _("Cycle %(c)s · round %(n)s · pairing %(t)s") % {
                 "c": int(parts[1][1:]), "n": int(parts[2][1:]), "t": int(parts[3][1:])}
+        if parts[0] == "ladder":  # ladder:c4
+            return _("Challenge %(n)s") % {"n": int(parts[1][1:])}
+        if parts[0][:1] == "d" and parts[0][1:].isdigit():  # a league's division and its round robin: d1:rr:c1:r2:t1
+            return _("Division %(number)s") % {"number": int(parts[0][1:])} + " · " + slot_name(":".join(parts[1:]))
         bracket, round_no, index = parts[0], int(parts[1][1:]), int(parts[2][1:])
     except (IndexError, ValueError):
         return key
     return f"{round_name(bracket, round_no, rounds)} · " + _("match %(m)s") % {"m": index}
+
+
+# the reasons the program gives itself (a forfeit's default, a challenge settled unplayed: tournaments/decider.py),
+# stored in the log in its words; a reason a director typed is shown as typed
+PROGRAM_REASONS = {"no-show": lambda: pgettext("a forfeit's reason", "no-show"),
+                   "challenge declined": lambda: pgettext("a forfeit's reason", "challenge declined"),
+                   "challenge lapsed": lambda: pgettext("a forfeit's reason", "challenge not played by its deadline")}
+
+
+def reason_text(reason: str) -> str:
+    said = PROGRAM_REASONS.get(reason)
+    return said() if said else reason
 
 
 def rounds_per_bracket(slots: list[dict]) -> dict[str, int]:

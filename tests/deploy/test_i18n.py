@@ -123,9 +123,10 @@ def test_the_scripts_catalogue_is_complete_compiled_and_has_every_string_the_scr
     assert sorted(wrapped - {e.msgid for e in po.translated_entries()}) == []
     with JS_PO.with_suffix(".mo").open("rb") as f:
         compiled = gettext.GNUTranslations(f)
-    for e in po.translated_entries():  # a plural is compiled form by form, keyed (msgid, n)
-        forms = ({(e.msgid, int(n)): text for n, text in e.msgstr_plural.items()} if e.msgid_plural
-                 else {e.msgid: e.msgstr})
+    for e in po.translated_entries():  # a plural is compiled form by form, keyed (msgid, n); a context before its id
+        key = f"{e.msgctxt}\x04{e.msgid}" if e.msgctxt else e.msgid
+        forms = ({(key, int(n)): text for n, text in e.msgstr_plural.items()} if e.msgid_plural
+                 else {key: e.msgstr})
         assert all(compiled._catalog.get(key) == text for key, text in forms.items()), e.msgid
     for entry in po.translated_entries():
         said = " ".join([entry.msgstr, *entry.msgstr_plural.values()])

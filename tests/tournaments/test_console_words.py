@@ -12,10 +12,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from eventlog import projections
 from eventlog.models import Event
 from players.models import Player
 from tournaments import console, services
-from tournaments.selectors import tournament_facts
+from tournaments.selectors import tournament_data, tournament_facts
 
 pytestmark = pytest.mark.django_db
 
@@ -126,4 +127,35 @@ def test_the_event_form_says_nothing_in_the_programs_words(client, make_user, ps
         main = page[page.index("<main>"):page.index("</main>")]
         left = unmarked(re.sub(r"<option[^>]*>(Buchholz|Sonneborn-Berger)</option>", " ", main)).replace(
             "Thursday", " ")
+        assert re.findall(r"[^\W\d_]{2,}", left) == []
+
+
+def test_a_ladder_and_a_league_in_the_readers_words(client, make_user, pseudo):
+    """A challenge and a league's match are named in words ("Challenge 1", "Division 1 · …"), never by the slot's
+    key (``ladder:c1``, ``d1:rr:c1:r1:t1``), in the console and in its history."""
+    director = make_user("dora", official=True)
+    client.force_login(director)
+    players = [Player.objects.create(display_name=n) for n in NAMES[:4]]
+    ladder = services.tournament_create(actor=director, name="Thursday", format="ladder",
+                                        settings={"reach": 3, "challenge_days": 7})
+    league = services.tournament_create(actor=director, name="Winter", format="league",
+                                        settings={"division_size": 4, "round_days": 7})
+    for t in (ladder, league):
+        for p in players:
+            services.tournament_command(actor=director, tournament=t, command={"type": "enter", "player": p.pk})
+        services.tournament_command(actor=director, tournament=t, command={
+            "type": "draw", "method": "manual", "seeds": [p.pk for p in players]})
+    services.tournament_command(actor=director, tournament=ladder, command={
+        "type": "issue_challenge", "challenger": players[2].pk, "defender": players[0].pk})
+    projections.run_all()
+    ready = [next(s for s in tournament_data(t)["slots"] if s["status"] == "ready") for t in (ladder, league)]
+    console.console_command(actor=director, tournament=ladder, command={
+        "type": "forfeit", "slot": ready[0]["key"], "winner": ready[0]["players"][0]})
+    console.console_command(actor=director, tournament=league, command={
+        "type": "report_result", "slot": ready[1]["key"], "winner": ready[1]["players"][0], "score": [7, 0]})
+    for t, name in ((ladder, "Thursday"), (league, "Winter")):
+        page = client.get(reverse("event-console", args=[t.pk])).content.decode()
+        left = unmarked(live_part(page))
+        for word in (*NAMES, name, "Dora", "UTC"):
+            left = left.replace(word, " ")
         assert re.findall(r"[^\W\d_]{2,}", left) == []

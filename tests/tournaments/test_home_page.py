@@ -24,3 +24,18 @@ def test_todays_events_come_first_then_the_others_latest_first(client):
     assert "Autumn open" not in today_part and "Next week" not in today_part and "Hidden" not in html
     assert others.index(later.name) < others.index(old.name)
     assert tonight.name not in others and undated.name not in others
+
+
+def test_a_one_point_match_is_said_in_the_singular_in_english_and_french(client, api, make_user):
+    from eventlog import projections
+
+    alice, bob = make_user("alice"), make_user("bob")
+    for length in (1, 3):
+        answer = api(alice).post("/api/matches/", {"player0": alice.player.pk, "player1": bob.player.pk,
+                                                   "length": length}, format="json")
+        assert answer.status_code == 201, answer.json()
+    projections.run_all()
+    english = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<td>1 point</td>" in english and "<td>3 points</td>" in english and "1 points" not in english
+    french = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<td>1 point</td>" in french and "<td>3 points</td>" in french and "1 points" not in french

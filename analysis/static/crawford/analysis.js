@@ -5,6 +5,7 @@
   // the page's language: Django's JavaScript catalogue (/jsi18n/, a script file loaded before this one)
   const gettext = window.gettext;
   const ngettext = window.ngettext;
+  const pgettext = window.pgettext;
   const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
   // numbers as the page's language writes them (French: 3,9 and −0,021), as the rating chart's
   const lang = document.documentElement.lang || undefined;
@@ -22,6 +23,19 @@
     "Casual player": gettext("Casual player"), "Intermediate": gettext("Intermediate"), "Advanced": gettext("Advanced"), "Expert": gettext("Expert"),
     "World class": gettext("World class"), "Supernatural": gettext("Supernatural") };
   const rating = (r) => RATINGS[r] || r;
+  // gnubg's cube actions, as the API passes them on (analysis/gnubg_script.py): what the player did, said after
+  // their name, and the right action
+  const DONE = { "no double": pgettext("cube action played", "no double"),
+    "double": pgettext("cube action played", "double"), "take": pgettext("cube action played", "take"),
+    "drop": pgettext("cube action played", "drop") };
+  const RIGHT = { "no double": pgettext("right cube action", "no double"),
+    "double, take": pgettext("right cube action", "double, take"),
+    "double, pass": pgettext("right cube action", "double, pass"), "take": pgettext("right cube action", "take"),
+    "pass": pgettext("right cube action", "pass") };
+  const played = (d) => (d.kind === "move" ? d.played : DONE[d.played] || d.played);
+  const best = (d) => (d.kind === "move" ? d.best : RIGHT[d.best] || d.best);
+  // gnubg's word for an error rate ("Expert"), not a player's rating
+  const RATING = pgettext("gnubg's word for an error rate", "Rating");
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -82,15 +96,15 @@
       const name = match.dataset["player" + d.player];
       const said = d.verdict ? verdict(d.verdict) : gettext("fine");
       mark.appendChild(el("strong", said.charAt(0).toUpperCase() + said.slice(1)));
-      const made = { name: name, play: d.played, equity: EMG(d.equity_played), loss: three.format(d.loss) };
+      const made = { name: name, play: played(d), equity: EMG(d.equity_played), loss: three.format(d.loss) };
       mark.appendChild(el("span", " · " + fmt(d.kind === "move"
         ? gettext("%(name)s played %(play)s (%(equity)s), loss %(loss)s")
         : gettext("%(name)s %(play)s (%(equity)s), loss %(loss)s"), made)));
       if (d.loss > 0.0005) {
-        const best = { play: d.best, equity: EMG(d.equity_best) };
+        const right = { play: best(d), equity: EMG(d.equity_best) };
         mark.appendChild(el("br"));
         mark.appendChild(el("span", fmt(d.kind === "move" ? gettext("Best play: %(play)s (%(equity)s)")
-          : gettext("Right cube action: %(play)s (%(equity)s)"), best), "best"));
+          : gettext("Right cube action: %(play)s (%(equity)s)"), right), "best"));
       }
     }
     document.addEventListener("crawford:frame", (e) => { current = e.detail; showMark(); });
@@ -120,7 +134,7 @@
       const figures = document.getElementById("analysis-figures");
       figures.replaceChildren(table(
         [gettext("Player"), [gettext("Checker play (mEMG)"), MEANS.chequer], [gettext("Cube (mEMG)"), MEANS.cube],
-         [gettext("Overall (mEMG)"), MEANS.overall], [gettext("Rating"), MEANS.rating],
+         [gettext("Overall (mEMG)"), MEANS.overall], [RATING, MEANS.rating],
          [gettext("PR (XG scale)"), MEANS.pr], [gettext("Luck (EMG)"), MEANS.luck]],
         a.players.map((p) => [p.name,
           fmt(ngettext("%(rate)s · %(n)s move", "%(rate)s · %(n)s moves", p.unforced_moves),
@@ -133,7 +147,7 @@
       list.replaceChildren();
       a.decisions.filter((d) => d.verdict && d.version !== null).sort((x, y) => x.version - y.version).forEach((d) => {
         const b = el("button", fmt(gettext("Game %(game)s: %(name)s %(play)s · %(verdict)s (−%(loss)s)"), {
-          game: d.game, name: match.dataset["player" + d.player], play: (d.kind === "move" ? d.dice + " " : "") + d.played,
+          game: d.game, name: match.dataset["player" + d.player], play: (d.kind === "move" ? d.dice + " " : "") + played(d),
           verdict: verdict(d.verdict), loss: three.format(d.loss) }), "link verdict-" + d.verdict.replace(" ", "-"));
         b.addEventListener("click", () => goto(d));
         list.appendChild(el("li")).appendChild(b);
@@ -253,7 +267,7 @@
         });
         document.getElementById("analysis-table").replaceChildren(
           table([gettext("Match"), [gettext("Checker play"), MEANS.chequer], [gettext("Cube"), MEANS.cube],
-                 [gettext("Overall"), MEANS.overall], [gettext("Rating"), MEANS.rating], [gettext("PR"), MEANS.pr]], rows));
+                 [gettext("Overall"), MEANS.overall], [RATING, MEANS.rating], [gettext("PR"), MEANS.pr]], rows));
       });
   }
 
