@@ -402,7 +402,7 @@ def _confirm_import(actor, record: MatchRecord, seat: int | None, official: bool
     return [NewEvent(streams.IMPORT_CONFIRMED, {
         "by_seat": None if official and seat is None else seat, "player_ids": list(record.player_ids),
         "length": record.state.length, "finished": record.finished, "winner": record.winner,
-        "voided": record.voided is not None, "rating_ramp": record.rating_ramp,
+        "voided": record.voided is not None, "rating_ramp": record.rating_ramp, "published": record.published,
     })]
 
 
@@ -640,12 +640,12 @@ _GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
 
 def match_import_mat(
     *, actor, text: str, player0: Player, player1: Player, officiating_director_id: int | None = None,
-    rating_ramp: str = "fibs", tournament_id: int | None = None,
+    rating_ramp: str = "fibs", tournament_id: int | None = None, published: bool = True,
 ) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
 
-    ``officiating_director_id``, ``rating_ramp`` and ``tournament_id`` are recorded as :func:`match_create`
-    records them. A record imported by one of its players is not rated until the other player (or an official)
+    ``officiating_director_id``, ``rating_ramp``, ``tournament_id`` and ``published`` are recorded as
+    :func:`match_create` records them. A record imported by one of its players is not rated until the other player (or an official)
     confirms it (``confirm_import``); one imported by the official it names, or a federation official, is. The same record of moves is
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
     second import of it is refused."""
@@ -660,7 +660,7 @@ def match_import_mat(
     warnings = [w.to_dict() for w in read.warnings]
     fingerprint = record_fingerprint(engine_events)
     seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)
-    registration = _registration(True, officiating_director_id, rating_ramp, tournament_id)
+    registration = _registration(published, officiating_director_id, rating_ramp, tournament_id)
     vouched = actor is not None and authority.officiates_match(actor, officiating_director_id)
     with transaction.atomic():
         store.lock_log()  # no second import of the same record can slip in between the check and the append

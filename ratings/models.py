@@ -38,6 +38,8 @@ class RatedMatch(models.Model):
         help_text="the event slot this match is played for: its result is rated through the slot, never twice",
     )
     unrated = models.BooleanField(default=False, help_text="a friendly or walkover its creator or director marked")
+    hidden = models.BooleanField(default=False, help_text="its event (or the match itself) is hidden: counted nowhere "
+                                                          "public until published, then at its own place in the log")
 
     class Meta:
         verbose_name = _("rated match")
@@ -46,16 +48,18 @@ class RatedMatch(models.Model):
     @property
     def rated(self) -> bool:
         return (self.seq is not None and self.winner_seat is not None and not self.voided and self.length > 0
-                and not self.unrated)
+                and not self.unrated and not self.hidden)
 
 
 class RatedEvent(models.Model):
     """An event's rated-match policy as its stream says (``TournamentConfigured``'s setting ``rated``, then the
-    director's ``RatedSet``): kept only for events that ever said something else than "rated"."""
+    director's ``RatedSet``) and its visibility (``VisibilitySet``): kept only for events that ever said something
+    else than "rated" or "published"."""
 
     stream_id = models.CharField(max_length=64, primary_key=True)
     rated = models.BooleanField(default=True)
     slots = models.JSONField(default=dict)  # slot -> rated, each slot's own setting (it wins over the event's)
+    published = models.BooleanField(default=True)  # False: a hidden event, whose results count nowhere public
 
     class Meta:
         verbose_name = _("event's rating policy")

@@ -14,6 +14,12 @@ What is rated, once each:
   director's ``RatedSet``, read from the event's stream by name, as its results are): a change of it settles
   the event's slots again, as a correction does, so the ratings re-derive.
 
+A hidden result counts nowhere public: an event's slot while its event is hidden (its stream's last
+``VisibilitySet``; none: published), a match outside the slots while the match is (``MatchRegistered``'s
+``published``, then ``MatchVisibilityChanged``, which follow its event). Such a result keeps its place in the log
+(``seq``, marked ``hidden``): publishing it recomputes the ratings with it at that place, as if it had always been
+public, and hiding it again recomputes them without it.
+
 A result is rated at the log position where its unit first had a result. A new result is rated at once; a
 change of a result already rated (a correction, a void) changes every later rating that depends on it, so the
 ratings are then recomputed from the list of results, in the same order and with the same arithmetic: the
@@ -52,9 +58,9 @@ class RatingsProjection(Projection):
     batch_factor = 10  # 20,000 events
     event_types = (
         "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
-        "MatchRatedSet",
+        "MatchRatedSet", "MatchVisibilityChanged",
         "ResultReported", "MatchForfeited", "MatchCreated", "SlotResultCorrected",  # tournament streams
-        "TournamentConfigured", "RatedSet",  # an event's rated-match policy
+        "TournamentConfigured", "RatedSet", "VisibilitySet",  # an event's rated-match policy, its visibility
         identity.MERGED,  # the players' stream: who is who
     )
 
@@ -168,7 +174,8 @@ class _Batch:
                 return  # an import nobody has vouched for yet: not a result until ImportConfirmed
             p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
             self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs"),
-                                      unrated=payload.get("rated", True) is False))
+                                      unrated=payload.get("rated", True) is False,
+                                      hidden=payload.get("published", True) is False))
             return
         if kind == "ImportConfirmed":
             self.on_import_confirmed(event)
@@ -185,6 +192,11 @@ class _Batch:
             match.unrated = not payload["rated"]
             if not match.slot_key and was_rated != match.rated:
                 self.recompute = True  # in or out at its result's own position: recomputed in log order
+            return
+        if kind == "MatchVisibilityChanged":  # as MatchRatedSet: a slot's result follows its event's visibility
+            match.hidden = not payload["published"]
+            if not match.slot_key and was_rated != match.rated:
+                self.recompute = True
             return
         if kind == "MatchWon":
             if match.seq is not None or match.voided:
@@ -220,7 +232,8 @@ class _Batch:
             return
         p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
         match = RatedMatch(key=key, player0_id=p0, player1_id=p1, length=payload.get("length", 0),
-                           ramp=payload.get("rating_ramp", "fibs"), voided=bool(payload.get("voided")))
+                           ramp=payload.get("rating_ramp", "fibs"), voided=bool(payload.get("voided")),
+                           hidden=payload.get("published", True) is False)
         self.add_match(match)
         if payload.get("finished") and payload.get("winner") is not None and not match.voided:
             match.seq, match.winner_seat = event.global_position, payload["winner"]
@@ -235,9 +248,13 @@ class _Batch:
         policy = self.policy(_stream_of(slot_key))
         return policy is None or policy.slot_rated(slot_key.split(":", 1)[1])
 
+    def slot_public(self, slot_key: str) -> bool:
+        policy = self.policy(_stream_of(slot_key))
+        return policy is None or policy.published
+
     def on_policy(self, event) -> None:
-        """The event's rated-match policy: at its creation (only "unrated" is worth a row), then each change
-        settles the slots it touches again, as a correction would."""
+        """The event's rated-match policy and visibility: at its creation (only "unrated" is worth a row), then
+        each change settles the slots it touches again, as a correction would."""
         p, stream_id = event.payload, event.stream_id
         if event.event_type == "TournamentConfigured" and p.get("rated", True) is not False:
             return
@@ -247,20 +264,27 @@ class _Batch:
         if event.event_type == "TournamentConfigured":
             policy.rated = False
             return
-        if p.get("slot"):
+        if event.event_type == "VisibilitySet":
+            policy.published = p["published"]
+            keys = self.slot_keys_of(stream_id)
+        elif p.get("slot"):
             policy.slots = {**policy.slots, p["slot"]: p["rated"]}
             keys = {slot_key_of(stream_id, p["slot"])}
         else:
             policy.rated = p["rated"]
-            prefix = f"{stream_id}:"
-            keys = set(RatedSlot.objects.filter(slot_key__startswith=prefix).values_list("slot_key", flat=True))
-            keys |= {k for k, s in self.slots.items() if s is not None and k.startswith(prefix)}
+            keys = self.slot_keys_of(stream_id)
         for key in sorted(keys):
             self.settle_slot(self.slot(key), event.global_position)
 
+    def slot_keys_of(self, stream_id: str) -> set[str]:
+        """Every slot of the event the ratings know (stored, or met in this batch)."""
+        prefix = f"{stream_id}:"
+        keys = set(RatedSlot.objects.filter(slot_key__startswith=prefix).values_list("slot_key", flat=True))
+        return keys | {k for k, s in self.slots.items() if s is not None and k.startswith(prefix)}
+
     def on_tournament_event(self, event) -> None:
         p = event.payload
-        if event.event_type in ("TournamentConfigured", "RatedSet"):
+        if event.event_type in ("TournamentConfigured", "RatedSet", "VisibilitySet"):
             self.on_policy(event)
             return
         slot = self.slot(slot_key_of(event.stream_id, p["slot"]))
@@ -292,26 +316,34 @@ class _Batch:
             slot.paper = None
 
     def settle_slot(self, slot: RatedSlot, position: int) -> None:
-        """The slot's one result, as the event reads it, into the slot's rated unit (keyed by the slot)."""
+        """The slot's one result, as the event reads it, into the slot's rated unit (keyed by the slot). While its
+        event is hidden the unit keeps its result and place in the log, marked hidden (rated nowhere)."""
         result = self.slot_result(slot)
         unit = self.match(slot.slot_key)
+        hidden = not self.slot_public(slot.slot_key)
         if result is None:
-            if unit is not None and unit.seq is not None:
+            if unit is not None and (unit.seq is not None or unit.hidden != hidden):
                 self.recompute = self.recompute or unit.rated
                 unit.seq = unit.winner_seat = None
+                unit.hidden = hidden
                 self.changed_matches.add(unit.key)
             return
         winner, loser, length, ramp = result
         winner, loser = self.alias.get(winner, winner), self.alias.get(loser, loser)
         if unit is None:
-            unit = RatedMatch(key=slot.slot_key, player0_id=winner, player1_id=loser, length=length, ramp=ramp)
+            unit = RatedMatch(key=slot.slot_key, player0_id=winner, player1_id=loser, length=length, ramp=ramp,
+                              hidden=hidden)
             self.add_match(unit)
         self.changed_matches.add(unit.key)
         if unit.seq is None:
             unit.player0_id, unit.player1_id, unit.length, unit.ramp = winner, loser, length, ramp
-            unit.seq, unit.winner_seat = position, 0
+            unit.seq, unit.winner_seat, unit.hidden = position, 0, hidden
             self.rate(unit)
             return
+        if unit.hidden != hidden:  # published or hidden: in or out at the result's own place, recomputed
+            self.recompute = self.recompute or unit.rated
+            unit.hidden = hidden
+            self.recompute = self.recompute or unit.rated
         players = (unit.player0_id, unit.player1_id)
         if {winner, loser} != set(players) or length != unit.length:
             unit.player0_id, unit.player1_id, unit.winner_seat, unit.length = winner, loser, 0, length
@@ -347,15 +379,15 @@ class _Batch:
     def save(self) -> None:
         for stream_id in sorted(self.changed_policies):
             policy = self.policies[stream_id]
-            RatedEvent.objects.update_or_create(stream_id=stream_id, defaults={"rated": policy.rated,
-                                                                                "slots": policy.slots})
+            RatedEvent.objects.update_or_create(stream_id=stream_id, defaults={
+                "rated": policy.rated, "slots": policy.slots, "published": policy.published})
         RatedSlot.objects.bulk_create([self.slots[k] for k in self.new_slots])
         RatedSlot.objects.bulk_update([self.slots[k] for k in self.changed_slots - self.new_slots],
                                       ["match_key", "paper", "correction"])
         _copy(RatedMatch, MATCH_COLUMNS, [_match_row(self.matches[k]) for k in self.new_matches])
         existing = [self.matches[k] for k in self.changed_matches - self.new_matches]
         RatedMatch.objects.bulk_update(existing, ["player0_id", "player1_id", "length", "ramp", "seq", "winner_seat",
-                                                  "voided", "slot_key", "unrated"])
+                                                  "voided", "slot_key", "unrated", "hidden"])
         if self.recompute:
             recompute_all(self.alias)
             return
@@ -379,12 +411,12 @@ def _paper(p: dict, forfeit: bool = False) -> dict:
 CHANGE_COLUMNS = ("player_id", "match_key", "seq", "opponent_id", "won", "length", "rating_before", "rating_after",
                   "experience_after")
 MATCH_COLUMNS = ("key", "player0_id", "player1_id", "length", "ramp", "seq", "winner_seat", "voided", "slot_key",
-                 "unrated")
+                 "unrated", "hidden")
 
 
 def _match_row(m: RatedMatch) -> tuple:
     return (m.key, m.player0_id, m.player1_id, m.length, m.ramp, m.seq, m.winner_seat, m.voided, m.slot_key,
-            m.unrated)
+            m.unrated, m.hidden)
 
 
 def _copy(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -424,7 +456,7 @@ def recompute_all(alias: Mapping[int, int]) -> None:
     ratings: dict[int, PlayerRating] = {}
     changes: list[tuple] = []
     rated = RatedMatch.objects.filter(seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="",
-                                      unrated=False)
+                                      unrated=False, hidden=False)
     for match in rated.order_by("seq", "key"):  # by key: the slots one RatedSet rates again share its position
         seats = (alias.get(match.player0_id, match.player0_id), alias.get(match.player1_id, match.player1_id))
         if seats[0] == seats[1]:

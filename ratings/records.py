@@ -1,7 +1,8 @@
 """Players' records: head-to-head, streaks and the nemesis, read from the ratings projection's results.
 
 The results are the ratings projection's rated units (``RatedMatch``): each result counted once (a match of its
-own, or an event's slot through its one result), a voided match out, a corrected result as corrected. So these
+own, or an event's slot through its one result), a voided match out, a corrected result as corrected, a hidden
+one (of a hidden event, or a hidden match) out for everyone until it is published, as in the ratings. So these
 figures are a function of the log, and the same after ``rebuild_projections``, because the rows they read are.
 A result between two entries of one person does not count (as in the ratings).
 
@@ -96,7 +97,7 @@ def player_results(player_id: int, *, viewer=None) -> list[Result]:
     ids = {person} | {d for d, k in identities.merged_into.items() if k == person}
     units = list(RatedMatch.objects.filter(
         Q(player0_id__in=ids) | Q(player1_id__in=ids),
-        seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="",
+        seq__isnull=False, winner_seat__isnull=False, voided=False, length__gt=0, slot_key="", hidden=False,
     ).order_by("seq"))
     if not _sees_hidden_results(viewer, person):
         hidden = hidden_results({u.key for u in units})

@@ -47,7 +47,8 @@ class SeasonDetail(APIView):
 
     @extend_schema(responses={200: bodies.SeasonSerializer, 404: ErrorSerializer})
     def get(self, request, pk: int):
-        return Response(selectors.season_data(get_object_or_404(Season, pk=pk)))
+        season = get_object_or_404(Season, pk=pk)
+        return Response(selectors.season_data(season, with_hidden=services.may_run(request.user, season)))
 
 
 class SeasonCommands(APIView):

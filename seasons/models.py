@@ -46,6 +46,7 @@ class SeasonEvent(models.Model):
     on = models.DateField()
     finished = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)  # an unrated event gives nothing
+    published = models.BooleanField(default=True)  # a hidden event gives nothing and is named to its officials only
     field_size = models.PositiveIntegerField(default=0)
     rule_version = models.PositiveIntegerField(null=True)  # the version that scored it (None: no rule in force)
 
@@ -74,6 +75,7 @@ class EventFinishes(models.Model):
     tournament_id = models.BigIntegerField(primary_key=True)
     finished = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
+    published = models.BooleanField(default=True)  # the event's stream's last VisibilitySet (none: published)
     field_size = models.PositiveIntegerField(default=0)
     finishes = models.JSONField(default=list)  # [{"player", "place", "wins": [[bracket, round, forfeit, rated]...]}]
 

@@ -35,13 +35,14 @@ class SeasonTablesProjection(Projection):
         changed = (touched & counted) | (counted - known)
         for pk in sorted(changed):
             try:
-                finished, rated, size, finishes = results.finishes_of(pk)
+                finished, rated, published, size, finishes = results.finishes_of(pk)
             except (OperationalError, InterfaceError):
                 raise
             except Exception as failure:  # noqa: BLE001 - the event's stream is at fault: set it aside
                 raise StreamFailed(tournament_events.stream_id_of(pk)) from failure
             EventFinishes.objects.update_or_create(tournament_id=pk, defaults={
-                "finished": finished, "rated": rated, "field_size": size, "finishes": finishes})
+                "finished": finished, "rated": rated, "published": published, "field_size": size,
+                "finishes": finishes})
         EventFinishes.objects.exclude(tournament_id__in=counted).delete()  # no season counts it any more
         if changed:
             seasons.update(dict.fromkeys(SeasonEvent.objects.filter(tournament_id__in=changed)
@@ -76,13 +77,15 @@ def _score(pk: int) -> None:
     for member in members:
         done = finishes.get(member.tournament_id)
         finished, rated = bool(done and done.finished), bool(done is None or done.rated)
-        counts = finished and rated
+        published = bool(done is None or done.published)
+        counts = finished and rated and published  # a hidden event counts nowhere public until it is published
         version = scoring.version_on(versions, member.on) if counts else None
         member.finished, member.rated, member.field_size = finished, rated, done.field_size if finished else 0
+        member.published = published
         member.rule_version = version.version if version else None
         if counts:
             events.append(results.event_result(member.tournament_id, member.on, done.field_size, done.finishes))
-    SeasonEvent.objects.bulk_update(members, ["finished", "rated", "field_size", "rule_version"])
+    SeasonEvent.objects.bulk_update(members, ["finished", "rated", "published", "field_size", "rule_version"])
     rows = scoring.table(events, versions)
     SeasonScore.objects.filter(season_id=pk).delete()
     SeasonStanding.objects.filter(season_id=pk).delete()

@@ -12,10 +12,14 @@ def season_rows():
     return Season.objects.values("id", "name", "kind", "club_id").order_by("-created_at", "pk")
 
 
-def season_data(season: Season) -> dict:
+def season_data(season: Season, *, with_hidden: bool = False) -> dict:
+    """The season, its rule versions, its events and its table. A hidden event gives no points and is not named:
+    it is listed (``published`` false) only ``with_hidden``, for those who run the season."""
     pk = season.pk
     state = SeasonState.objects.filter(season_id=pk).first()
     members = sorted(SeasonEvent.objects.filter(season_id=pk), key=lambda m: (m.on, m.tournament_id))
+    if not with_hidden:
+        members = [m for m in members if m.published]
     names = dict(Tournament.objects.filter(pk__in=[m.tournament_id for m in members]).values_list("pk", "name"))
     standings = list(SeasonStanding.objects.filter(season_id=pk).order_by("rank", "player_id"))
     players = display_names(s.player_id for s in standings)
@@ -28,7 +32,7 @@ def season_data(season: Season) -> dict:
         "rules": [{"version": r.version, "effective_from": r.effective_from, "rule": r.rule}
                   for r in SeasonRule.objects.filter(season_id=pk).order_by("version")],
         "events": [{"tournament_id": m.tournament_id, "name": names.get(m.tournament_id, ""), "on": m.on,
-                    "finished": m.finished, "rated": m.rated, "field_size": m.field_size,
+                    "finished": m.finished, "rated": m.rated, "published": m.published, "field_size": m.field_size,
                     "rule_version": m.rule_version}
                    for m in members],
         "table": [
@@ -43,8 +47,8 @@ def season_data(season: Season) -> dict:
 
 
 def table_grid(data: dict) -> list[dict]:
-    """The page's table: one cell per event of the season, in the events' order (None: did not play it)."""
-    order = [e["tournament_id"] for e in data["events"]]
+    """The page's table: one cell per published event of the season, in the events' order (None: did not play it)."""
+    order = [e["tournament_id"] for e in data["events"] if e["published"]]
     grid = []
     for row in data["table"]:
         by_event = {s["tournament_id"]: s for s in row["scores"]}

@@ -24,6 +24,8 @@ class SeasonEventSerializer(serializers.Serializer):
     on = serializers.DateField(help_text="the event's date in the season (it picks the rule version)")
     finished = serializers.BooleanField(help_text="an event gives points once it has its winner")
     rated = serializers.BooleanField(help_text="an unrated event gives no points")
+    published = serializers.BooleanField(help_text="a hidden event gives no points until it is published; it is "
+                                                   "listed only to those who run the season")
     field_size = serializers.IntegerField()
     rule_version = serializers.IntegerField(allow_null=True, help_text="the version that scored it")
 

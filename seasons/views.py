@@ -50,7 +50,7 @@ def season_page(request, pk: int):
                 request.session["season_rule_draft"] = request.POST.get("rule", "")[:controls.MAX_RULE_CHARS]
         projections.run_all()
         return redirect(f"{request.path}#controls")
-    data = selectors.season_data(season)
+    data = selectors.season_data(season, with_hidden=may_run)  # a hidden event is named to those who run it only
     context = {"season": season, "data": data, "grid": selectors.table_grid(data), "may_run": may_run}
     if may_run:
         context.update(candidates=controls.candidate_events(request.user, season, data),

@@ -139,8 +139,9 @@ class TournamentAdmin(admin.ModelAdmin):
         created = services.tournament_create(actor=request.user, name=obj.name, format=fmt, club=obj.club,
                                              settings=settings)
         obj.pk = created.pk
-        Tournament.objects.filter(pk=obj.pk).update(starts_on=obj.starts_on, published=obj.published,
-                                                    director=obj.director or request.user)
+        if not obj.published:  # hidden from its creation: a fact of its stream, which the ratings and seasons read
+            services.tournament_publish(actor=request.user, tournament=created, published=False)
+        Tournament.objects.filter(pk=obj.pk).update(starts_on=obj.starts_on, director=obj.director or request.user)
 
     @admin.display(description="")
     def run_link(self, obj):

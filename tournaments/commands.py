@@ -223,6 +223,15 @@ class Configure(TournamentCommand):
     settings: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Publish(TournamentCommand):
+    """The event published or hidden. Not one of the API's command types: sent by
+    ``tournaments.services.tournament_publish``, which makes the event's matches follow."""
+
+    type: ClassVar[str] = "publish"
+    published: bool
+
+
 COMMANDS: dict[str, type[TournamentCommand]] = {
     c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
                         Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, AssignTable,

@@ -561,6 +561,11 @@ def _set_rated(facts: State, cmd: c.SetRated) -> list:
     return [ev.RatedSet(cmd.rated, cmd.slot)]
 
 
+def _publish(facts: State, cmd: c.Publish) -> list:
+    """Published or hidden: recorded only when it changes (the ratings and seasons re-derive on each change)."""
+    return [] if facts.published == cmd.published else [ev.VisibilitySet(cmd.published)]
+
+
 # what the director may still change once the draw is made: what the event reads as it goes on (the next rounds'
 # pairing, late entries, the tables' order, the next matches' dice, the next challenges), never the draw's shape
 SETTINGS_AFTER_DRAW = ("rounds", "tiebreaks", "auto_pair", "late_entry_until_round", "late_entry_points", "dice",
@@ -594,7 +599,7 @@ _HANDLERS = {
     c.CloseReentry: _close_reentry,
     c.AssignTable: _assign_table, c.SetTableService: _set_table_service, c.CancelCheckIn: _cancel_check_in,
     c.SetRated: _set_rated, c.IssueChallenge: _issue, c.DeclineChallenge: _decline,
-    c.ApplyDeadlines: _apply_deadlines, c.Configure: _configure,
+    c.ApplyDeadlines: _apply_deadlines, c.Configure: _configure, c.Publish: _publish,
 }
 
 

@@ -38,6 +38,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``ReentryClosed``         no more re-entries: the places still open become byes
 ``RatedSet``              the event (``slot`` empty) or one slot's match is rated or unrated from now on
 ``SettingsChanged``       the director's new settings, whole (format, limits and ``rated`` kept as they were)
+``VisibilitySet``         the event published or hidden from now on (none recorded: published, the default)
 ========================  =====================================================================
 
 Time enters the decider as data: a command that depends on the clock carries the reading the service took
@@ -311,6 +312,15 @@ class SettingsChanged(TournamentEvent):
     settings: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class VisibilitySet(TournamentEvent):
+    """The event published (public) or hidden (a draft, seen by its officials and entrants only). A hidden event's
+    results count nowhere public: the ratings, the records and the season tables read them as if they had always been
+    public once it is published, and leave them out again when it is hidden."""
+
+    published: bool
+
+
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
 
@@ -320,7 +330,7 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
-                RatedSet, SettingsChanged, *LADDER_EVENTS, *LEAGUE_EVENTS)
+                RatedSet, SettingsChanged, VisibilitySet, *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches

@@ -147,12 +147,16 @@ def tournament_describe(*, actor, tournament: Tournament, name: str, starts_on) 
 def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tournament:
     """Publish or hide an event, and with it every match it holds (a match follows its event's visibility).
 
-    The event's row is locked while its matches follow, as the process manager locks it while it creates
-    matches: a match created during a publication is created with the visibility the publication left."""
+    The change is a fact of the event's stream (``VisibilitySet``), which the ratings and the seasons read: a
+    hidden event's results count nowhere public, and publishing it counts them as if they had always been public.
+    The row's ``published`` is what the pages ask, kept with it. The event's row is locked while its matches
+    follow, as the process manager locks it while it creates matches: a match created during a publication is
+    created with the visibility the publication left."""
     if not authority.runs_event(actor, tournament.director_id):
         raise PermissionDenied("only the event's director or an official may publish or hide it")
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament_command(actor=actor, tournament=locked, command=cmds.Publish(published=bool(published)))
         locked.published = published
         locked.save(update_fields=["published"])
         # every match registered in the event, from the log itself (the process manager's and those added by hand)
@@ -185,11 +189,13 @@ def tournament_add_match(*, actor, tournament: Tournament, player0: Player, play
 
 def tournament_import_match(*, actor, tournament: Tournament, text: str, player0: Player,
                             player1: Player) -> MatchRecord:
-    """A match the event holds, read from a ``.mat`` file (vouched for: its director imports it)."""
+    """A match the event holds, read from a ``.mat`` file (vouched for: its director imports it); hidden while
+    the event is."""
     check_may_add_matches(actor, tournament)
     return matches.match_import_mat(
         actor=actor, text=text, player0=player0, player1=player1, tournament_id=tournament.pk,
-        officiating_director_id=tournament.director_id, rating_ramp=rating_ramp_of(tournament))
+        officiating_director_id=tournament.director_id, rating_ramp=rating_ramp_of(tournament),
+        published=tournament.published)
 
 
 # -- commands --------------------------------------------------------------------------------

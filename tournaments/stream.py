@@ -99,6 +99,7 @@ class Facts:
 
     rated_event: bool | None = None  # the director's RatedSet for the whole event (None: the setting "rated")
     rated_slots: dict[str, bool] = field(default_factory=dict)  # slot -> its own RatedSet
+    published: bool = True  # the last VisibilitySet (none: an event is public from its creation)
 
     @property
     def event_rated(self) -> bool:
@@ -227,6 +228,8 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
                 facts.rated_slots[slot] = rated
             else:
                 facts.rated_event = rated
+        case ev.VisibilitySet(published=published):
+            facts.published = published
         case ev.SlotMatchStarted() | ev.SlotFinished() | ev.SlotMatchResultCorrected() | ev.SlotMatchVoided():
             _match_fact(facts, e)
             if isinstance(e, ev.SlotFinished):

@@ -28,7 +28,7 @@ from tournaments.services import TournamentError
 
 FORMATS = ("single_elimination", "double_elimination", "swiss", "round_robin")
 ACTIONS = ("new_event", "board", "board", "paper", "paper", "forfeit", "correct", "correct", "void", "merge",
-           "withdraw")
+           "withdraw", "publish")
 
 
 class Chooser:
@@ -177,6 +177,12 @@ class World:
         left = [p for p in facts.entered if p not in facts.withdrawn]
         if len(left) > 2:
             self._cmd(t, type="withdraw", player=self.choose.choice(left), reason="ill")
+
+    def publish(self) -> None:
+        """An event hidden, or published again: its results leave, or re-enter, everything public."""
+        t = self.choose.choice(self.events)
+        self.log.append(f"{t.pk}: {'hide' if t.published else 'publish'}")
+        services.tournament_publish(actor=self.director, tournament=t, published=not t.published)
 
     def merge(self) -> None:
         pool = self._active()

@@ -8,7 +8,9 @@ first had a result. Players are the persons they stand for by every merge in the
 (``PlayersMerged``, the players' stream): a merge counts a duplicate's results, past and future, as the kept
 player's, and a result between two entries of one person counts for nobody. An unrated event or slot (the
 setting ``rated``, then ``RatedSet``: a slot's own setting wins) counts nothing while it is unrated; a change
-settles its slots again at the change's position.
+settles its slots again at the change's position. A hidden result counts nothing while it is hidden (an event's
+slot: its stream's last ``VisibilitySet``; a match outside the slots: its registration's ``published``, then
+``MatchVisibilityChanged``) and, once published, counts at its own position, as if it had always been public.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ def rated_results() -> list[tuple[int, int, int, str]]:
     matches: dict[str, dict] = {}  # stream -> {"players", "length", "ramp", "winner", "at", "voided", "slot"}
     slots: dict[str, dict] = {}  # slot -> {"match", "paper", "correction", "at"}
     rated: dict[str, bool] = {}  # an event's stream -> rated; a slot key -> its own setting
+    published: dict[str, bool] = {}  # an event's stream -> its last VisibilitySet
 
     def slot_result(s: dict, key: str):
         stream = key.split(":", 1)[0]
@@ -58,12 +61,14 @@ def rated_results() -> list[tuple[int, int, int, str]]:
                 matches[e.stream_id] = {"players": list(p["player_ids"]),
                                         "length": p.get("length", 0), "ramp": p.get("rating_ramp", "fibs"),
                                         "winner": winner, "at": e.global_position if winner is not None else None,
-                                        "voided": bool(p.get("voided")), "slot": None}
+                                        "voided": bool(p.get("voided")), "slot": None,
+                                        "hidden": p.get("published", True) is False}
                 continue
             if e.event_type == "MatchRegistered":
                 matches[e.stream_id] = {"players": list(p["player_ids"]), "length": 0,
                                         "ramp": p.get("rating_ramp", "fibs"), "winner": None, "at": None,
-                                        "voided": False, "slot": None, "unrated": p.get("rated", True) is False}
+                                        "voided": False, "slot": None, "unrated": p.get("rated", True) is False,
+                                        "hidden": p.get("published", True) is False}
                 continue
             m = matches.get(e.stream_id)
             if m is None:
@@ -83,12 +88,17 @@ def rated_results() -> list[tuple[int, int, int, str]]:
             elif e.event_type == "MatchRatedSet":  # a casual match's own; a slot's match is rated as its event says
                 m["unrated"] = not p["rated"]
                 continue
+            elif e.event_type == "MatchVisibilityChanged":  # likewise: a slot's match is shown as its event says
+                m["hidden"] = not p["published"]
+                continue
             else:
                 continue
             if m["slot"]:
                 touch(m["slot"], e.global_position)
         elif e.stream_type == "tournament" and e.event_type == "TournamentConfigured":
             rated[e.stream_id] = p.get("rated", True) is not False
+        elif e.stream_type == "tournament" and e.event_type == "VisibilitySet":
+            published[e.stream_id] = p["published"]  # the results keep their positions: in or out, not moved
         elif e.stream_type == "tournament" and e.event_type == "RatedSet":
             key = f"{e.stream_id}:{p['slot']}" if p.get("slot") else e.stream_id
             rated[key] = p["rated"]
@@ -114,12 +124,13 @@ def rated_results() -> list[tuple[int, int, int, str]]:
 
     units = []
     for stream, m in matches.items():
-        if m["slot"] is None and not m["voided"] and m["winner"] is not None and not m.get("unrated"):
+        if m["slot"] is None and not m["voided"] and m["winner"] is not None and not m.get("unrated") \
+                and not m["hidden"]:
             w = m["players"][m["winner"]]
             units.append((m["at"], stream, (w, m["players"][1 - m["winner"]], m["length"], m["ramp"])))
     for key, s in slots.items():
         result = slot_result(s, key)
-        if result is not None:
+        if result is not None and published.get(key.split(":", 1)[0], True):
             units.append((s["at"], key, result))
     # in log order; units rated at one position (the slots an event's RatedSet rates again) by key
     persons = [(alias.get(w, w), alias.get(l, l), n, ramp) for _, _, (w, l, n, ramp) in sorted(units)]

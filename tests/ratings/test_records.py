@@ -158,15 +158,14 @@ def test_an_event_gives_best_results_paper_scores_and_corrections_and_hides_a_hi
     h2h = api().get(f"/api/players/{c}/head-to-head/{a}/").json()
     assert (h2h["wins"], h2h["losses"], [r["score"] for r in h2h["results"]]) == (0, 1, [[4, 5]])
 
-    # a hidden event's result is left out of what the public sees, not out of what an official sees
+    # a hidden event's result counts nowhere public, for whoever looks, until the event is published
     hidden = start(director, [a, b], lengths={"main": {"default": 3}})
-    hidden.published = False
-    hidden.save(update_fields=["published"])
+    services.tournament_publish(actor=director, tournament=hidden, published=False)
     settled(hidden)
     cmd(hidden, director, type="report_result", slot="main:r1:m1", winner=b, score=[3, 0])
     settled(hidden)
     assert api().get(f"/api/players/{a}/records/").json()["losses"] == 0
-    assert api(official).get(f"/api/players/{a}/records/").json()["losses"] == 1
+    assert api(official).get(f"/api/players/{a}/records/").json()["losses"] == 0
 
     page = api().get(f"/players/{a}/").content.decode()
     assert 'id="nemesis"' in page and "nobody yet" in page and "Club night" in page and "Dimitri" in page

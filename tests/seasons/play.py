@@ -53,7 +53,7 @@ def recomputed(season: Season) -> list[dict]:
     for pk, on in state.events.items():
         tournament = Tournament.objects.get(pk=pk)
         data, facts = tournament_data(tournament), tournament_facts(tournament)  # rated or not: the stream's facts
-        if data["winner"] is None or not facts.event_rated:
+        if data["winner"] is None or not facts.event_rated or not facts.published:
             continue
         rows = [r for r in data["standings"] if r["flight"] in FLIGHTS]
         wins: dict[int, list] = {}

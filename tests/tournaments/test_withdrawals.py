@@ -203,7 +203,7 @@ def test_withdrawn_players_rank_after_every_player_still_in_a_swiss_and_in_the_s
     last = data["standings"][-1]
     assert (last["player_id"], last["rank"], last["withdrawn"]) == (victor, 6, True)
     assert standings_shown(t)[-1].startswith("Victor (withdrew)")
-    finished, _rated, field, places = finishes_of(t.pk)
+    finished, _rated, _published, field, places = finishes_of(t.pk)
     assert finished and field == 6
     assert {f["player"]: f["place"] for f in places}[victor] == 6
 

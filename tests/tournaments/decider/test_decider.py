@@ -411,5 +411,6 @@ def test_parse_refuses_malformed_commands(data, error):
 
 
 def test_every_command_type_has_a_handler():
-    # Configure is judged here too, but sent as settings (services.tournament_configure), not as a command type
-    assert set(decider._HANDLERS) == set(c.COMMANDS.values()) | {c.Configure}
+    # Configure and Publish are judged here too, but sent by their services (tournament_configure, tournament_publish),
+    # not as command types
+    assert set(decider._HANDLERS) == set(c.COMMANDS.values()) | {c.Configure, c.Publish}
