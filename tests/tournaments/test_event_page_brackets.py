@@ -50,3 +50,20 @@ def test_main_comes_before_consolation_and_last_chance_and_a_live_match_shows_it
     assert "live · 5 pts" in live
     scores = [cell.split("</span>")[0] for cell in live.split("</span>\n          <span>")[1:]]
     assert sorted(scores) == ["0", "3"], live
+
+
+def test_a_leagues_page_counts_in_the_singular_and_the_plural_in_english_and_french(director):
+    """One player up, two down, a round a day, one-point matches: said as a person says them, in both languages."""
+    from tests.tournaments.test_ladders_and_leagues import field
+    from tests.tournaments.test_ladders_and_leagues import start as start_league
+
+    t = start_league(director, field(6, "L"), "league", division_size=6, round_days=1, promote=1, relegate=2,
+                     lengths={"rounds": {"default": 1}})
+    settle(t)
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/events/{t.pk}/").content.decode()
+    assert "A round every day." in english and "Next season the top player of each division goes up." in english
+    assert "The bottom 2 of each division go down." in english and "live · 1 pt<" in english
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/events/{t.pk}/").content.decode()
+    assert "Une ronde chaque jour." in french and "le premier de chaque division monte." in french
+    assert "Les 2 derniers de chaque division descendent." in french and "en direct · 1 pt<" in french
+    assert "Ronde 1 (3 à jouer) :" in french
