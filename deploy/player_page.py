@@ -9,7 +9,7 @@ from ratings import records
 from ratings import selectors as ratings
 from tournaments import placings
 from tournaments.models import Tournament, TournamentStanding, TournamentState
-from tournaments.selectors import bye_rule, place_label
+from tournaments.selectors import bracket_name, bye_rule, place_label
 
 from . import rating_chart
 
@@ -42,7 +42,7 @@ def player_page(request, pk: int):
         "records": records.player_records(player.pk, results=played),
         "opponents": opponents[:OPPONENTS_SHOWN], "more_opponents": max(0, len(opponents) - OPPONENTS_SHOWN),
         "person": Player.objects.filter(pk=person).first() if person != player.pk else None,
-        "best": [{**b, "place_label": place_label(b["place"], b["shared"])}
+        "best": [{**b, "place_label": place_label(b["place"], b["shared"]), "flight_name": bracket_name(b["flight"])}
                  for b in placings.best_results(player.pk)[:BEST_SHOWN]],
     })
 

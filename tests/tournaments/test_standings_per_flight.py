@@ -65,3 +65,15 @@ def test_swiss_shows_its_tie_breaks_by_default_and_marks_a_withdrawal(director):
     assert next(r for r in data["standings"] if r["player_id"] == players[5])["withdrawn"]
     page = Client().get(f"/events/{t.pk}/?partial=1").content.decode()
     assert ">Buchholz</abbr>" in page and ">Sonneborn-Berger</abbr>" in page and "(withdrew)" in page
+
+
+def test_a_flight_is_named_in_the_readers_words_on_the_event_and_player_pages(director):
+    t = start(director, names(8), consolation=True, lengths={"main": {"default": 3}, "consolation": {"default": 3}})
+    data = finish(t, director)
+    champion = data["champions"]["consolation"]
+    best = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/players/{champion}/").content.decode()
+    best = best[best.index('id="best-results"'):best.index("</table>", best.index('id="best-results"'))]
+    assert '<span class="muted">(Consolation)</span>' in best and "(consolation)" not in best
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/players/{champion}/").content.decode()
+    assert '<span class="muted">(Consolante)</span>' in french
+    assert "(vainqueur de la Consolante)" in Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/events/{t.pk}/").content.decode()
