@@ -141,3 +141,18 @@ def test_a_clubs_director_opens_a_season(client, club_director, make_user):
     assert client.post(reverse("season-list-page"), {"name": "Theirs", "club": other.pk}).status_code == 403
     html = client.post(reverse("season-list-page"), {"name": " ", "club": club.pk}, follow=True).content.decode()
     assert "Nothing was opened" in html and Season.objects.count() == 1
+
+
+def test_a_rules_brackets_are_named_in_the_readers_words(client, season):
+    """The rule's weights by bracket as the event pages name the brackets, never the rule's key ("consolation")."""
+    services.season_set_rule(actor=season.club.directors.first(), season=season, rule=RULE_V2,
+                             effective_from="2026-06-01")
+    projections.run_all()
+    english = re.sub(r"\s+", " ", client.get(reverse("season-page", args=[season.pk]),
+                                             HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "1 per match won, Consolation × 0.50 </li>" in english
+    assert "2 per match won, Consolation × 0.50, round 4 × 2 </li>" in english
+    french = re.sub(r"\s+", " ", client.get(reverse("season-page", args=[season.pk]),
+                                            HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "2 par match gagné, Consolante × 0,50, ronde 4 × 2 </li>" in french
+    assert "Points selon la place et le nombre de participants :" in french and "consolation ×" not in french

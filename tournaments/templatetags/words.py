@@ -2,7 +2,8 @@
 
 from django import template
 
-from .. import names
+from .. import names, selectors
 
 register = template.Library()
 register.filter("reason_text", names.reason_text)
+register.filter("bracket_name", selectors.bracket_name)  # "consolation" -> "Consolation" (Consolante in French)
