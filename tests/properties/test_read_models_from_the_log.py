@@ -53,8 +53,9 @@ def test_every_read_model_is_a_function_of_the_log(make_user, data):
 def test_a_long_run_with_the_live_worker(live_worker, make_user):
     director = make_user("dora", player=False)
     players = [Player.objects.create(display_name=f"P{i}").pk for i in range(10)]
-    world = World(director, SeededChooser(16), settled_by_the_worker, players=players)
+    world = World(director, SeededChooser(19), settled_by_the_worker, players=players)
     for _ in range(40):
         world.step()
         check_read_models(world.log)
     assert len(world.events) >= 3 and Event.objects.filter(stream_type="match", event_type="MatchWon").exists()
+    assert Event.objects.filter(event_type="VisibilitySet").exists()  # an event hidden (and maybe shown again)
