@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from players.models import Player
 from ratings.models import RatingChange
+from tests.games.engine.test_matfile import MATCHES
 from tests.properties.events import differing, every_table, settled_by_the_worker
 from tests.ratings.from_log import history, live_ratings, recomputed
 from tests.tournaments.test_running_events import cmd, start
@@ -94,7 +95,8 @@ def test_a_hidden_events_result_counts_nowhere_public_until_published(postgres, 
 
 
 def test_a_hidden_events_own_matches_count_as_their_event_is_shown(postgres, live_worker, make_user, api):
-    """A match the director adds to a hidden event by hand (outside its slots) follows the event too."""
+    """A match the director adds to a hidden event by hand (outside its slots), or imports into it, follows the event
+    too."""
     from tests.tournaments.test_running_events import play_to_end
 
     director = make_user("dora", player=False)
@@ -106,9 +108,13 @@ def test_a_hidden_events_own_matches_count_as_their_event_is_shown(postgres, liv
     assert added.status_code == 201, added.json()
     assert added.json()["published"] is False
     play_to_end(director, added.json()["id"], winner_seat=0)
-    agree("after a hidden event's own match")
-    assert public(api, ada.pk)["listed"] is None
+    imported = api(director).post(f"/api/tournaments/{hidden.pk}/matches/import/", {
+        "text": MATCHES[0].read_text(), "player0": ada.pk, "player1": bruno.pk}, format="json")
+    assert imported.status_code == 201, imported.json()
+    assert imported.json()["published"] is False
+    agree("after a hidden event's own matches")
+    assert public(api, ada.pk)["listed"] is None and public(api, bruno.pk)["listed"] is None
 
     services.tournament_publish(actor=director, tournament=hidden, published=True)
     agree("after the event was published")
-    assert public(api, ada.pk)["history"] == [added.json()["id"]]
+    assert public(api, ada.pk)["history"] == [added.json()["id"], imported.json()["id"]]
