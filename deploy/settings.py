@@ -243,6 +243,7 @@ SPECTACULAR_SETTINGS = {
         "SetRatedTypeEnum": [("set_rated", "set_rated")],  # a match's command and an event's
         "SeasonKindEnum": [("season", "season"), ("series", "series")],
         "ResignationKindEnum": [("single", "single"), ("gammon", "gammon"), ("backgammon", "backgammon")],
+        "ImportJobStatusEnum": [("queued", "queued"), ("running", "running"), ("done", "done"), ("failed", "failed")],
     },
     # no deep links: with them Swagger UI puts a link inside each operation's button (axe-core: nested-interactive)
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
