@@ -284,6 +284,8 @@ def _reason(c: dict, default: str) -> str:
         return default
     if len(reason) > MAX_REASON:
         raise BadCommand(f"'reason' is at most {MAX_REASON} characters")
+    if "\x00" in reason:  # the log cannot store it: refused here, with the field named, as any other bad field
+        raise BadCommand("'reason' cannot contain a NUL character")
     return reason
 
 

@@ -39,6 +39,7 @@ from .notices import address_of
 
 STALLED_AFTER = timedelta(minutes=15)
 MAX_IMPORT_ROWS = 512
+MAX_IMPORT_CHARS = 256 * 1024  # a pasted list, as an uploaded one (the console's MAX_CSV_BYTES) and the API's
 MAX_NAME = Player._meta.get_field("display_name").max_length
 MAX_MEMBER_ID = Player._meta.get_field("club_member_id").max_length
 
@@ -87,9 +88,17 @@ def parse_members(text: str) -> list[Member]:
     e-mail, the club id and the language the member is written to in may be left empty; a header line naming the
     columns is skipped). Refuses the whole list with every fault found: a malformed address, a name missing or too
     long, a language the site does not speak, the same person twice."""
+    if len(text) > MAX_IMPORT_CHARS:
+        raise ImportRefused([_("a list of at most %(kb)s kB") % {"kb": MAX_IMPORT_CHARS // 1024}])
+    if "\x00" in text:  # no name, address or id holds one (PostgreSQL's text cannot): not a list typed or exported
+        raise ImportRefused([_("the list contains a NUL character: paste or upload the list as text")])
     sample = text[:2048]
     delimiter = "\t" if "\t" in sample else ";" if sample.count(";") > sample.count(",") else ","
-    rows = [r for r in csv.reader(io.StringIO(text.strip()), delimiter=delimiter)]
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text.strip()), delimiter=delimiter)]
+    except csv.Error:  # a cell past the csv module's limit (128 kB): an unclosed quote, or no list at all
+        raise ImportRefused([_("a cell longer than any name, e-mail, club id or language (an unclosed quote?)")]) \
+            from None
     problems: list[str] = []
     members: list[Member] = []
     for number, row in enumerate(rows, 1):

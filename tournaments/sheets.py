@@ -20,6 +20,10 @@ from . import console, names, selectors
 from .models import Tournament
 
 CARD_ROWS_MIN = 9  # a 5-point match can take that many games, and more need a second card
+# a card's grid stops at a 25-point match's most games (2 x 25 - 1), the longest match clubs play: a longer one
+# (up to games.limits.MAX_MATCH_LENGTH, 32,767 points) would print a grid of thousands of pages, and the rare
+# games past it go on a second card
+CARD_ROWS_MAX = 49
 
 
 def render_pdf(template: str, context: dict, base_url: str) -> bytes:
@@ -55,7 +59,10 @@ def draw_sheet(tournament: Tournament, *, base_url: str) -> bytes:
 
 def score_cards(tournament: Tournament, *, base_url: str) -> bytes:
     data = console.console_data(tournament)
-    cards = [{**s, "rows": range(1, max(CARD_ROWS_MIN, 2 * s["length"] - 1) + 1)} for s in data["board"]]
+    cards = []
+    for s in data["board"]:
+        most_games = max(CARD_ROWS_MIN, 2 * s["length"] - 1)
+        cards.append({**s, "rows": range(1, min(most_games, CARD_ROWS_MAX) + 1), "more": most_games > CARD_ROWS_MAX})
     return render_pdf("tournaments/sheets/cards.html", {"t": tournament, "cards": cards}, base_url)
 
 
