@@ -58,7 +58,8 @@ def _render(request, tournament: Tournament, template: str):
                "history": selectors.tournament_history(tournament), "standings": selectors.standings_by_flight(data),
                "previous_leagues": console.previous_leagues(request.user, tournament), "now": now,
                "stalled_after": int(console.STALLED_AFTER.total_seconds()),
-               "more_sheets": sheets.more_sheets(tournament), "position": position}
+               "more_sheets": sheets.more_sheets(tournament), "card_sheets": sheets.card_sheets(len(data["board"])),
+               "position": position}
     context["import_text"], context["namesakes"] = _namesakes(request, tournament)
     response = render(request, template, context)
     response["X-Projected-Position"] = str(position)
@@ -213,7 +214,15 @@ def sheet_pdf(request, pk: int, kind: str):
     maker = SHEETS.get(kind)
     if maker is None:
         return HttpResponse(status=404)
-    pdf = maker(tournament, base_url=request.build_absolute_uri("/"))
+    options = {}
+    if kind == "cards":  # a big event's cards print in parts (sheets.CARDS_PER_SHEET)
+        part = request.GET.get("part", "1")
+        if not (part.isascii() and part.isdigit() and len(part) < 6):
+            return HttpResponse(status=404)
+        options["part"] = int(part)
+    pdf = maker(tournament, base_url=request.build_absolute_uri("/"), **options)
+    if pdf is None:
+        return HttpResponse(status=404)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="event-{tournament.pk}-{kind}.pdf"'
     return response

@@ -24,6 +24,9 @@ CARD_ROWS_MIN = 9  # a 5-point match can take that many games, and more need a s
 # (up to games.limits.MAX_MATCH_LENGTH, 32,767 points) would print a grid of thousands of pages, and the rare
 # games past it go on a second card
 CARD_ROWS_MAX = 49
+# the cards of a big event print in parts: 64 cards (32 pages) take seconds to lay out, the 512 of a 1,024-player
+# first round took 37 s, past the web server's 30 s limit for one request
+CARDS_PER_SHEET = 64
 
 
 def render_pdf(template: str, context: dict, base_url: str) -> bytes:
@@ -57,13 +60,25 @@ def draw_sheet(tournament: Tournament, *, base_url: str) -> bytes:
                                                         "format_name": names.format_name(data["format"])}, base_url)
 
 
-def score_cards(tournament: Tournament, *, base_url: str) -> bytes:
+def card_sheets(matches: int) -> list[dict]:
+    """The parts the score cards print in (``part``, and the first and last card of each), one per
+    ``CARDS_PER_SHEET`` matches being played; a single part for a club's evening."""
+    return [{"part": i // CARDS_PER_SHEET + 1, "first": i + 1, "last": min(i + CARDS_PER_SHEET, matches)}
+            for i in range(0, max(matches, 1), CARDS_PER_SHEET)]
+
+
+def score_cards(tournament: Tournament, *, base_url: str, part: int = 1) -> bytes | None:
+    """One part of the score cards (None: the event has no such part)."""
     data = console.console_data(tournament)
+    parts = card_sheets(len(data["board"]))
+    if not 1 <= part <= len(parts):
+        return None
     cards = []
-    for s in data["board"]:
+    for s in data["board"][(part - 1) * CARDS_PER_SHEET:part * CARDS_PER_SHEET]:
         most_games = max(CARD_ROWS_MIN, 2 * s["length"] - 1)
         cards.append({**s, "rows": range(1, min(most_games, CARD_ROWS_MAX) + 1), "more": most_games > CARD_ROWS_MAX})
-    return render_pdf("tournaments/sheets/cards.html", {"t": tournament, "cards": cards}, base_url)
+    return render_pdf("tournaments/sheets/cards.html", {"t": tournament, "cards": cards, "part": parts[part - 1],
+                                                        "parts": len(parts)}, base_url)
 
 
 def standings_sheet(tournament: Tournament, *, base_url: str) -> bytes:

@@ -207,3 +207,30 @@ def test_every_console_form_needs_the_csrf_token(world, token):
         response = client.post(url, {**form, **extra}, **headers)
         assert response.status_code == 403 and b"CSRF" in response.content, (url, form.get("action"))
     assert event_count() == before and Tournament.objects.count() == tournaments
+
+
+def test_a_big_events_score_cards_print_in_parts_the_console_links(world):
+    """A 1,024-player first round's 512 cards took 37 s in one request, past the web server's 30 s: the cards print
+    in parts of 64 (32 pages), each its own request, and the console links each part."""
+    CARDS_PER_SHEET = 64
+    official = world.user("official")
+    t = services.tournament_create(actor=official, name="Open", format="swiss", settings={"rounds": 1})
+    field = Player.objects.bulk_create([Player(display_name=f"Open {i:03}") for i in range(2 * CARDS_PER_SHEET + 2)])
+    for p in field:
+        services.tournament_command(actor=official, tournament=t, command={"type": "enter", "player": p.pk})
+    services.tournament_command(actor=official, tournament=t, command={"type": "draw", "method": "random"})
+    console.settle(t)
+    browser = _browser(official)
+    page = browser.get(f"/events/{t.pk}/run/").content.decode()
+    first = f"/events/{t.pk}/run/sheets/cards.pdf?part=1"
+    assert f'href="{first}"' in page and "cards 1 to 64" in page and "cards 65 to 65" in page
+    counted = []
+    for part in (1, 2):
+        response = browser.get(f"/events/{t.pk}/run/sheets/cards.pdf?part={part}")
+        assert response.status_code == 200
+        text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
+        counted.append(text.count("match to 7 points"))
+        assert f"part {part} of 2" in text
+    assert counted == [CARDS_PER_SHEET, 1]
+    for part in ("3", "0", "-1", "x", "²", "٣", "9" * 40):
+        assert browser.get(f"/events/{t.pk}/run/sheets/cards.pdf?part={part}").status_code == 404, part
