@@ -82,3 +82,23 @@ def test_health_counts_the_dead_letters_and_officials_see_why(queued, api, make_
     assert "analysis_failures" not in public
     official = api(make_user("ref", official=True, player=False)).get("/api/health/").json()
     assert [(f["match"], f["error"]) for f in official["analysis_failures"]] == [(queued.stream_id, "gnubg said no")]
+
+
+def test_a_2_ply_analysis_past_its_time_limit_ends_failed_with_the_reason_after_its_attempts(queued, monkeypatch,
+                                                                                             settings):
+    """Real gnubg at 2-ply against a time limit it cannot meet: each run is stopped and counted, sent again by the
+    sweep while attempts remain, then left failed with its reason, never sent again (no loop)."""
+    settings.ANALYSIS_TIMEOUT_SECONDS = 0.01  # gnubg is polled every 0.5 s; a whole match at 2-ply takes far longer
+    sent = []
+    monkeypatch.setattr(services, "send", sent.append)
+    row = services.analysis_queue(stream_id=queued.stream_id, plies=2)
+    statuses = []
+    for _ in range(services.MAX_ATTEMPTS + 2):
+        statuses.append(services.analysis_run(pk=row.pk))
+        MatchAnalysis.objects.filter(pk=row.pk).update(queued_at=timezone.now() - timedelta(days=1))
+        services.analyses_sweep()
+    assert statuses == [MatchAnalysis.QUEUED] * (services.MAX_ATTEMPTS - 1) + [MatchAnalysis.FAILED] * 3
+    row.refresh_from_db()
+    assert (row.status, row.attempts, row.lease_until) == (MatchAnalysis.FAILED, services.MAX_ATTEMPTS, None)
+    assert row.error == "gnubg took more than 0.01 s"
+    assert sent == [row.pk] * (services.MAX_ATTEMPTS - 1)
