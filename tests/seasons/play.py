@@ -27,12 +27,22 @@ def new_event(director, name: str, fmt: str, players: list[int], **settings):
 
 def play_on_paper(director, t, settle, rnd: random.Random) -> dict:
     """Report every ready slot on paper (a random winner) until the event has its winner."""
+    from tests.waiting import wait_for
+
+    def ready_of(data) -> list:
+        return [s for s in data["slots"] if s["status"] == "ready" and None not in s["players"]]
+
+    def moved_on():  # a next round is paired by the worker's own task, which may come after the settle
+        data = settle()
+        return data if data["winner"] is not None or ready_of(data) else None
+
     data = settle()
     for _ in range(200):
+        if data["winner"] is None and not ready_of(data):
+            data = wait_for(moved_on, what=f"{t.name}: something to play or a winner")
         if data["winner"] is not None:
             return data
-        ready = [s for s in data["slots"] if s["status"] == "ready" and None not in s["players"]]
-        assert ready, f"{t.name}: nothing to play and no winner"
+        ready = ready_of(data)
         for s in ready:
             winner = rnd.choice(s["players"])
             services.tournament_command(actor=director, tournament=t, command={
