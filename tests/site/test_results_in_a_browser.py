@@ -14,6 +14,7 @@ import pytest
 from eventlog import projections
 from players.models import Player
 from tests.properties.events import play_to_end
+from tests.waiting import WAIT_MS
 from tournaments import services
 
 from .test_club_night_in_a_browser import CHROMIUM, SHOTS, shot
@@ -48,7 +49,7 @@ def tablets(live_server, director, monkeypatch):
                 # and it hears no push (games/static/crawford/follow.js): it stays behind until its fallback polls
                 context.route("**/follow/", lambda route: route.abort())
             page = context.new_page()
-            page.set_default_timeout(30_000)
+            page.set_default_timeout(WAIT_MS)  # a busy machine: every wait still ends on its event
             page.console_errors, page.foreign_hosts = [], set()
             # a 409 is the expected answer to the tablet that was behind: the console's note of it is not an error
             page.on("console", lambda m, page=page: page.console_errors.append(m.text)
