@@ -4,7 +4,7 @@
 // was typed or chosen and not sent yet (a result, a table number, a pasted member list, a chosen file), the focused
 // control and its caret, and the place on the page. Between pushes a clock keeps the "stalled for 15 min" flag
 // right: a match nobody plays appends nothing, so nothing would be pushed for it. The director's own presses go the
-// same way, without leaving the page, their answer said in the message area (issue 17: a console for the keyboard):
+// same way, without leaving the page, their answer said in the message area (a console a director runs from the keyboard):
 // one request a press, whose answer is the console redrawn, with the position of the projections it shows, so the
 // push the press itself causes fetches nothing more.
 "use strict";
