@@ -4,7 +4,9 @@ Judging every action of a long record takes the engine tens of seconds (125 game
 long for a web thread that bystanders need. A record past :data:`BIG_RECORD_BYTES` or :data:`BIG_RECORD_GAMES`
 becomes an :class:`~games.models.ImportJob` run by a worker (``games.tasks.run_import``), one at a time per
 member. Every import, small or big, is also counted by its cost, its games, at ``settings.IMPORT_GAMES_RATE``
-per member: a request is cheap to send, a record of many games is not.
+per member: a request is cheap to send, a record of many games is not. An event's director imports into the
+event the same way (``ImportJob.tournament_id``): the events' app registers how such a record is stored
+(:func:`register_event_recorder`), since games knows nothing of events.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -48,6 +51,15 @@ class ImportBudgetSpent(BadCommand):
     def __init__(self, message: str, retry_after: int):
         super().__init__(message)
         self.retry_after = retry_after
+
+
+# how a job into an event is recorded: (job) -> MatchRecord, raising as the event's synchronous import does
+_event_recorder: Callable | None = None
+
+
+def register_event_recorder(recorder: Callable) -> None:
+    global _event_recorder
+    _event_recorder = recorder
 
 
 def games_in(text: str) -> int:
@@ -92,8 +104,10 @@ def charge(*, user, games: int) -> None:
                             f"wait {retry} s", retry)
 
 
-def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | None) -> ImportJob:
-    """A job for a big record, queued for a worker once committed; refused while the member has one under way."""
+def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | None,
+                  tournament_id: int | None = None) -> ImportJob:
+    """A job for a big record (into the event ``tournament_id``, if given), queued for a worker once committed;
+    refused while the member has one under way, casual or into an event."""
     check_readable(text)
     games = games_in(text)
     with transaction.atomic():
@@ -104,7 +118,7 @@ def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | 
             raise ImportUnderWay(f"your import {busy.pk} is still being judged; send the next one once it is done")
         charge(user=user, games=games)
         job = ImportJob.objects.create(user=user, text=text, player0_id=player0_id, player1_id=player1_id,
-                                       games=games)
+                                       tournament_id=tournament_id, games=games)
         transaction.on_commit(lambda: send(job.pk))
     return job
 
@@ -138,9 +152,12 @@ def import_run(*, pk: int) -> str:
         job.save(update_fields=["status", "started_at", "attempts"])
     try:
         with transaction.atomic():  # players named in a refused file are not kept
-            player0, player1 = services.players_for_import(job.text, job.player0_id, job.player1_id)
-            services.check_may_create(job.user, (player0, player1))
-            record = services.match_import_mat(actor=job.user, text=job.text, player0=player0, player1=player1)
+            if job.tournament_id is not None:
+                record = _event_recorder(job)
+            else:
+                player0, player1 = services.players_for_import(job.text, job.player0_id, job.player1_id)
+                services.check_may_create(job.user, (player0, player1))
+                record = services.match_import_mat(actor=job.user, text=job.text, player0=player0, player1=player1)
     except (BadCommand, EngineError, PermissionDenied) as refused:
         return _finish(pk, status=ImportJob.FAILED, refusal=refusal_of(refused))
     except Exception as crashed:  # noqa: BLE001 - an attempt; the sweep tries again, at most MAX_ATTEMPTS

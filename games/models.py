@@ -94,6 +94,9 @@ class ImportJob(models.Model):
     text = models.TextField(_("record"))
     player0_id = models.BigIntegerField(null=True, blank=True)
     player1_id = models.BigIntegerField(null=True, blank=True)
+    # the event the match goes into (its director's import); empty for a casual match. A label, as the match's own
+    # tournament_id: games never looks events up, the recorder registered by the events' app does
+    tournament_id = models.BigIntegerField(_("event"), null=True, blank=True)
     games = models.PositiveIntegerField(_("games"), default=0)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     stream_id = models.CharField(_("match stream"), max_length=64, blank=True)

@@ -11,6 +11,8 @@ from rest_framework.views import APIView
 from eventlog import store
 from eventlog.idempotency import run_once
 from games import services as matches
+from games.api.serializers import ImportJobSerializer
+from games.api.views import big_import_or_charge
 from games.limits import MAX_MATCH_LENGTH
 from apikit import paging
 from players.identity import name_key
@@ -208,7 +210,11 @@ class TournamentMatchImport(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=bodies.EventMatchImportSerializer,
-                   responses={201: bodies.EventMatchAnswerSerializer, **REFUSALS})
+                   responses={201: bodies.EventMatchAnswerSerializer, 202: ImportJobSerializer, **REFUSALS},
+                   description="A big record (over 32 kB or 25 games) is judged by a worker, as a member's import "
+                               "is: 202 with the job, whose address (Location) tells its status and then the match; "
+                               "one at a time per director. The games imported are counted per director and hour "
+                               "(429 past them).")
     def post(self, request, pk: int):
         tournament = services.visible_or_404(request.user, pk)
         services.check_may_add_matches(request.user, tournament)
@@ -220,6 +226,8 @@ class TournamentMatchImport(APIView):
             text = matches.decode_mat_upload(data["file"].read(matches.MAX_MAT_BYTES + 1))
         if not text:
             raise matches.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
+        if (queued := big_import_or_charge(request, text, data, tournament_id=tournament.pk)) is not None:
+            return queued
         with transaction.atomic():  # players named in a refused file are not kept
             player0, player1 = matches.players_for_import(text, data.get("player0"), data.get("player1"))
             record = services.tournament_import_match(actor=request.user, tournament=tournament, text=text,

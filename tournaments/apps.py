@@ -22,3 +22,8 @@ class TournamentsConfig(AppConfig):
         from .notices import MatchNotices
 
         projections.register(MatchNotices())
+        from games import imports
+
+        from .services import tournament_import_job
+
+        imports.register_event_recorder(tournament_import_job)  # a director's big import, stored by the worker

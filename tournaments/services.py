@@ -198,6 +198,19 @@ def tournament_import_match(*, actor, tournament: Tournament, text: str, player0
         published=tournament.published)
 
 
+def tournament_import_job(job) -> MatchRecord:
+    """A director's big record, recorded by the worker (games/imports.py) as :func:`tournament_import_match`
+    records a small one in the request, with the same refusals: the director is asked again, the event may have
+    changed hands since."""
+    tournament = Tournament.objects.filter(pk=job.tournament_id).first()
+    if tournament is None:
+        raise matches.BadCommand(f"the event {job.tournament_id} no longer exists")
+    check_may_add_matches(job.user, tournament)
+    player0, player1 = matches.players_for_import(job.text, job.player0_id, job.player1_id)
+    return tournament_import_match(actor=job.user, tournament=tournament, text=job.text, player0=player0,
+                                   player1=player1)
+
+
 # -- commands --------------------------------------------------------------------------------
 
 COMMAND_TYPES = cmds.COMMAND_TYPES

@@ -307,6 +307,8 @@ class ImportJobSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
     games = serializers.IntegerField()
     match = serializers.CharField(allow_null=True, help_text="the imported match, once done")
+    tournament = serializers.IntegerField(allow_null=True, help_text="the event imported into (its director's "
+                                                                     "import); null for a casual match")
     refusal = serializers.JSONField(allow_null=True, help_text="once failed: {detail, code, ...} as a small "
                                                                "import is answered")
     created_at = serializers.DateTimeField()

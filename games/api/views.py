@@ -241,17 +241,8 @@ class MatchImport(APIView):
             text = services.decode_mat_upload(raw)
         if not text:
             raise services.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
-        services.check_import_games(text)
-        try:
-            if imports.is_big(text):  # judged by a worker: answered now, followed at the job's address
-                job = imports.import_submit(user=request.user, text=text, player0_id=data.get("player0"),
-                                            player1_id=data.get("player1"))
-                answer = Response(import_job_data(job), status=status.HTTP_202_ACCEPTED)
-                answer["Location"] = reverse("import-job", args=[job.pk])
-                return answer
-            imports.charge(user=request.user, games=imports.games_in(text))
-        except imports.ImportBudgetSpent as spent:
-            raise Throttled(wait=spent.retry_after, detail=str(spent)) from spent
+        if (queued := big_import_or_charge(request, text, data)) is not None:
+            return queued
         with transaction.atomic():  # players named in a refused file are not kept
             player0, player1 = services.players_for_import(text, data.get("player0"), data.get("player1"))
             services.check_may_create(request.user, (player0, player1))
@@ -261,17 +252,36 @@ class MatchImport(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+def big_import_or_charge(request, text: str, data: dict, *, tournament_id: int | None = None) -> Response | None:
+    """A big record handed to a worker: its 202 answer. A small one is charged to the member's hourly budget and
+    None returned: the caller imports it now. 429 past the budget, either way."""
+    services.check_import_games(text)
+    try:
+        if imports.is_big(text):  # judged by a worker: answered now, followed at the job's address
+            job = imports.import_submit(user=request.user, text=text, player0_id=data.get("player0"),
+                                        player1_id=data.get("player1"), tournament_id=tournament_id)
+            answer = Response(import_job_data(job), status=status.HTTP_202_ACCEPTED)
+            answer["Location"] = reverse("import-job", args=[job.pk])
+            return answer
+        imports.charge(user=request.user, games=imports.games_in(text))
+    except imports.ImportBudgetSpent as spent:
+        raise Throttled(wait=spent.retry_after, detail=str(spent)) from spent
+    return None
+
+
 def import_job_data(job) -> dict:
     return {"id": job.pk, "status": job.status, "games": job.games, "match": job.stream_id or None,
-            "refusal": job.refusal, "created_at": job.created_at, "finished_at": job.finished_at}
+            "tournament": job.tournament_id, "refusal": job.refusal, "created_at": job.created_at,
+            "finished_at": job.finished_at}
 
 
 class ImportJobView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses={200: ImportJobSerializer, **NOT_FOUND},
-                   description="A big import's job, for the member who sent it: queued, running, done (with the "
-                               "match's id) or failed (with the refusal the import would have answered).")
+                   description="A big import's job, for the member who sent it (casual, or into an event: "
+                               "'tournament'): queued, running, done (with the match's id) or failed (with the "
+                               "refusal the import would have answered).")
     def get(self, request, pk: int):
         job = ImportJob.objects.filter(pk=pk, user=request.user).first()
         if job is None:
