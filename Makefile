@@ -53,7 +53,7 @@ bench: $(STAMP)
 bench-load: $(STAMP)
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
-# Scale-out (README "Scaling out"): two gunicorn nodes, two Celery workers and one beat; worker 1 SIGKILLed
+# Scale-out (docs/operations.md "Scaling out"): two gunicorn nodes, two Celery workers and one beat; worker 1 SIGKILLed
 # 10 s into the recording and started again 3 s later, 24 5-point matches played to their end (~30 s here: 1-point
 # ones were over before the kill once the command path got faster, and the run now fails when the kill it asks for
 # did not happen); then bench-load's checks.

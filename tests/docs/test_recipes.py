@@ -3,6 +3,9 @@ changes shape, these fail and the recipe is rewritten with it."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from eventlog import projections, store, upcasting
@@ -12,6 +15,7 @@ from eventlog.store import NewEvent
 pytestmark = pytest.mark.django_db
 
 STREAM_TYPE = "recipe"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class GoalsScored(Projection):
@@ -87,3 +91,15 @@ def test_an_event_of_an_old_shape_reaches_projections_in_todays(registry):
     assert goals.table == {"recipe-old": 7}
     stored = [(e.event_type, e.schema_version, e.payload) for e in store.read_stream("recipe-old")]
     assert stored == [("Goal", 1, {"count": 5}), ("GoalScored", 2, {"goals": 2})]  # the log itself is untouched
+
+
+def test_every_command_and_format_is_in_the_api_guide():
+    """The command recipe's step 4 and the format recipe: a client reading docs/api.md learns every command type of
+    a match and of an event, and every format an event may take."""
+    from games.commands import COMMAND_TYPES as MATCH_COMMANDS
+    from tournaments.commands import COMMAND_TYPES as EVENT_COMMANDS
+    from tournaments.stream import FORMATS
+
+    guide = (ROOT / "docs" / "api.md").read_text()
+    missing = [name for name in (*MATCH_COMMANDS, *EVENT_COMMANDS, *FORMATS) if not re.search(rf"\b{name}\b", guide)]
+    assert not missing, f"docs/api.md does not name {missing}"

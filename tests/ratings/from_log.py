@@ -1,6 +1,6 @@
 """The ratings recomputed straight from the log: one plain pass over every event, no read model, no batch.
 
-The rule, in words (README, ratings/projections.py): a match outside an event slot counts when it ends unless
+The rule, in words (docs/features.md, ratings/projections.py): a match outside an event slot counts when it ends unless
 voided; an event's slot counts once, with its one result as the event reads it (the director's correction,
 else the paper result, a forfeit not rated, else the result of its current match unless voided; voiding the
 current match voids the paper result between its players too, not a correction), at the log position where the slot

@@ -1,6 +1,6 @@
 """Who may do what, for every API endpoint and command: the roles of conftest.py against each action.
 
-The rules (players/authority.py, the services and the README). "Officials" hold ``players.officiate``
+The rules (players/authority.py, the services and docs/features.md). "Officials" hold ``players.officiate``
 (the "Officials" group, or superuser); ``is_staff`` alone only opens the admin's door and gives no power:
 
 - Reading a match (state, events, games, export, dice): anyone while it is published; an unpublished one

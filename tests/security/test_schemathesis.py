@@ -8,7 +8,7 @@ player), so that requests get past the 404s.
 
 The schema says little about the free-form bodies (a command is "an object"), so the command, creation
 and import operations also get
-- generated bodies shaped like the README's commands: a known ``type`` and fields drawn from real ids,
+- generated bodies shaped like the commands of docs/api.md: a known ``type`` and fields drawn from real ids,
   real slot keys, the live version and arbitrary JSON;
 - explicit cases: a sensible body for every command type, then the same body with one field (or one
   element of a list field) replaced by a value of the wrong JSON type or an awkward one;
