@@ -5,7 +5,7 @@ Counted by the ``limits`` library (the rate limiter under Flask-Limiter and Slow
 counter: two integers per client, changed in one atomic call (a Lua script on Redis). DRF's own throttles keep
 the timestamp of every request of the last window in one cache entry, read and written back whole on every
 request: two round trips, a list as long as the rate (600 a minute: 600 floats pickled both ways), and two
-requests at once each write back a list without the other's (bench/RESULTS.md, 2026-11-25, session 7).
+requests at once each write back a list without the other's.
 
 The counts live in ``settings.API_THROTTLE_STORAGE``: Redis when there is one (every gunicorn worker and node
 shares them), else this process's memory.

@@ -1,5 +1,5 @@
 """Twelve anonymous clients hammer the pages of the largest match an import allows; a bystander's API read
-must stay under 1 s at the 99th percentile (issue 19, point 3). Loopback only; stops by itself.
+must stay under 1 s at the 99th percentile. Loopback only; stops by itself.
 
     .venv/bin/python bench/hammer.py [--seconds 30] [--clients 12] [--workers 3] [--database-url URL]
 

@@ -5,17 +5,19 @@
                                    [--nodes 1] [--workers 1] [--kill-worker SECONDS [--restart-after 3]]
                                    [--database-url URL] [--redis-url redis://127.0.0.1:6379/13]
 
-Scaled out (issue 13, goal 6): ``--nodes 2 --workers 2 --kill-worker 20`` runs two gunicorn nodes (each on its
+Scaled out (``make bench-scale``): ``--nodes 2 --workers 2 --kill-worker 10`` runs two gunicorn nodes (each on its
 own port, each its own processes and snapshot caches, as ``crawford-web@.service`` twice) and two Celery workers
 (``crawford-worker@.service`` twice). Each writer holds a keep-alive connection to every node and sends its
 match's commands to them in turn (command k through node k mod N), as two tablets on one board behind a load
 balancer would: every node judges each match from a snapshot one or more commands old, so a node that answered
-from a stale snapshot would be caught by the re-judging below. Readers are dealt to the nodes in turn. Twenty seconds into the recording worker 1 is SIGKILLed (its whole process
-group: the tasks in hand die mid-transaction and stay unacknowledged in the broker), and started again
-``--restart-after`` seconds later (a negative value: never, worker 2 carries on alone), as systemd's
-``Restart=on-failure`` would. ``--beat 30`` runs one celery beat, as the recipe does: a wake-up the killed worker
-had taken but not started keeps the merged wake-ups' flag (eventlog/wake_ups.py) set for its 60 s, and after the
-last command only the sweep catches the projections up (without a beat they stay behind: the run fails).
+from a stale snapshot would be caught by the re-judging below. Readers are dealt to the nodes in turn.
+``--kill-worker`` seconds into the recording worker 1 is SIGKILLed (its whole process group: the tasks in hand die
+mid-transaction and stay unacknowledged in the broker), and started again ``--restart-after`` seconds later (a
+negative value: never, worker 2 carries on alone), as systemd's ``Restart=on-failure`` would; a recording that
+ends before the kill fails the run, which would show nothing. ``--beat 30`` runs one celery beat, as the recipe
+does: a wake-up the killed worker had taken but not started keeps the merged wake-ups' flag (eventlog/wake_ups.py)
+set until its TTL runs out or a worker starts, and after the last command only that start or the sweep catches the
+projections up.
 The checks below then run as for one node.
 
 Everything runs on this machine, over loopback, against a fresh PostgreSQL

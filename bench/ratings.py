@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     parser.add_argument("--database-name", default="crawford_bench_ratings", help="the fresh database made for the run")
     parser.add_argument("--no-analyze", action="store_true",
-                        help="rebuild on the log as loaded, without the ANALYZE autovacuum would do (as before 2026-11-23)")
+                        help="rebuild on the log as loaded, without the ANALYZE autovacuum would do: every batch then scans the rest of the log")
     parser.add_argument("--profile", metavar="FILE", help="run the rebuild under cProfile, save the profile to FILE")
     args = parser.parse_args()
 

@@ -3,9 +3,8 @@
 Both are hints. A wake-up that is lost is made up by the beat's sweep; a push that is lost, by the page's next
 message or its reconnection (eventlog/tasks.py, eventlog/live.py). So a command's answer does not wait for them:
 the request hands them to one thread of its process, which sends them one at a time in the order given, while
-the answer goes out. On this machine that took the wake-up's Redis round trip (and, when a worker had taken the
-last one, the Celery message of the next) off every move's answer; and a broker that hangs delays hints, never
-an answer (bench/RESULTS.md, 2026-11-25).
+the answer goes out. That keeps the wake-up's Redis round trip (and, when a worker has taken the last one, the
+Celery message of the next) off every move's answer; and a broker that hangs delays hints, never an answer.
 
 The thread starts at a process's first hint, again in a forked child (gunicorn's and Celery's workers fork), and
 sends what it still holds when the process exits normally (a worker recycled or reloaded).

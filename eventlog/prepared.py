@@ -3,8 +3,7 @@ read, the match's events, the append's call).
 
 Django turns psycopg's prepared statements off (``prepare_threshold=None``, for transaction-pooling connection
 poolers) and binds parameters on the client, so PostgreSQL plans each statement anew: 0.35 ms of the server's CPU
-for the token's read of its user and authority alone, more than running it (bench/RESULTS.md, 2026-11-25,
-session 7). Here a statement runs through a psycopg cursor that binds on the server and is asked to prepare it:
+for the token's read of its user and authority alone, more than running it. Here a statement runs through a psycopg cursor that binds on the server and is asked to prepare it:
 planned at its first run on a connection, then only executed. Still inside Django's cursor wrapper, so it is
 counted, logged and its errors are Django's. ``DATABASE_PREPARED_READS=0`` turns this off (a pooler in transaction
 mode older than PgBouncer 1.21 does not carry prepared statements between its server connections).

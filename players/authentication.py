@@ -1,17 +1,16 @@
 """Who the request's user is, read with what every command then asks of them, in one query.
 
 Django's ways of reading the user (DRF's ``TokenAuthentication``; for a session, ``ModelBackend.get_user``)
-read the user alone; every match command then asked, each in a query of its own, which player the user is
+read the user alone; every match command would then ask, each in a query of its own, which player the user is
 (``authority.seat_in_match``) and, for anyone not acting in their own seat, whether they hold the officials'
 permission (``authority.officiates_everything``: two more, the user's and their groups' permissions). Here
 the same query brings all three, and :func:`players.authority.remember` keeps the answers on the user object,
 which lives as long as the request: a command through the API's token costs three SQL statements, through the
 recording screen's session four (the session's own row is the fourth).
 
-Written in SQL rather than with the ORM's ``Subquery``/``Exists``: the ORM's version of the same question took
+Written in SQL rather than with the ORM's ``Subquery``/``Exists``: the ORM's version of the same question takes
 PostgreSQL about 5 ms to plan (nested subplans over six tables) on every request, this one 0.35 ms to plan and
-0.1 ms to run, and prepared, planned once per connection (bench/RESULTS.md, 2026-11-24, session 4, and
-2026-11-25, session 7).
+0.1 ms to run, and prepared, planned once per connection.
 """
 
 from __future__ import annotations

@@ -406,8 +406,8 @@ def _paper(p: dict, forfeit: bool = False) -> dict:
             "score": [p.get("winner_points", 0), p.get("loser_points", 0)]}
 
 
-# The rows a batch writes go in with COPY, as plain tuples: Django's bulk_create spent more time preparing each
-# value of each row than PostgreSQL took to store it (issue 13). The columns are the models' own.
+# The rows a batch writes go in with COPY, as plain tuples: Django's bulk_create spends more time preparing each
+# value of each row than PostgreSQL takes to store it. The columns are the models' own.
 CHANGE_COLUMNS = ("player_id", "match_key", "seq", "opponent_id", "won", "length", "rating_before", "rating_after",
                   "experience_after")
 MATCH_COLUMNS = ("key", "player0_id", "player1_id", "length", "ramp", "seq", "winner_seat", "voided", "slot_key",

@@ -32,8 +32,8 @@ def post_worker_init(worker):
     machine, which the first tap on a tablet after a restart would wait. Done here, before the worker takes one.
 
     Then the ~120,000 objects of the imported code are frozen out of the garbage collector's sight: each full
-    collection walked them all, 45-90 ms in the middle of whichever command triggered it (the recording
-    screen's only answers over 100 ms on a quiet machine; bench/RESULTS.md, 2026-11-25, session 7)."""
+    collection walked them all, 45-90 ms in the middle of whichever command triggered it (on a quiet machine,
+    the recording screen's only answers over 100 ms)."""
     import gc
 
     from django.urls import get_resolver

@@ -2,8 +2,8 @@
 
 As message-db's ``write_message``: the log's lock, the stream's version check, the next global position, the
 command's idempotency receipt and the insert, in one statement that the server plans once per connection (the
-same work sent as one string of SQL was planned anew at every append: about half of its time on the server;
-bench/RESULTS.md, 2026-11-25, session 8). A function's statements each see a snapshot of their own (it is
+same work sent as one string of SQL would be planned anew at every append: about half of its time on the
+server). A function's statements each see a snapshot of their own (it is
 VOLATILE, and the log is read at READ COMMITTED): the version and position read after the lock is granted see
 every append committed before. ``SECURITY INVOKER`` (the default): it can do nothing its caller's role may not;
 the application's role appends through it with its INSERT on the log, and the append-only trigger still holds.

@@ -1,4 +1,4 @@
-"""The admin in French (issue 17, item 7): the project's own apps, models and the columns and fields the admin
+"""The admin in French: the project's own apps, models and the columns and fields the admin
 shows are named through the catalogue, so a director who reads French sees no English name of ours there
 (Django's own words are Django's catalogue's)."""
 

@@ -1,4 +1,4 @@
-"""``/api/`` is the API's root in JSON, and an unknown address under it answers JSON even with DEBUG on (issue 16.7)."""
+"""``/api/`` is the API's root in JSON, and an unknown address under it answers JSON even with DEBUG on."""
 
 import pytest
 from django.test import override_settings

@@ -1,4 +1,4 @@
-"""French and English (issue 17, item 7): the French catalogue is complete and compiled, its backgammon words are
+"""French and English: the French catalogue is complete and compiled, its backgammon words are
 the glossary's, pages come in French by the browser's language or the switch, and refusals keep their code.
 
 The catalogue's checks read the .po with polib and the tree with Django's own extractor (``templatize``) and

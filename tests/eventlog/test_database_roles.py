@@ -117,7 +117,7 @@ def test_the_application_role_appends_reads_and_keeps_the_read_models(app_role):
     assert stale == (2, 2, False)
     assert app_role.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] == 2
     # the read models are the application's to rewrite (projections, rebuilds)
-    # (a game's row: the Crawford-flags carry this test used before issue 12 is gone with its table)
+    # (a game's row)
     app_role.execute("INSERT INTO games_gamesummary (stream_id, game, score0_before, score1_before, crawford, "
                      "post_crawford, finished, points, kind, reason) "
                      "VALUES ('s-1', 1, 0, 0, false, false, false, 0, '', '')")

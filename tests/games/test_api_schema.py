@@ -1,4 +1,4 @@
-"""Issue 12, item 6 (games' half): every answer of the match API is declared in the OpenAPI document, the
+"""Every answer of the match API is declared in the OpenAPI document, the
 command's body is one schema per command type, and what the API really answers conforms to what it declares."""
 
 import random

@@ -1,5 +1,5 @@
-"""A move costs two SQL round trips, three where the process has not the match at hand (issue 13, goal 2: at
-most five), counted through the real API view.
+"""A move costs two SQL round trips, three where the process has not the match at hand, counted through the real
+API view.
 
 ``POST /api/matches/{id}/commands/`` with an ``Idempotency-Key`` and a real API token (no forced
 authentication: reading the token is part of the cost), on PostgreSQL, outside any test transaction (as in
@@ -12,8 +12,6 @@ idempotency receipt and the insert, in one call of the database's eventlog_appen
 PostgreSQL runs as one implicit transaction (no BEGIN, no COMMIT). A process whose snapshot of the match is not at
 the version sent (its first command of the match, or the other node's last) reads the match's events after it
 first: three.
-Before: 22 for a player's move, 24 for an official's (the list is in bench/RESULTS.md, "2026-11-24, session 4"),
-then five (session 5: a BEGIN and a COMMIT around the same), then three (session 6: the events always read).
 
 Through a session (the recording screen's way) one more: the session's row; the user is read with their player
 and powers by the same statement as the token's (players.authentication.ModelBackend). Before: seven (the user,

@@ -1,4 +1,4 @@
-"""Issue 11, rule 7: a match resumed at length-1 to length-1 has no Crawford game, in the engine and the projection."""
+"""A match resumed at length-1 to length-1 has no Crawford game, in the engine and the projection."""
 
 from games.engine.matfile import read_mat
 

@@ -1,4 +1,4 @@
-"""Issue 11: a .mat file read leniently keeps its warnings on the match; a dead cube is refused when recording here."""
+"""A .mat file read leniently keeps its warnings on the match; a dead cube is refused when recording here."""
 
 from pathlib import Path
 

@@ -1,5 +1,5 @@
 """Two tablets on one match: the one that was behind is told what the other recorded, in words, with the state
-now (issue 16, point 6). The recording screen's side is in tests/site/test_results_in_a_browser.py."""
+now. The recording screen's side is in tests/site/test_results_in_a_browser.py."""
 
 import pytest
 

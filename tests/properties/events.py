@@ -254,7 +254,7 @@ def summaries() -> list[dict]:
 
 
 def one_slot_one_result() -> None:
-    """A decided slot's own match is over: nothing more can be played in it (issue 19, point 5)."""
+    """A decided slot's own match is over: nothing more can be played in it."""
     for t in Tournament.objects.all():
         facts, view = services.tournament_view(t)
         for s in view.slots:

@@ -1,4 +1,4 @@
-"""Issue 12, acceptance: ``manage.py rebuild_projections`` gives identical tables after a season that includes a
+"""``manage.py rebuild_projections`` gives identical tables after a season that includes a
 merge of duplicate players, corrections, a void and a late Swiss entry, run on PostgreSQL by the live worker.
 
 The season goes through the public services only (tournament and match commands, the players' merge), so it

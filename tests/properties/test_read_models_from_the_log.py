@@ -1,7 +1,7 @@
 """Random events of every format with random board results, paper results, forfeits, corrections, voids,
 withdrawals and merges of players: after every step every read model (ratings and their history, brackets,
-standings, match summaries) equals a straight recomputation from the log and a rebuild from position 0
-(issue 16, acceptance). A fast in-process variant with many examples, and one long example with the live
+standings, match summaries) equals a straight recomputation from the log and a rebuild from position 0.
+A fast in-process variant with many examples, and one long example with the live
 Celery worker doing the projections and the process manager's work."""
 
 import os

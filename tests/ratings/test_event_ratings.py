@@ -2,7 +2,7 @@
 
 The cases the season tests miss: corrections of slots that feed later rounds, events with several flights,
 a correction then a void, a correction of a paper result, a paper result while the slot's server match is
-still open (issue 16, point 1; issue 19, point 5)."""
+still open."""
 
 import itertools
 import os

@@ -1,4 +1,4 @@
-"""Issue 15, item 5: rated or unrated events and single matches, with the live Celery worker on PostgreSQL.
+"""Rated or unrated events and single matches, with the live Celery worker on PostgreSQL.
 
 An event created unrated, a rated event whose one slot (a friendly) is marked unrated before play, and a rated
 event made unrated after it was played (a later change is an event: ``RatedSet``). Unrated results stay out of

@@ -136,7 +136,7 @@ def test_merging_duplicate_players_counts_their_results_as_one(players):
 
     played = season(players[:4], 20)
     projections.run("ratings")
-    # a merge is an event in the log now (issue 12): the projection reads it on its next run
+    # a merge is an event in the log: the projection reads it on its next run
     player_merge(actor=registrar(), kept_id=players[0],
                  duplicate_ids=[players[1]], reason="one person entered twice")
     projections.run("ratings")

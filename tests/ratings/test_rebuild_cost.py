@@ -1,4 +1,4 @@
-"""The cost of a ratings rebuild (issue 13, goal 4): a fixed number of queries per batch, whatever the field."""
+"""The cost of a ratings rebuild: a fixed number of queries per batch, whatever the field."""
 
 import pytest
 from django.db import connection

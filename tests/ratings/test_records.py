@@ -1,4 +1,4 @@
-"""Players' records (issue 15, item 6): head-to-head, streaks, best results and the nemesis, on hand-built histories.
+"""Players' records: head-to-head, streaks, best results and the nemesis, on hand-built histories.
 
 Each figure is worked out by hand in the test. The histories go through the services and the log; the projections
 the records read are kept by the live worker, and are the same after ``rebuild_projections``. A merged duplicate

@@ -1,4 +1,4 @@
-"""Issue 15, acceptance: a season of 10 events among 40 players, run through the services with the live Celery
+"""A season of 10 events among 40 players, run through the services with the live Celery
 worker on PostgreSQL. Its table equals a straight recomputation (the events' published standings and slots,
 the season's stream, the pure rules) after every event, after a rule version from a date, after a correction
 in event 2; ``rebuild_projections`` gives the same tables."""

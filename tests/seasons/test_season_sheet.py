@@ -1,4 +1,4 @@
-"""The season table printed for the club's wall (issue 17, item 3): a PDF from the season page, and from the
+"""The season table printed for the club's wall: a PDF from the season page, and from the
 director's console of every event the season counts; the points outside a player's best events read as not
 counted on paper (in brackets, not only struck through); French when the reader asks. The PDF's text is read back
 with pypdf."""

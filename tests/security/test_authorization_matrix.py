@@ -213,7 +213,7 @@ def test_commands_to_a_match_that_does_not_exist_are_404(world, role):
 
 CREATE_CASUAL = {"anonymous": ANON, "player": 201, "opponent": 201, "unrelated": 403, "other_director": 403,
                  "director": 403, "official": 201}
-# issue 12: a match knows nothing of its event, so an event's matches are added through the event (which knows
+# a match knows nothing of its event, so an event's matches are added through the event (which knows
 # its director); the match API refuses a body naming an event (test_no_match_is_added_to_an_unpublished_event…)
 CREATE_IN_EVENT = {"anonymous": ANON, "player": 403, "opponent": 403, "unrelated": 403, "other_director": 403,
                    "director": 201, "official": 201}
@@ -781,7 +781,7 @@ def test_merging_players_in_the_admin_needs_the_change_permission(world, django_
     from eventlog.models import Event
 
     client.post("/admin/players/player/", {"action": "merge_duplicates", "_selected_action": twins})
-    projections.run("players")  # the merged view is a projection of the log's PlayersMerged events (issue 12)
+    projections.run("players")  # the merged view is a projection of the log's PlayersMerged events
     merged = Player.objects.filter(pk=twins[1], merged_into_id=twins[0]).exists()
     assert merged == ("change_player" in perms)
     assert Event.objects.filter(event_type="PlayersMerged").exists() == merged
@@ -842,7 +842,7 @@ def test_publishing_the_event_publishes_its_matches(world):
 
 
 def test_no_match_is_added_to_an_unpublished_event_through_the_match_api(world):
-    """Issue 12: the event creates its own matches (hidden while it is: _hidden_event_match); the match API,
+    """The event creates its own matches (hidden while it is: _hidden_event_match); the match API,
     which cannot know the event, refuses a body that names one rather than making a public casual match."""
     Tournament.objects.filter(pk=world.event.pk).update(published=False)
     a, b = world.player("player").pk, world.player("opponent").pk

@@ -1,4 +1,4 @@
-"""Input that used to end in a 500 or an HTML page (issue 19 point 7): a JSON 4xx with a short reason, nothing stored."""
+"""Hostile input (malformed bodies, addresses and headers): a JSON 4xx with a short reason, nothing stored."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Poison at the door: a command the read models or the gnubg IDs cannot hold is refused before it is stored.
 
-Issue 18 ("Poison in the log") and issue 19 point 1 ("an error answered after a commit"): every
+Poison in the log, and an error answered after a commit: every
 command either appends and answers 2xx, or answers 4xx and appends nothing; and what it appends
 is something every projection can apply. Each test sends what a hostile member sent, checks the
 answer and the log, then runs every projection over the log to show it still moves.
@@ -44,7 +44,7 @@ def _schema(client) -> dict:
     return client.get("/api/schema/?format=json").json()
 
 
-# -- issue 18: a casual match of length 32769 ----------------------------------------------------
+# -- a casual match of length 32769 ----------------------------------------------------
 
 
 def test_a_match_longer_than_the_gnubg_match_id_holds_is_refused_before_it_is_stored(world):
@@ -71,7 +71,7 @@ def test_the_api_schema_states_the_limits(world):
     assert create["automatic_doubles"]["maximum"] == 15
 
 
-# -- issue 18: a Swiss round paired as "x" ----------------------------------------------------------
+# -- a Swiss round paired as "x" ----------------------------------------------------------
 
 
 def test_a_swiss_round_numbered_x_is_refused_and_the_tournament_view_moves_on(world):
@@ -94,7 +94,7 @@ def test_a_swiss_round_numbered_x_is_refused_and_the_tournament_view_moves_on(wo
     _projections_move_on(world)
 
 
-# -- issue 18: event settings stored unchecked --------------------------------------------------------
+# -- event settings stored unchecked --------------------------------------------------------
 
 
 BAD_SETTINGS = [
@@ -149,7 +149,7 @@ def test_sensible_settings_are_still_accepted(world):
         assert response.status_code == 201, (fmt, response.content[:300])
 
 
-# -- issue 18: a correction's score beyond an integer column ----------------------------------------
+# -- a correction's score beyond an integer column ----------------------------------------
 
 
 @pytest.mark.parametrize("score", [[2**31, 0], [2**63, 0], [7, 2**31], [131071, 0]])
@@ -198,7 +198,7 @@ def _final_with_a_paper_result(world) -> dict:
     return next(s for s in selectors.tournament_data(world.event)["slots"] if s["key"] == key)
 
 
-# -- issue 18: a .mat with a 200-character player name ----------------------------------------------
+# -- a .mat with a 200-character player name ----------------------------------------------
 
 
 def test_a_mat_file_with_a_name_longer_than_the_read_model_holds_is_refused(world):
@@ -226,7 +226,7 @@ def test_two_players_of_the_longest_same_name_still_fit_the_read_model(world):
     assert max(len(summary.player0_name), len(summary.player1_name)) <= 80
 
 
-# -- issue 19 point 1: an error answered after a commit -----------------------------------------------
+# -- an error answered after a commit -----------------------------------------------
 
 
 def test_a_money_session_s_tied_opening_rolls_never_push_the_cube_past_what_is_stored(world):

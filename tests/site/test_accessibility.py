@@ -1,4 +1,4 @@
-"""Every public page passes axe-core with no serious or critical violation (issue 17, item 8), and the player page's
+"""Every public page passes axe-core with no serious or critical violation, and the player page's
 rating chart shows the match under the pointer.
 
 The data is the demo's (``load_demo``: a knockout played move by move, a match still at the board) plus an event of

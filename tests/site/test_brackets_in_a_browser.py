@@ -1,4 +1,4 @@
-"""A knockout's bracket as Chromium draws it (issue 17, "Measured": brackets without connector lines): each pair of
+"""A knockout's bracket as Chromium draws it, with connector lines: each pair of
 matches is joined by a line from one match's middle to the other's, and the join's middle meets the match it feeds,
 whatever each box holds (a bye's two lines beside a match's three: table and link). Screenshot
 var/screenshots/brackets-joined.png."""

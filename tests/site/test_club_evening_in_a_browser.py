@@ -1,4 +1,4 @@
-"""Issue 17's acceptance in one browser test: a 12-player evening from the director's console.
+"""A club's evening in one browser test: a 12-player evening from the director's console.
 
 Members pasted in, everybody checked in, the draw, tables, the printed draw sheet and score cards (their PDF text
 read back); one first-round match recorded on the tablet's recording screen by taps while a second browser context

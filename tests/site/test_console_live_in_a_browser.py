@@ -1,4 +1,4 @@
-"""The director's console follows the evening without a reload (issue 17, item 5).
+"""The director's console follows the evening without a reload.
 
 A director has the console open on a laptop and is half-way through typing a result for one match (winner chosen,
 points typed, the cursor in the reason) and a table number for it. A tablet records the other match's opening roll:
@@ -178,7 +178,7 @@ def test_without_the_push_the_console_asks_every_few_seconds(live_server, direct
 
 
 def test_a_check_in_press_keeps_focus_and_place_without_a_page_load(live_server, director, browser):  # noqa: F811
-    """Issue 17: the director checks players in from the keyboard far down the list: each press is sent without a
+    """The director checks players in from the keyboard far down the list: each press is sent without a
     page load (a mark set on the window stays), the list redrawn, the server's word said (a refusal as an alert),
     the focus on the pressed control or, gone, on its form's reason field, and the row where it was on the
     screen."""

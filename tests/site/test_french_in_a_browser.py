@@ -1,4 +1,4 @@
-"""The site in French in a real browser (issue 17, item 7): chosen by the browser's language (Accept-Language,
+"""The site in French in a real browser: chosen by the browser's language (Accept-Language,
 here Chromium's locale) or by the switch on every page (a form posted to Django's set_language: the CSP allows
 no inline script, and none runs). Screenshots go to var/screenshots/french-*.png."""
 

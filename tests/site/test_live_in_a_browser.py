@@ -1,4 +1,4 @@
-"""Live pages and the recording screen in a real browser (issue 17, items 5 and 6).
+"""Live pages and the recording screen in a real browser.
 
 One tablet records a match (a GNU Backgammon match replayed up to a roll that cannot be played), a second browser
 watches its live board: each submission is on the board, told by its stream (server-sent events through Redis

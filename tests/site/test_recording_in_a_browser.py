@@ -1,4 +1,4 @@
-"""The recording screen in a real browser (issue 17, item 6): plays that record themselves, and the board's layout.
+"""The recording screen in a real browser: plays that record themselves, and the board's layout.
 
 A roll with one legal play is recorded without a tap (match_023's 6-6 bear-off, where bench/recording.py stopped
 when the screen threw before sending it).
@@ -146,7 +146,7 @@ def within(page, box: dict) -> bool:
 
 
 def test_a_turn_is_entered_on_a_phone_or_tablet_without_scrolling(live_server, director, browser, match_023):  # noqa: F811
-    """Issue 17: the dice, the play, its undo and the message line with the whole board, all on the screen as it
+    """The dice, the play, its undo and the message line with the whole board, all on the screen as it
     opens (no scroll on each turn: a tap that needed one would have scrolled), every target 44 px at least, nothing
     over the board."""
     _, record = match_023

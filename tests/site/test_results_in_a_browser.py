@@ -1,6 +1,5 @@
 """Results in a real browser: two tablets on one match, a result reported on paper while the match was being
-played, a correction with its reason; then the player page, the home page and the viewer show what happened
-(issue 16: points 2, 3, 4, 6 and the acceptance's browser test).
+played, a correction with its reason; then the player page, the home page and the viewer show what happened.
 
 Headless Debian Chromium driven by Playwright against the live server. The second tablet's clock is Playwright's,
 so the test decides when its screen looks at the match again instead of racing it."""

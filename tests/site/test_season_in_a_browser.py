@@ -1,6 +1,6 @@
-"""The season pages in a real browser (issue 15, item 7): the demo's season table with a column per event and
+"""The season pages in a real browser: the demo's season table with a column per event and
 the rule version beside each number, on a desktop and a phone; the published rules; no request leaves the site.
-The table printed for the wall (issue 17, item 3): a PDF from the season page and from the director's console of an
+The table printed for the wall: a PDF from the season page and from the director's console of an
 event it counts, its text read back, in English and in French.
 
 Headless Debian Chromium driven by Playwright against the live server; screenshots in var/screenshots/."""

@@ -1,4 +1,4 @@
-"""Issue 15, acceptance: a stage-chained event (Swiss -> knockout) with a re-entry, played to the end in a browser.
+"""A stage-chained event (Swiss -> knockout) with a re-entry, played to the end in a browser.
 
 The director creates a Swiss of eight whose top six go on to a knockout with re-entry for first-round losers in the
 admin's form, runs it from the director's console (where the admin's "Run this event" leads; paper results), closes stage one, records a buy-back and closes re-entry; the

@@ -1,6 +1,5 @@
-"""The admin as a club director sees it (issue 17, "Measured": it showed periodic tasks, crontabs and projection
-checkpoints to a club director): a director who is staff but not a superuser sees the events, and creates them
-under the club's name, but none of the site's machinery."""
+"""The admin as a club director sees it: a director who is staff but not a superuser sees the events, and creates
+them under the club's name, but none of the site's machinery (periodic tasks, crontabs, projection checkpoints)."""
 
 import pytest
 

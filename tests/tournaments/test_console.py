@@ -226,7 +226,7 @@ def test_a_swiss_evening_prints_its_pairings_by_table(client, director):
 
 
 def test_after_the_draw_the_console_takes_a_late_entry_and_a_withdrawal(client, director):
-    """Issue 17, "Measured": after the draw, withdrawal and late entry existed only in the API."""
+    """After the draw the console, not only the API, takes a late entry (Swiss) and a withdrawal."""
     t = services.tournament_create(actor=director, name="Swiss night", format="swiss",
                                    settings={"rounds": 3, "late_entry_until_round": 2,
                                              "lengths": {"rounds": {"default": 3}}})

@@ -75,7 +75,7 @@ def test_refusals_are_shown_and_change_nothing(client, director):
 
 
 def test_the_console_records_only_what_the_director_said(client, director):
-    """No winner by default, no 7-0 for blank points, a correction's reason in the event's history (issue 16.4)."""
+    """No winner by default, no 7-0 for blank points, a correction's reason in the event's history."""
     players = [Player.objects.create(display_name=n) for n in ("Ann", "Bob", "Cid", "Dan")]
     t = services.tournament_create(actor=director, name="Club night", format="single_elimination",
                                    settings={"lengths": {"main": {"default": 7}}})
@@ -118,7 +118,7 @@ def test_the_console_records_only_what_the_director_said(client, director):
 
 
 def test_the_console_offers_to_pair_a_swiss_round_only_when_the_event_does_not_pair_itself(client, director):
-    """Issue 17, "Measured": Swiss rounds paired themselves while "Pair next round" was offered."""
+    """A Swiss event that pairs its rounds itself offers no "Pair next round"; one paired by hand does."""
     itself = services.tournament_create(actor=director, name="Swiss", format="swiss", settings={"rounds": 3})
     by_hand = services.tournament_create(actor=director, name="Swiss by hand", format="swiss",
                                          settings={"rounds": 3, "auto_pair": False})

@@ -1,6 +1,6 @@
-"""The demo's director (``load_demo``) is a club's director with exactly a director's rights (issue 17,
-"Measured": the demo director was a superuser, so the demo's admin showed the log, the projections' checkpoints and
-Celery's periodic tasks to whoever opened it as the club's director)."""
+"""The demo's director (``load_demo``) is a club's director with exactly a director's rights, not a
+superuser's: whoever opens the demo's admin as the club's director sees neither the log, the projections'
+checkpoints nor Celery's periodic tasks."""
 
 import os
 

@@ -1,4 +1,4 @@
-"""The event page's brackets as a new user reads them (issue 17, "Measured"): the event's own bracket first,
+"""The event page's brackets as a new user reads them: the event's own bracket first,
 and a match at the board shows its score so far, not only "live"."""
 
 import pytest

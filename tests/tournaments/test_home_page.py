@@ -1,4 +1,4 @@
-"""The home page shows today's events first (issue 17, item 8)."""
+"""The home page shows today's events first."""
 
 import datetime
 

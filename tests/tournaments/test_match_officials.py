@@ -1,4 +1,4 @@
-"""Issue 12: a match knows its official from its own stream. Matches registered before registrations named
+"""A match knows its official from its own stream. Matches registered before registrations named
 one get it, once, from the data migration (a fact appended, nothing edited); new ones are named at creation."""
 
 import importlib
@@ -20,7 +20,7 @@ migration = importlib.import_module("tournaments.migrations.0005_match_officials
 
 
 def old_match(stream_id: str, players, tournament_id) -> None:
-    """A match stream as it was stored before issue 12: schema 1 of MatchRegistered, no official named."""
+    """A match stream stored with schema 1 of MatchRegistered: no official named."""
     started = decide(MatchState(), cmd.StartMatch((players[0].display_name, players[1].display_name), 5))
     store.append(stream_id=stream_id, stream_type=streams.STREAM_TYPE, expected_version=0, events=[
         NewEvent(streams.REGISTERED, {"player_ids": [p.pk for p in players], "tournament_id": tournament_id,

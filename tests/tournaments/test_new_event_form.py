@@ -1,6 +1,5 @@
-"""The admin's new-event form says every knockout setting without JSON (issue 17, "Measured": the form offered
-no consolation, last chance or double elimination settings); a combination the formats refuse is a form
-error that creates nothing."""
+"""The admin's new-event form says every knockout setting without JSON (consolation, last chance, double
+elimination); a combination the formats refuse is a form error that creates nothing."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The e-mail telling a player where to play is written in that player's language (issue 17, item 7): the
+"""The e-mail telling a player where to play is written in that player's language: the
 language the club's member list gives, the one the player chose with the switch while logged in, or through the API;
 the site's language for a player who never said. Each of the two players of one match reads it in their own."""
 

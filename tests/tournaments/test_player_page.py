@@ -1,4 +1,4 @@
-"""A player's page: every link opens, each rated match names its opponent, date and event (issue 16.3)."""
+"""A player's page: every link opens, each rated match names its opponent, date and event."""
 
 import re
 

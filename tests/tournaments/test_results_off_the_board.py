@@ -1,5 +1,5 @@
 """A result reported on paper, a forfeit, a correction or a void ends the slot's match: no command is taken
-any more (with the reason), and the pages show the result (issue 16, point 2)."""
+any more (with the reason), and the pages show the result."""
 
 import pytest
 from django.test import Client

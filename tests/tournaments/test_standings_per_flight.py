@@ -1,5 +1,5 @@
 """Standings per flight with the event's winner first; forfeits and withdrawals marked; a Swiss event's
-tie-breaks shown (issue 16, point 5)."""
+tie-breaks shown."""
 
 import pytest
 from django.test import Client

@@ -1,4 +1,4 @@
-"""Tournament commands through the API: Idempotency-Key, expected version, and checked Swiss pairings (issue 19.4).
+"""Tournament commands through the API: Idempotency-Key, expected version, and checked Swiss pairings.
 
 Eight identical pairings sent at once once made two extra rounds of rematches while round 1 was
 unplayed: a round is paired only once the one before it is decided, a retry under the same key

@@ -1,7 +1,7 @@
-"""Issue 12: a match no longer looks up its event to know who officiates it; the creator names its official in
-the match's registration. Matches registered before that named only their event (``tournament_id``), so each
-one gets, once, a ``MatchOfficialAssigned`` fact naming its event's director: appended, never edited in, as
-everything in the log. The event type and payload are written out here as they are stored (a migration is
+"""A match does not look up its event to know who officiates it: the creator names its official in the match's
+registration (schema 2 of ``MatchRegistered``). A schema-1 registration named only its event (``tournament_id``), so
+each such match gets, once, a ``MatchOfficialAssigned`` fact naming its event's director: appended, never edited
+in, as everything in the log. The event type and payload are written out here as they are stored (a migration is
 frozen; the match stream's event types are never renamed).
 """
 

@@ -1,4 +1,4 @@
-"""Issue 11, cube and match-play rules 1-7: the cube's edge cases as GNU Backgammon 1.07 judges them.
+"""The cube and match-play rules: the cube's edge cases as GNU Backgammon 1.07 judges them.
 
 Each verdict here was checked by hand in gnubg 1.07 (``gnubg -t -q -r``) and is checked again,
 through many command sequences, by ``test_gnubg_sequences.py``.

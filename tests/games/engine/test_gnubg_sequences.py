@@ -7,7 +7,7 @@ each for the player gnubg acted for, and must accept exactly what gnubg accepted
 
 One documented difference is translated, not hidden: with the Jacoby rule and a cube never turned,
 a resigned gammon or backgammon counts single here; gnubg 1.07 scores it doubled or tripled (see
-``games.engine.match``'s docstring, rule 5 of issue 11). The test counts those games.
+``games.engine.match``'s docstring, "Jacoby and resignation"). The test counts those games.
 
     .venv/bin/python -m tests.games.engine.test_gnubg_sequences   # prints "agree N of M sequences"
 """

@@ -1,4 +1,4 @@
-"""Issue 11, "reading the files players actually have" and "writing files that read back".
+"""Reading the .mat files players actually have, and writing files that read back.
 
 Crafted files live in tests/fixtures/mat_quirks/ (refused ones in refused/); each is also read by
 GNU Backgammon 1.07 (one process for all) and compared with the engine's reading, and every file
@@ -263,7 +263,7 @@ def _gnubg_reads(directory: Path, tmp_path: Path) -> dict[str, dict]:
     return {d["file"]: d for d in map(json.loads, out.read_text().splitlines())}
 
 
-# Where the engine reads a crafted file differently from gnubg 1.07, on purpose (issue 11):
+# Where the engine reads a crafted file differently from gnubg 1.07, on purpose:
 GNUBG_GIVES_UP = {
     "empty_names.mat": "gnubg crashes on an empty name",
     "empty_names_with_headers.mat": "gnubg crashes on an empty name",

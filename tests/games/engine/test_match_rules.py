@@ -186,7 +186,7 @@ def test_jacoby_gammon_counts_single_while_the_cube_is_centred():
 
 
 def test_beaver_taker_redoubles_at_once_and_keeps_the_cube():
-    # issue 11: the beaver is an offer the doubler answers (see test_cube_edge_rules.py)
+    # the beaver is an offer the doubler answers (see test_cube_edge_rules.py)
     t = placed(length=0, start={'beavers': True})
     t.double()
     assert t.do(c.Beaver(1)) == [ev.Beavered(1, 4)]

@@ -180,7 +180,7 @@ def test_wrong_score_line_is_rejected():
 
 
 def test_wrong_points_in_wins_line_after_the_play_are_a_warning_and_the_wrong_winner_an_error():
-    # issue 11, reading rule 4: after a bear-off the play decides (gnubg), the Wins line only warns
+    # after a bear-off the play decides (gnubg), the Wins line only warns
     whole = text("match_003_5pt.mat")
     won = [e for e in read_mat(whole).events if isinstance(e, ev.GameWon)]
     assert won[1].reason == "bearoff" and won[1].points == 1  # game 2 is played out: its Wins line can be checked

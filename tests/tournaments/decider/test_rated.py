@@ -1,4 +1,4 @@
-"""Rated or unrated (issue 15.5), in the decider alone: the event's setting, the director's later change of the
+"""Rated or unrated, in the decider alone: the event's setting, the director's later change of the
 whole event or of one slot (a slot's own setting wins), and the refusals."""
 
 from __future__ import annotations

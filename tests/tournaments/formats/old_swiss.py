@@ -1,4 +1,4 @@
-"""The Swiss pairing as it was before the speed-up of issue 13 (commit 33a6107), kept verbatim as a reference.
+"""A straightforward Swiss pairing (the one the faster pairing replaced), kept verbatim as a reference.
 
 ``test_swiss_speedup.py`` checks that the faster ``swiss.pair_round`` returns exactly what this one returns.
 Below: ``matching.py`` of that commit (the blossom search, the greedy start, ``rematch_without``), then

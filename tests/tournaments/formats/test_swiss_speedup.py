@@ -1,4 +1,4 @@
-"""The faster Swiss pairing (issue 13, goal 5) pairs exactly as the pairing it replaced.
+"""The faster Swiss pairing pairs exactly as the pairing it replaced.
 
 ``old_swiss`` is the pairing of commit 33a6107 kept verbatim; the brute-force comparisons of
 ``test_swiss.py`` cover fields up to 8 players, these cover larger ones, with the situations that make
