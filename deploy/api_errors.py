@@ -30,7 +30,7 @@ from games.services import BadCommand, MatchNotFound
 from seasons.decider import SeasonError
 from tournaments.services import TournamentError
 
-from .refusal_messages import translated
+from . import refusals
 
 
 class Refusal(NamedTuple):
@@ -72,9 +72,10 @@ def exception_handler(exc, context):
     for cls, refusal in REFUSALS.items():
         if isinstance(exc, cls):
             code = code_of(exc, refusal)
-            detail = str(exc) or ("you may not do this" if isinstance(exc, PermissionDenied) else code)
+            if not str(exc) and isinstance(exc, PermissionDenied):
+                exc = PermissionDenied("you may not do this")
             # the reason in the reader's language (Accept-Language or the site's switch); English unchanged
-            detail = translated(code, detail)
+            detail = refusals.said(exc, code)
             return _refuse(STATUS_OF_CODE.get(code, refusal.status), code, detail, **refusal.extra(exc))
     response = drf_handler(exc, context)
     if response is not None:

@@ -104,8 +104,8 @@ EVENT_MATCHES_PER_TRANSACTION = int(os.environ.get("EVENT_MATCHES_PER_TRANSACTIO
 TOURNAMENT_RATINGS_PROVIDER = "ratings.selectors.TournamentRatings"
 # and what the ratings ask of the events (which are public, to hide hidden events' results): a function of ids
 PUBLISHED_EVENTS_PROVIDER = "tournaments.selectors.published_event_ids"
-# the refusals' reasons in the reader's language, read by their codes (the API's table): the console says them too
-REFUSAL_TEXT = "deploy.refusal_messages.translated"
+# a refusal in the reader's language, from the refusals' catalogue (the API's): the console says them too
+REFUSAL_TEXT = "deploy.refusals.said"
 # what `manage.py load_demo` adds after its club night, each a function of (director=, club=, players=, event=,
 # rnd=) returning a line to print: named here so that tournaments imports nothing of the apps above it
 DEMO_EXTRAS = ["seasons.demo.load"]

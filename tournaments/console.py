@@ -69,15 +69,14 @@ def check_runs(actor, tournament: Tournament) -> None:
 
 
 def refusal_text(refused: Exception) -> str:
-    """A refusal of the services in the reader's language: the API's table of reasons (``REFUSAL_TEXT``, named by
-    the settings: it lives above the apps), read by the refusal's stable code."""
+    """A refusal of the services in the reader's language: the refusals' catalogue (``REFUSAL_TEXT``, named by the
+    settings: it lives above the apps) says it by its reason, or its stable code."""
     if isinstance(refused, ConcurrencyError):
         code = "stale_version"
     else:
         code = str(getattr(refused, "code", "") or ("permission_denied" if isinstance(refused, PermissionDenied)
                                                       else "bad_command"))
-    detail = str(refused) or code
-    return import_string(settings.REFUSAL_TEXT)(code, detail) if settings.REFUSAL_TEXT else detail
+    return import_string(settings.REFUSAL_TEXT)(refused, code) if settings.REFUSAL_TEXT else str(refused) or code
 
 
 # -- the member list -------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .errors import (
     MatchOver,
     NotationError,
     NotYourTurn,
+    Reason,
 )
 from .events import Outcome
 from .match import is_crawford_game, may_double
@@ -38,6 +39,7 @@ __all__ = [
     "NotationError",
     "NotYourTurn",
     "Outcome",
+    "Reason",
     "Play",
     "Position",
     "Step",

@@ -1,20 +1,25 @@
-"""Exceptions the engine raises when a command breaks a rule.
+"""Exceptions the engine raises when a command breaks a rule: each a stable code, a reason and its parameters.
 
-Every message is meant for a person at the board: it names the rule that was
-broken, e.g. ``6/off is not legal: a checker stands on the 9 point``.
+A refusal is data: ``exc.code`` (an :class:`ErrorCode`, the kind of refusal a program tells apart, as API
+clients have always received it), ``exc.reason`` (a :class:`Reason`: exactly which rule) and ``exc.params`` (the
+names, points and dice it is about; a nested reason is itself a refusal). ``str(exc)`` is the reason written in
+English for a person at the board, so the engine reads well without any translation machinery:
 
-Every exception also carries a stable :class:`ErrorCode` (``exc.code``), so a
-program can tell "not your turn" from "cube dead" without reading the text.
-The codes are the exceptions' names in snake_case, as API clients have always
-received them:
-
->>> NotYourTurn("it is Ann's turn").code
+>>> str(IllegalMove(Reason.NOT_LEGAL, move="8/5", why=IllegalMove(Reason.POINT_CLOSED, point=5)))
+'8/5 is not legal: the 5 point is closed'
+>>> NotYourTurn(Reason.OWN_DOUBLE).code
 <ErrorCode.NOT_YOUR_TURN: 'not_your_turn'>
->>> CubeNotAvailable.code == "cube_not_available"
-True
+
+A reason's value is its English template; an application shows it in another language by translating the
+template and filling in the same parameters (Crawford's API does, deploy/refusals.py).
 """
 
-from enum import StrEnum
+from enum import Enum, StrEnum
+
+
+def gettext_noop(message: str) -> str:
+    """``message`` as it is: the call marks it for the translators' catalogue (gettext's tools extract it)."""
+    return message
 
 
 class ErrorCode(StrEnum):
@@ -31,10 +36,100 @@ class ErrorCode(StrEnum):
     INVALID_MAT_FILE = "invalid_mat_file"
 
 
+class Reason(Enum):
+    """Exactly which rule refused: the member's name is the stable key, its value the English template."""
+
+    # a move (games/engine/moves.py); NOT_LEGAL names the play and nests the fault (``why``)
+    NOT_LEGAL = gettext_noop("%(move)s is not legal: %(why)s")
+    DICE_OUT_OF_RANGE = gettext_noop("dice must be 1 to 6, got %(d1)s-%(d2)s")
+    MUST_PLAY = gettext_noop("the roll %(d1)s-%(d2)s can be played (e.g. %(move)s); the turn cannot be passed")
+    HIGHER_TO_LOWER = gettext_noop("checkers move from higher to lower points")
+    NO_CHECKER_ON_BAR = gettext_noop("you have no checker on the bar")
+    NO_CHECKER_ON_POINT = gettext_noop("you have no checker on the %(point)s point")
+    POINT_CLOSED = gettext_noop("the %(point)s point is closed")
+    NO_BLOT_TO_HIT = gettext_noop("there is no blot to hit on the %(point)s point")
+    BAR_FIRST = gettext_noop("a checker on the bar must enter first")
+    BEAR_OFF_FROM_HIGHEST = gettext_noop("a %(die)s bears off from a lower point only when no checker stands on a "
+                                         "higher point (one is on the %(point)s point)")
+    NO_DIE_MOVES_ONE_PIP = gettext_noop("no die of the roll %(d1)s-%(d2)s moves 1 pip")
+    NO_DIE_MOVES_PIPS = gettext_noop("no die of the roll %(d1)s-%(d2)s moves %(pips)s pips")
+    HOME_BOARD_FIRST = gettext_noop("bearing off needs all fifteen checkers in the home board "
+                                    "(one is on the %(point)s point)")
+    NO_LEGAL_PLAY = gettext_noop("the roll %(d1)s-%(d2)s has no legal play; the turn passes")
+    WHOLE_ROLL = gettext_noop("all of the roll must be played (%(dice)s dice can be played)")
+    AS_MANY_DICE = gettext_noop("%(dice)s dice can be played, so %(dice)s must be")
+    HIGHER_DIE = gettext_noop("only one die can be played, and the higher (%(die)s) must be played when possible")
+    NO_SUCH_PLAY = gettext_noop("it does not match any legal play for this roll")
+    # what the game waits for (games/engine/match.py)
+    WAITING_FOR_TAKE = gettext_noop("waiting for %(name)s to answer the double")
+    WAITING_FOR_ANSWER = gettext_noop("waiting for %(name)s to answer the resignation")
+    WAITING_FOR_MOVE = gettext_noop("waiting for %(name)s to move")
+    WAITING_FOR_ROLL = gettext_noop("waiting for %(name)s to roll")
+    OPENING_ROLL = gettext_noop("game %(game)s starts with the opening roll")
+    # whose turn
+    NOT_YOUR_ROLL = gettext_noop("it is %(name)s's turn, %(other)s cannot roll")
+    NOT_YOUR_MOVE = gettext_noop("it is %(name)s's turn, %(other)s cannot move")
+    NOT_YOUR_DOUBLE = gettext_noop("it is %(name)s's turn, %(other)s cannot double")
+    MUST_ANSWER_DOUBLE = gettext_noop("%(name)s must answer the double")
+    OWN_DOUBLE = gettext_noop("you cannot answer your own double")
+    OWN_RESIGNATION = gettext_noop("you cannot answer your own resignation")
+    NO_SUCH_PLAYER = gettext_noop("player must be 0 or 1, not %(player)s")
+    # the cube
+    DOUBLE_BEFORE_ROLLING = gettext_noop("you can double only before rolling")
+    CRAWFORD_GAME = gettext_noop("no doubling in the Crawford game")
+    CUBE_OWNED = gettext_noop("%(name)s owns the cube")
+    DEAD_CUBE_ONE_POINT = gettext_noop("the cube is dead: you need 1 point and the cube already gives %(cube)s")
+    DEAD_CUBE = gettext_noop("the cube is dead: you need %(need)s points and the cube already gives %(cube)s")
+    CUBE_LIMIT = gettext_noop("the cube cannot go above %(limit)s")
+    NO_BEAVERS = gettext_noop("beavers are not allowed in this match")
+    BEAVER_ANSWERS_DOUBLE = gettext_noop("a beaver answers a double; a raccoon answers a beaver")
+    RACCOON_ANSWERS_BEAVER = gettext_noop("a raccoon answers a beaver")
+    NO_RACCOONS = gettext_noop("raccoons are not allowed in this session")
+    REDOUBLES_USED = gettext_noop("only %(allowed)s redoubles may follow a double in this session")
+    # the state of the game
+    UNKNOWN_COMMAND = gettext_noop("unknown command %(command)s")
+    MATCH_IS_OVER = gettext_noop("the match is over: %(name)s won %(a)s-%(b)s")
+    NOT_STARTED = gettext_noop("the match has not started")
+    ALREADY_STARTED = gettext_noop("the match has already started")
+    TWO_PLAYERS = gettext_noop("a match needs two different, named players")
+    NEGATIVE_LENGTH = gettext_noop("the match length cannot be negative")
+    EVEN_LENGTH = gettext_noop("a match is played to an odd number of points; %(length)s is even")
+    MONEY_OPTIONS = gettext_noop("Jacoby, beavers, raccoons and automatic doubles are for money sessions only")
+    RACCOONS_NEED_BEAVERS = gettext_noop("raccoons need beavers to be allowed")
+    REDOUBLES_NEED_BEAVERS = gettext_noop("redoubles after a double need beavers allowed (and raccoons from 2 on)")
+    CUBE_LIMIT_POWER_OF_TWO = gettext_noop("the cube limit must be a power of two, 2 or more")
+    INITIAL_SCORE = gettext_noop("the initial score must be below the match length")
+    BAD_DICE = gettext_noop("dice are two numbers from 1 to 6, not %(dice)s")
+    DICE_ROLLED = gettext_noop("the dice are already rolled: play them")
+    ROLL_FIRST = gettext_noop("roll the dice before moving")
+    NO_DOUBLE_OFFERED = gettext_noop("no double has been offered")
+    NO_RESIGNATION_OFFERED = gettext_noop("no resignation has been offered")
+    BAD_RESIGNATION = gettext_noop("resign a single, gammon or backgammon, not %(kind)s")
+    NO_RESIGNATION_NOW = gettext_noop("a resignation cannot be offered now: %(why)s")
+    DECLINED_SINGLE = gettext_noop("%(name)s has already declined your offer of a single game; offer more, or "
+                                   "play on")
+    DECLINED_GAMMON = gettext_noop("%(name)s has already declined your offer of a gammon; offer more, or play on")
+    DECLINED_BACKGAMMON = gettext_noop("%(name)s has already declined your offer of a backgammon; offer more, or "
+                                       "play on")
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
 class EngineError(Exception):
-    """Base class: the command was refused and the state is unchanged."""
+    """Base class: the command was refused and the state is unchanged.
+
+    ``EngineError(reason, **params)``; a text instead of a :class:`Reason` is kept as it is (``reason`` is then
+    None): the notation readers' messages quote the text they could not read.
+    """
 
     code: ErrorCode = ErrorCode.ENGINE_ERROR
+
+    def __init__(self, reason: "Reason | str", /, **params):
+        self.reason = reason if isinstance(reason, Reason) else None
+        self.params = params
+        super().__init__(reason.value % params if isinstance(reason, Reason) else reason)
 
 
 class IllegalMove(EngineError):

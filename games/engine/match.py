@@ -52,7 +52,7 @@ from functools import reduce
 from . import commands as cmd
 from . import events as ev
 from .board import BAR, OFF, Position
-from .errors import CubeNotAvailable, EngineError, InvalidAction, MatchOver, NotYourTurn
+from .errors import CubeNotAvailable, EngineError, InvalidAction, MatchOver, NotYourTurn, Reason
 from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE, Outcome
 from .moves import Play, _effect, legal_moves, play
 
@@ -237,43 +237,43 @@ def decide(state: MatchState, command) -> list:
     """
     handler = _DECIDERS.get(type(command))
     if handler is None:
-        raise InvalidAction(f"unknown command {type(command).__name__}")
+        raise InvalidAction(Reason.UNKNOWN_COMMAND, command=type(command).__name__)
     if state.phase == OVER and not isinstance(command, cmd.StartMatch):
-        raise MatchOver(f"the match is over: {state.players[state.winner]} won {state.score[0]}-{state.score[1]}")
+        raise MatchOver(Reason.MATCH_IS_OVER, name=state.players[state.winner], a=state.score[0], b=state.score[1])
     if state.phase == NOT_STARTED and not isinstance(command, cmd.StartMatch):
-        raise InvalidAction("the match has not started")
+        raise InvalidAction(Reason.NOT_STARTED)
     return handler(state, command)
 
 
 def _start(state: MatchState, c: cmd.StartMatch) -> list:
     if state.phase != NOT_STARTED:
-        raise InvalidAction("the match has already started")
+        raise InvalidAction(Reason.ALREADY_STARTED)
     if len(c.players) != 2 or not all(c.players) or c.players[0] == c.players[1]:
-        raise InvalidAction("a match needs two different, named players")
+        raise InvalidAction(Reason.TWO_PLAYERS)
     if c.length < 0:
-        raise InvalidAction("the match length cannot be negative")
+        raise InvalidAction(Reason.NEGATIVE_LENGTH)
     if c.length and not c.imported and c.length % 2 == 0:
-        raise InvalidAction(f"a match is played to an odd number of points; {c.length} is even")
+        raise InvalidAction(Reason.EVEN_LENGTH, length=c.length)
     money_options = c.jacoby or c.beavers or c.raccoons or c.automatic_doubles
     if c.length and money_options:
-        raise InvalidAction("Jacoby, beavers, raccoons and automatic doubles are for money sessions only")
+        raise InvalidAction(Reason.MONEY_OPTIONS)
     if c.length and c.redoubles:
-        raise InvalidAction("Jacoby, beavers, raccoons and automatic doubles are for money sessions only")
+        raise InvalidAction(Reason.MONEY_OPTIONS)
     if c.raccoons and not c.beavers:
-        raise InvalidAction("raccoons need beavers to be allowed")
+        raise InvalidAction(Reason.RACCOONS_NEED_BEAVERS)
     if c.redoubles < 0 or (c.redoubles and not c.beavers) or (c.redoubles >= 2 and not c.raccoons):
-        raise InvalidAction("redoubles after a double need beavers allowed (and raccoons from 2 on)")
+        raise InvalidAction(Reason.REDOUBLES_NEED_BEAVERS)
     if c.cube_limit and (c.cube_limit < 2 or c.cube_limit & (c.cube_limit - 1)):
-        raise InvalidAction("the cube limit must be a power of two, 2 or more")
+        raise InvalidAction(Reason.CUBE_LIMIT_POWER_OF_TWO)
     if any(s < 0 for s in c.initial_score) or (c.length and max(c.initial_score) >= c.length):
-        raise InvalidAction("the initial score must be below the match length")
+        raise InvalidAction(Reason.INITIAL_SCORE)
     return [ev.MatchStarted(**dataclasses.asdict(c) | {"players": tuple(c.players)})]
 
 
 def _roll(state: MatchState, c: cmd.Roll) -> list:
     dice = tuple(c.dice)
     if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-        raise InvalidAction(f"dice are two numbers from 1 to 6, not {c.dice!r}")
+        raise InvalidAction(Reason.BAD_DICE, dice=repr(c.dice))
     if state.phase == OPENING:
         if dice[0] == dice[1]:
             out: list = [ev.OpeningRollTied(dice[0], c.source)]
@@ -286,11 +286,11 @@ def _roll(state: MatchState, c: cmd.Roll) -> list:
                 out.append(ev.AutomaticDouble(state.cube * 2))
             return out
         return _after_roll(state, ev.GameStarted(state.game + 1, dice, c.source))
-    _check_turn(state, c.player, "roll")
+    _check_turn(state, c.player, Reason.NOT_YOUR_ROLL)
     if state.phase == MOVE:
-        raise InvalidAction("the dice are already rolled: play them")
+        raise InvalidAction(Reason.DICE_ROLLED)
     if state.phase != ROLL:
-        raise InvalidAction(_waiting_for(state))
+        raise _waiting(InvalidAction, state)
     return _after_roll(state, ev.DiceRolled(c.player, dice, c.source))
 
 
@@ -303,11 +303,11 @@ def _after_roll(state: MatchState, rolled) -> list:
 
 
 def _move(state: MatchState, c: cmd.Move) -> list:
-    _check_turn(state, c.player, "move")
+    _check_turn(state, c.player, Reason.NOT_YOUR_MOVE)
     if state.phase == ROLL:
-        raise InvalidAction("roll the dice before moving")
+        raise InvalidAction(Reason.ROLL_FIRST)
     if state.phase != MOVE:
-        raise InvalidAction(_waiting_for(state))
+        raise _waiting(InvalidAction, state)
     chosen = play(state.position, state.dice, c.move)
     out: list = [ev.CheckersMoved(c.player, str(chosen), tuple((s.from_point, s.to_point) for s in chosen.steps))]
     after = chosen.position
@@ -339,15 +339,13 @@ def _redouble(state: MatchState, player, beaver: bool) -> int:
     o = state.options
     allowed = o.redoubles_allowed if state.is_money else 0
     if not state.is_money or not allowed:
-        raise CubeNotAvailable("beavers are not allowed in this match")
+        raise CubeNotAvailable(Reason.NO_BEAVERS)
     if beaver != (state.redoubles % 2 == 0):
-        raise CubeNotAvailable(
-            "a beaver answers a double; a raccoon answers a beaver" if beaver else "a raccoon answers a beaver"
-        )
+        raise CubeNotAvailable(Reason.BEAVER_ANSWERS_DOUBLE if beaver else Reason.RACCOON_ANSWERS_BEAVER)
     if state.redoubles >= allowed:
         if state.redoubles == 1 and allowed == 1:
-            raise CubeNotAvailable("raccoons are not allowed in this session")
-        raise CubeNotAvailable(f"only {allowed} redoubles may follow a double in this session")
+            raise CubeNotAvailable(Reason.NO_RACCOONS)
+        raise CubeNotAvailable(Reason.REDOUBLES_USED, allowed=allowed)
     cube = state.cube * 4
     _check_limit(state, cube)
     return cube
@@ -364,20 +362,17 @@ def _raccoon(state: MatchState, c: cmd.Raccoon) -> list:
 def _resign(state: MatchState, c: cmd.Resign) -> list:
     _check_player(c.player)
     if c.kind not in KIND_VALUE:
-        raise InvalidAction(f"resign a single, gammon or backgammon, not {c.kind!r}")
+        raise InvalidAction(Reason.BAD_RESIGNATION, kind=repr(c.kind))
     if state.phase == DOUBLED:
         # gnubg lets the player who must answer resign instead, for the cube before the double
         if c.player != state.answerer:
-            raise NotYourTurn(f"{state.players[state.answerer]} must answer the double")
+            raise NotYourTurn(Reason.MUST_ANSWER_DOUBLE, name=state.players[state.answerer])
     # before the opening roll too: a player who concedes a game unplayed (Galaxy records these)
     elif state.phase not in (ROLL, MOVE, OPENING):
-        raise InvalidAction("a resignation cannot be offered now: " + _waiting_for(state))
+        raise InvalidAction(Reason.NO_RESIGNATION_NOW, why=_waiting(InvalidAction, state))
     if state.declined and state.declined[0] == c.player and KIND_VALUE[c.kind] <= KIND_VALUE[state.declined[1]]:
         declined = state.declined[1]
-        raise InvalidAction(
-            f"{state.players[1 - c.player]} has already declined your offer of a "
-            f"{'single game' if declined == SINGLE else declined}; offer more, or play on"
-        )
+        raise InvalidAction(DECLINED[declined], name=state.players[1 - c.player])
     return [ev.ResignationOffered(c.player, c.kind)]
 
 
@@ -407,72 +402,75 @@ _DECIDERS = {
 }
 
 
+# a declined resignation's kind: what the player offered
+DECLINED = {SINGLE: Reason.DECLINED_SINGLE, GAMMON: Reason.DECLINED_GAMMON, BACKGAMMON: Reason.DECLINED_BACKGAMMON}
+
+
 def _check_player(player) -> None:
     if player not in (0, 1):
-        raise NotYourTurn(f"player must be 0 or 1, not {player!r}")
+        raise NotYourTurn(Reason.NO_SUCH_PLAYER, player=repr(player))
 
 
-def _check_turn(state: MatchState, player, action: str) -> None:
+def _check_turn(state: MatchState, player, action: Reason) -> None:
     _check_player(player)
     if state.phase == OPENING:
-        raise InvalidAction(f"game {state.game + 1} starts with the opening roll")
+        raise InvalidAction(Reason.OPENING_ROLL, game=state.game + 1)
     if state.phase in (ROLL, MOVE) and player != state.turn:
-        raise NotYourTurn(f"it is {state.players[state.turn]}'s turn, {state.players[player]} cannot {action}")
+        raise NotYourTurn(action, name=state.players[state.turn], other=state.players[player])
 
 
 def _check_double(state: MatchState, player, dead_ok: bool = False) -> None:
-    _check_turn(state, player, "double")
+    _check_turn(state, player, Reason.NOT_YOUR_DOUBLE)
     if state.phase == MOVE:
-        raise CubeNotAvailable("you can double only before rolling")
+        raise CubeNotAvailable(Reason.DOUBLE_BEFORE_ROLLING)
     if state.phase != ROLL:
-        raise CubeNotAvailable(_waiting_for(state))
+        raise _waiting(CubeNotAvailable, state)
     if state.crawford:
-        raise CubeNotAvailable("no doubling in the Crawford game")
+        raise CubeNotAvailable(Reason.CRAWFORD_GAME)
     if state.cube_owner is not None and state.cube_owner != player:
-        raise CubeNotAvailable(f"{state.players[state.cube_owner]} owns the cube")
+        raise CubeNotAvailable(Reason.CUBE_OWNED, name=state.players[state.cube_owner])
     if state.length and not dead_ok:
         need = state.length - state.score[player]
         if state.cube >= need:
-            raise CubeNotAvailable(
-                f"the cube is dead: you need {need} point{'s' if need != 1 else ''} "
-                f"and the cube already gives {state.cube}"
-            )
+            raise CubeNotAvailable(Reason.DEAD_CUBE if need != 1 else Reason.DEAD_CUBE_ONE_POINT, need=need,
+                                   cube=state.cube)
     _check_limit(state, state.cube * 2)
 
 
 def _check_limit(state: MatchState, value: int) -> None:
     limit = state.options.cube_limit
     if limit and value > limit:
-        raise CubeNotAvailable(f"the cube cannot go above {limit}")
+        raise CubeNotAvailable(Reason.CUBE_LIMIT, limit=limit)
 
 
 def _check_answer(state: MatchState, player) -> None:
     _check_player(player)
     if state.phase != DOUBLED:
-        raise InvalidAction("no double has been offered")
+        raise InvalidAction(Reason.NO_DOUBLE_OFFERED)
     if player != state.answerer:
-        raise NotYourTurn("you cannot answer your own double")
+        raise NotYourTurn(Reason.OWN_DOUBLE)
 
 
 def _check_resignation_answer(state: MatchState, player) -> None:
     _check_player(player)
     if state.phase != RESIGNED:
-        raise InvalidAction("no resignation has been offered")
+        raise InvalidAction(Reason.NO_RESIGNATION_OFFERED)
     if player == state.resignation[0]:
-        raise NotYourTurn("you cannot answer your own resignation")
+        raise NotYourTurn(Reason.OWN_RESIGNATION)
 
 
-def _waiting_for(state: MatchState) -> str:
+def _waiting(refusal: type[EngineError], state: MatchState) -> EngineError:
+    """A ``refusal`` saying what the game waits for."""
     name = state.players
     if state.phase == DOUBLED:
-        return f"waiting for {name[state.answerer]} to answer the double"
+        return refusal(Reason.WAITING_FOR_TAKE, name=name[state.answerer])
     if state.phase == RESIGNED:
-        return f"waiting for {name[1 - state.resignation[0]]} to answer the resignation"
+        return refusal(Reason.WAITING_FOR_ANSWER, name=name[1 - state.resignation[0]])
     if state.phase == OPENING:
-        return f"game {state.game + 1} starts with the opening roll"
+        return refusal(Reason.OPENING_ROLL, game=state.game + 1)
     if state.phase == MOVE:
-        return f"waiting for {name[state.turn]} to move"
-    return f"waiting for {name[state.turn]} to roll"
+        return refusal(Reason.WAITING_FOR_MOVE, name=name[state.turn])
+    return refusal(Reason.WAITING_FOR_ROLL, name=name[state.turn])
 
 
 def _bearoff_kind(after: Position) -> str:

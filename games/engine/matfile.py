@@ -71,7 +71,7 @@ class MatFileError(NotationError):
     code = ErrorCode.INVALID_MAT_FILE
 
     def __init__(self, reason: str, game: int | None = None, move: int | None = None):
-        self.reason, self.game, self.move = reason, game, move
+        self.game, self.move = game, move
         where = []
         if game is not None:
             where.append(f"game {game}")

@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .board import BAR, OFF, Position
-from .errors import IllegalMove
+from .errors import IllegalMove, Reason
 
 
 class Step(NamedTuple):
@@ -74,7 +74,7 @@ def legal_moves(position: Position, dice: tuple[int, int] | list[int]) -> list[P
     """
     d1, d2 = dice
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise IllegalMove(f"dice must be 1 to 6, got {d1}-{d2}")
+        raise IllegalMove(Reason.DICE_OUT_OF_RANGE, d1=d1, d2=d2)
     mine, theirs = position
     ba = bytearray(mine)
     ba.extend(theirs)
@@ -104,16 +104,14 @@ def play(position: Position, dice: tuple[int, int] | list[int], move) -> Play:
     candidates = legal_moves(position, dice)
     if not steps:
         if candidates:
-            raise IllegalMove(
-                f"the roll {dice[0]}-{dice[1]} can be played (e.g. {candidates[0]}); the turn cannot be passed"
-            )
+            raise IllegalMove(Reason.MUST_PLAY, d1=dice[0], d2=dice[1], move=str(candidates[0]))
         return Play((), position)
     result = _effect(position, steps)
     for candidate in candidates:
         if candidate.position == result:
             return candidate
     written = " ".join(move.split()) if isinstance(move, str) else _describe(steps)
-    raise IllegalMove(f"{written} is not legal: {_why_not(position, dice, steps, candidates)}")
+    raise IllegalMove(Reason.NOT_LEGAL, move=written, why=_why_not(position, dice, steps, candidates))
 
 
 def _effect(position: Position, steps) -> Position:
@@ -123,15 +121,14 @@ def _effect(position: Position, steps) -> Position:
     for raw in sorted(steps, key=lambda st: (-st[0], -st[1])):
         s, t = raw[0], raw[1]
         if not 0 <= t < s <= 25:
-            raise IllegalMove(f"{_describe([raw])} is not legal: checkers move from higher to lower points")
+            raise _not_legal([raw], Reason.HIGHER_TO_LOWER)
         if b[s] == 0:
-            where = "on the bar" if s == BAR else f"on the {s} point"
-            raise IllegalMove(f"{_describe([raw])} is not legal: you have no checker {where}")
+            raise _not_legal([raw], Reason.NO_CHECKER_ON_BAR if s == BAR else Reason.NO_CHECKER_ON_POINT, point=s)
         if t and o[25 - t] >= 2:
-            raise IllegalMove(f"{_describe([raw])} is not legal: the {t} point is closed")
+            raise _not_legal([raw], Reason.POINT_CLOSED, point=t)
         # a "*" needs a blot there before the play ("8/4* 6/4" and "6/4 8/4*" are one play)
         if len(raw) > 2 and raw[2] and not (t and position.theirs[25 - t] == 1):
-            raise IllegalMove(f"{_describe([raw])} is not legal: there is no blot to hit on the {t} point")
+            raise _not_legal([raw], Reason.NO_BLOT_TO_HIT, point=t)
         _move(b, o, s, t)
     return Position(tuple(b), tuple(o))
 
@@ -148,37 +145,27 @@ def apply_steps(position: Position, steps: Iterable, dice) -> Play:
     done = []
     for raw in steps:
         s, t = raw[0], raw[1]
-        text = _describe([raw])
         if not (0 <= t < s <= 25):
-            raise IllegalMove(f"{text} is not legal: checkers move from higher to lower points")
+            raise _not_legal([raw], Reason.HIGHER_TO_LOWER)
         if b[s] == 0:
-            where = "on the bar" if s == BAR else f"on the {s} point"
-            raise IllegalMove(f"{text} is not legal: you have no checker {where}")
+            raise _not_legal([raw], Reason.NO_CHECKER_ON_BAR if s == BAR else Reason.NO_CHECKER_ON_POINT, point=s)
         if b[BAR] and s != BAR:
-            raise IllegalMove(f"{text} is not legal: a checker on the bar must enter first")
+            raise _not_legal([raw], Reason.BAR_FIRST)
         distance = s - t
         if distance in remaining:
             die = distance
         elif t == OFF and any(d > distance for d in remaining):
             die = min(d for d in remaining if d > distance)
             if any(b[p] for p in range(s + 1, 26)):
-                raise IllegalMove(
-                    f"{text} is not legal: a {die} bears off from a lower point only when no "
-                    f"checker stands on a higher point (one is on the {_highest(b)} point)"
-                )
+                raise _not_legal([raw], Reason.BEAR_OFF_FROM_HIGHEST, die=die, point=_highest(b))
         else:
-            raise IllegalMove(
-                f"{text} is not legal: no die of the roll {dice[0]}-{dice[1]} moves {distance} "
-                f"pip{'s' if distance > 1 else ''}"
-            )
+            raise _not_legal([raw], Reason.NO_DIE_MOVES_PIPS if distance > 1 else Reason.NO_DIE_MOVES_ONE_PIP,
+                             d1=dice[0], d2=dice[1], pips=distance)
         if t == OFF:
             if any(b[p] for p in range(7, 26)):
-                raise IllegalMove(
-                    f"{text} is not legal: bearing off needs all fifteen checkers in the home board "
-                    f"(one is on the {_highest(b)} point)"
-                )
+                raise _not_legal([raw], Reason.HOME_BOARD_FIRST, point=_highest(b))
         elif o[25 - t] >= 2:
-            raise IllegalMove(f"{text} is not legal: the {t} point is closed")
+            raise _not_legal([raw], Reason.POINT_CLOSED, point=t)
         remaining.remove(die)
         hit = _move(b, o, s, t)
         done.append(Step(s, t, hit))
@@ -612,7 +599,12 @@ def _describe(steps) -> str:
     return format_move(steps) if steps else "no move"
 
 
-def _why_not(position: Position, dice, steps, candidates: list[Play]) -> str:
+def _not_legal(steps, reason: Reason, **params) -> IllegalMove:
+    """The play written ``steps`` refused for a fault of one of its checkers (nested as the reason why)."""
+    return IllegalMove(Reason.NOT_LEGAL, move=_describe(steps), why=IllegalMove(reason, **params))
+
+
+def _why_not(position: Position, dice, steps, candidates: list[Play]) -> IllegalMove:
     # judge die by die, in the order written, then in the natural order (highest
     # point first); a fault found both ways is the player's, not the order's
     ordered = sorted(steps, key=lambda st: (-st[0], -st[1]))
@@ -621,19 +613,19 @@ def _why_not(position: Position, dice, steps, candidates: list[Play]) -> str:
         try:
             apply_steps(position, _by_die(position, attempt, dice), dice)
         except IllegalMove as broken:
-            faults.append(str(broken).split(" is not legal: ", 1)[-1])
+            faults.append(broken.params.get("why", broken))
     if len(faults) == 2:
         return faults[0]
     if not candidates:
-        return f"the roll {dice[0]}-{dice[1]} has no legal play; the turn passes"
+        return IllegalMove(Reason.NO_LEGAL_PLAY, d1=dice[0], d2=dice[1])
     used = max(len(c.steps) for c in candidates)
     if len(steps) < used:
         if used == 4 or (used == 2 and dice[0] != dice[1]):
-            return f"all of the roll must be played ({used} dice can be played)"
-        return f"{used} dice can be played, so {used} must be"
+            return IllegalMove(Reason.WHOLE_ROLL, dice=used)
+        return IllegalMove(Reason.AS_MANY_DICE, dice=used)
     if used == 1 and dice[0] != dice[1]:
-        return f"only one die can be played, and the higher ({max(dice)}) must be played when possible"
-    return "it does not match any legal play for this roll"
+        return IllegalMove(Reason.HIGHER_DIE, die=max(dice))
+    return IllegalMove(Reason.NO_SUCH_PLAY)
 
 
 def _by_die(position: Position, steps, dice) -> list[tuple[int, int]]:

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import EngineError
+from games.engine import EngineError, Reason
 from games.engine import commands as c
 from games.engine import events as ev
-from games.engine.match import DOUBLED, RESIGNED, MatchState, decide, evolve
+from games.engine.match import DECLINED, DOUBLED, RESIGNED, MatchState, decide, evolve
 
 GNUBG = "/usr/games/gnubg"
 SCRIPT = Path(__file__).with_name("gnubg_sequences.py")
@@ -119,8 +119,8 @@ def compare(s: dict, played: dict) -> tuple[bool, str, dict]:
                 return False, f"step {n} {step['cmd']!r}: gnubg accepts, the engine refuses: {refused}", counts
             counts["verdicts"] += 1
             counts["refused"] += 1
-            counts["dead_cube"] += "the cube is dead" in str(refused)
-            counts["declined_again"] += "already declined" in str(refused)
+            counts["dead_cube"] += refused.reason in (Reason.DEAD_CUBE, Reason.DEAD_CUBE_ONE_POINT)
+            counts["declined_again"] += refused.reason in DECLINED.values()
             continue
         if not step["ok"]:
             return False, f"step {n} {step['cmd']!r}: gnubg refuses ({step['msg']}), the engine accepts", counts
