@@ -15,11 +15,13 @@ from enum import Enum
 from django.utils.translation import gettext
 
 from games.engine.errors import Reason as EngineReason
+from tournaments.formats.core import Reason as FormatReason
+from tournaments.refusals import Reason as TournamentReason
 
 from .refusal_messages import translated
 
 # every layer's reasons: the catalogue is their union, one English template per reason
-REASONS: tuple[type[Enum], ...] = (EngineReason,)
+REASONS: tuple[type[Enum], ...] = (EngineReason, FormatReason, TournamentReason)
 
 
 def catalogue() -> dict[Enum, str]:
@@ -29,7 +31,7 @@ def catalogue() -> dict[Enum, str]:
 
 def said(refusal: Exception, code: str) -> str:
     """``refusal`` (coded ``code``) in the active language."""
-    if is_data(refusal):
+    if is_data(refusal) and _said_whole(refusal):
         return _written(refusal)
     return translated(code, str(refusal) or code)
 
@@ -37,6 +39,12 @@ def said(refusal: Exception, code: str) -> str:
 def is_data(refusal) -> bool:
     """A refusal that carries its reason and parameters (not only a text)."""
     return isinstance(getattr(refusal, "reason", None), REASONS)
+
+
+def _said_whole(refusal) -> bool:
+    """Every nested refusal is data too (a text only would leave English inside the reader's sentence)."""
+    return all(_said_whole(value) if is_data(value) else not isinstance(value, Exception)
+               for value in refusal.params.values())
 
 
 def _written(refusal) -> str:

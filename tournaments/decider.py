@@ -17,7 +17,7 @@ import random
 
 from games.limits import max_final_score
 from tournaments.formats import ladder, league, single_elimination, swiss
-from tournaments.formats.core import READY, SETTLED, Bracket, FormatError
+from tournaments.formats.core import READY, SETTLED, Bracket, FormatError, SlotStatus
 from tournaments.formats.knockout import OpenPlace
 
 from . import commands as c
@@ -34,18 +34,23 @@ from .refusals import (
     NoOpenPlace, NoReentry, NotEliminated, NotStaged, ReentriesUsed, ReentryClosed, ReentryTooLate, SettingsFixed,
     StageClosed, StageNotFinished,
 )
+from .refusals import Reason
 from .stream import Facts, Format, evolve, fold  # noqa: F401 - the decider's other half, re-exported
 
 State = Facts
+
+# why a result is refused for a slot not being played, by where the slot stands
+NOT_BEING_PLAYED = {SlotStatus.WAITING: Reason.NOT_BEING_PLAYED_WAITING, SlotStatus.BYE: Reason.NOT_BEING_PLAYED_BYE, SlotStatus.DONE: Reason.NOT_BEING_PLAYED_DONE,
+                    SlotStatus.VOID: Reason.NOT_BEING_PLAYED_VOID}
 
 
 def decide(state: State, command: c.TournamentCommand) -> list[ev.TournamentEvent]:
     """The events ``command`` appends to a tournament in ``state``; raises a refusal if it does not fit."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise UnknownCommand(f"unknown command {type(command).__name__}")
+        raise UnknownCommand(Reason.UNKNOWN_COMMAND, command=type(command).__name__)
     if command.director_only and not command.by.official:
-        raise NotPermitted("only the event's director or an official may do this")
+        raise NotPermitted(Reason.DIRECTOR_ONLY)
     return handler(state, command)
 
 
@@ -59,45 +64,45 @@ def view_of(state: State) -> derive.View:
 def _enter(facts: State, cmd: c.Enter) -> list:
     pid = cmd.player
     if not cmd.by.official and cmd.by.player != pid:
-        raise NotPermitted("you may enter only yourself")
+        raise NotPermitted(Reason.ONLY_YOURSELF)
     if pid in facts.entered and pid not in facts.withdrawn:
-        raise AlreadyEntered("already entered")
+        raise AlreadyEntered(Reason.ALREADY_ENTERED)
     limit = facts.config.get("max_players")
     if isinstance(limit, int) and len(facts.active) >= limit:
-        raise EventFull(f"a member's casual event takes at most {limit} players")
+        raise EventFull(Reason.CASUAL_EVENT_FULL, limit=limit)
     if not facts.drawn:
         return [ev.PlayerEntered(pid, 1)]
     if facts.stage_closed is not None:
-        raise LateEntryClosed("stage one is closed: its knockout is drawn")
+        raise LateEntryClosed(Reason.STAGE_ONE_CLOSED)
     if facts.format == Format.LADDER:  # a ladder is open: a newcomer starts on the bottom rung
         return [ev.PlayerEntered(pid, 1)]
     if facts.format != Format.SWISS:
-        raise LateEntryClosed("the draw is made: only a Swiss event takes late entries")
+        raise LateEntryClosed(Reason.SWISS_TAKES_LATE_ENTRIES)
     # the rule, as the console says it: open until round `until` is paired (a late entrant joins the next
     # round to be paired, at the latest round `until`)
     until = facts.config.get("late_entry_until_round", 0)
     next_round = len(facts.rounds) + 1
     if not until:
-        raise LateEntryClosed("this Swiss event takes no late entries: its settings name no round for them")
+        raise LateEntryClosed(Reason.NO_LATE_ENTRY_ROUND)
     if next_round > until:
-        raise LateEntryClosed(f"late entry closed: round {until}, the last a late entrant may join, has been paired")
+        raise LateEntryClosed(Reason.LATE_ENTRY_CLOSED, round=until)
     return [ev.PlayerEntered(pid, next_round)]
 
 
 def _check_in(facts: State, cmd: c.CheckIn) -> list:
     if cmd.player not in facts.entered:
-        raise NotEntered("the player has not entered")
+        raise NotEntered(Reason.NOT_ENTERED)
     if facts.drawn:
-        raise CheckInClosed("check-in closes with the draw")
+        raise CheckInClosed(Reason.CHECK_IN_CLOSED)
     return [] if cmd.player in facts.checked_in else [ev.PlayerCheckedIn(cmd.player)]
 
 
 def _cancel_check_in(facts: State, cmd: c.CancelCheckIn) -> list:
     """A check-in made by mistake, undone before the draw (after it, the player withdraws)."""
     if cmd.player not in facts.entered:
-        raise NotEntered("the player has not entered")
+        raise NotEntered(Reason.NOT_ENTERED)
     if facts.drawn:
-        raise CheckInClosed("check-in closes with the draw")
+        raise CheckInClosed(Reason.CHECK_IN_CLOSED)
     return [ev.PlayerCheckInCancelled(cmd.player)] if cmd.player in facts.checked_in else []
 
 
@@ -109,7 +114,7 @@ def _withdraw(facts: State, cmd: c.Withdraw) -> list:
     withdrawn player forfeits them as they come; a Swiss pairs the withdrawn no more). A ladder has its own
     (``formats/ladder.py``: the player leaves the ladder, their open challenges settled)."""
     if cmd.player not in facts.entered or cmd.player in facts.withdrawn:
-        raise NotInEvent("the player is not in the event")
+        raise NotInEvent(Reason.NOT_IN_EVENT)
     events: list = [ev.PlayerWithdrew(cmd.player, cmd.reason)]
     if not facts.drawn or facts.format == Format.LADDER:
         return events
@@ -131,13 +136,13 @@ def draw_field(facts: State) -> list[int]:
 
 def _draw(facts: State, cmd: c.Draw) -> list:
     if facts.drawn:
-        raise AlreadyDrawn("the draw has been made")
+        raise AlreadyDrawn(Reason.ALREADY_DRAWN)
     field = draw_field(facts)
     if len(field) < 2:
-        raise FieldTooSmall("the draw needs at least two checked-in players")
+        raise FieldTooSmall(Reason.TWO_PLAYERS)
     groups = facts.config.get("groups", 1) if facts.format == Format.ROUND_ROBIN else 1
     if len(field) < 2 * groups:
-        raise FieldTooSmall(f"{groups} groups need at least {2 * groups} players")
+        raise FieldTooSmall(Reason.GROUPS_FIELD, groups=groups, players=2 * groups)
     if cmd.method == "random":
         seeds = list(field)
         random.Random(cmd.entropy).shuffle(seeds)  # the service's secret seed: unpredictable, and replayable here
@@ -147,16 +152,16 @@ def _draw(facts: State, cmd: c.Draw) -> list:
     elif cmd.method == "manual":
         seeds = list(cmd.seeds or ())
         if sorted(seeds) != sorted(field):
-            raise BadSeeds("'seeds' must list every checked-in player exactly once")
+            raise BadSeeds(Reason.BAD_SEEDS)
     elif cmd.method == "previous":
         if facts.format != Format.LEAGUE or not cmd.previous_divisions:
-            raise NoPreviousSeason("a next season is drawn in a league, from a league event with divisions")
+            raise NoPreviousSeason(Reason.PREVIOUS_SEASON)
         divisions = league.next_season(cmd.previous_divisions, field, facts.config.get("promote", 1),
                                        facts.config.get("relegate", 1))
         seeds = [p for d in divisions for p in d]
         return [ev.DrawMade(tuple(seeds), cmd.method), _divisions(facts, divisions, cmd)]
     else:
-        raise BadDrawMethod("method is random, rating, manual or previous")
+        raise BadDrawMethod(Reason.BAD_DRAW_METHOD)
     events: list = [ev.DrawMade(tuple(seeds), cmd.method)]
     if facts.format == Format.LEAGUE:
         events.append(_divisions(facts, league.split(seeds, facts.config.get("division_size", 8)), cmd))
@@ -164,7 +169,7 @@ def _draw(facts: State, cmd: c.Draw) -> list:
         try:
             pairs = swiss.pair_round(1, seeds, [], forbidden=facts.forbidden)
         except FormatError as refused:
-            raise PairingImpossible(str(refused)) from None
+            raise PairingImpossible(refused.reason or str(refused), **refused.params) from None
         events.append(ev.RoundPaired(1, tuple(tuple(p) for p in pairs), False))
     return events
 
@@ -180,9 +185,9 @@ def _pair_round(facts: State, cmd: c.PairRound) -> list:
     ``round`` (optional) names the round: the next one, once every match of the rounds before it is
     decided; or the last one paired again, while none of its matches has a result or has begun."""
     if facts.format != Format.SWISS:
-        raise NotSwiss("only Swiss rounds are paired; brackets and round robins follow their draw")
+        raise NotSwiss(Reason.NOT_SWISS)
     if not facts.drawn:
-        raise NotDrawn("make the draw first: it pairs round 1")
+        raise NotDrawn(Reason.DRAW_FIRST)
     view = view_of(facts)
     round_no = _round_to_pair(facts, view, cmd.round if cmd.round is not None else len(facts.rounds) + 1)
     if cmd.pairings is not None:
@@ -193,18 +198,18 @@ def _pair_round(facts: State, cmd: c.PairRound) -> list:
 def _round_to_pair(facts: State, view: derive.View, round_no: int) -> int:
     rounds = facts.config.get("rounds", 0)
     if not 1 <= round_no <= rounds:
-        raise BadRound(f"'round' is a round number of this event, from 1 to {rounds}")
+        raise BadRound(Reason.NO_SUCH_ROUND, rounds=rounds)
     paired = len(facts.rounds)
     if round_no == paired + 1:
         unfinished = sorted({s.round for s in view.slots if s.round < round_no and s.status not in SETTLED})
         if unfinished:
-            raise RoundNotFinished(f"round {unfinished[0]} is not finished: pair round {round_no} once it is")
+            raise RoundNotFinished(Reason.PAIR_ONCE_FINISHED, round=unfinished[0], next=round_no)
         return round_no
     if round_no == paired:
         if round_has_begun(facts, view, round_no):
-            raise RoundBegun(f"round {round_no} has begun: it can no longer be paired again")
+            raise RoundBegun(Reason.ROUND_BEGUN, round=round_no)
         return round_no
-    raise BadRound(f"round {paired} is the last one paired: pair round {paired + 1} next")
+    raise BadRound(Reason.LAST_PAIRED, round=paired, next=paired + 1)
 
 
 def round_has_begun(facts: State, view: derive.View, round_no: int) -> bool:
@@ -226,19 +231,19 @@ def _checked_manual(facts: State, manual, round_no: int) -> tuple:
     active = (set(facts.seeds or []) | set(facts.entered)) - set(facts.withdrawn) - late
     seen = [p for pair in manual for p in pair if p is not None]
     if sorted(seen) != sorted(active):
-        raise BadPairings("a manual pairing must place every active player exactly once")
+        raise BadPairings(Reason.PAIR_EVERY_PLAYER)
     if len([b for a, b in manual if b is None]) > len(active) % 2:
-        raise BadPairings("a bye only when the number of players is odd, and one at most")
+        raise BadPairings(Reason.ONE_BYE)
     earlier = facts.rounds[: round_no - 1]
     met = {frozenset(p) for pairs in earlier for p in pairs if p[1] is not None}
     had_bye = {a for pairs in earlier for a, b in pairs if b is None}
     for a, b in manual:
         if b is None and a in had_bye and len(had_bye) < len(active):
-            raise BadPairings(f"player {a} has had a bye already")
+            raise BadPairings(Reason.SECOND_BYE, player=a)
         if b is not None and frozenset((a, b)) in facts.forbidden:
-            raise BadPairings(f"players {a} and {b} may not be paired")
+            raise BadPairings(Reason.FORBIDDEN_PAIR, a=a, b=b)
         if b is not None and frozenset((a, b)) in met:
-            raise BadPairings(f"players {a} and {b} have met already: no rematch in a Swiss event")
+            raise BadPairings(Reason.REMATCH, a=a, b=b)
     return tuple((a, b) for a, b in manual)
 
 
@@ -246,9 +251,9 @@ def next_swiss_round(facts: State, view: derive.View, round_no: int | None = Non
     """Pair round ``round_no`` (default: the next) from the results of the rounds before it."""
     round_no = round_no or len(facts.rounds) + 1
     if round_no > facts.config.get("rounds", 0):
-        raise AllRoundsPaired("all rounds have been paired")
+        raise AllRoundsPaired(Reason.ALL_ROUNDS_PAIRED)
     if any(s.status not in SETTLED for s in view.slots if s.round < round_no):
-        raise RoundNotFinished(f"round {round_no - 1} is not finished")
+        raise RoundNotFinished(Reason.ROUND_NOT_FINISHED, round=round_no - 1)
     history = derive.swiss_history(facts, {s.key: s.result for s in view.slots if s.result})[: round_no - 1]
     players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
     start = {p: float(facts.config.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
@@ -257,7 +262,7 @@ def next_swiss_round(facts: State, view: derive.View, round_no: int | None = Non
         pairs = swiss.pair_round(round_no, players, history, forbidden=facts.forbidden,
                                  withdrawn=set(facts.withdrawn) | late, start_points=start)
     except FormatError as refused:
-        raise PairingImpossible(str(refused)) from None
+        raise PairingImpossible(refused.reason or str(refused), **refused.params) from None
     return [ev.RoundPaired(round_no, tuple(tuple(p) for p in pairs), False)]
 
 
@@ -271,24 +276,24 @@ def _forbid(facts: State, cmd: c.Forbid) -> list:
 def _slot(view: derive.View, key: str):
     slot = next((s for s in view.slots if s.key == key), None)
     if slot is None:
-        raise UnknownSlot(f"no slot {key!r} in this event")
+        raise UnknownSlot(Reason.UNKNOWN_SLOT, slot=repr(key))
     return slot
 
 
 def _result_fields(view: derive.View, cmd: c.ResultCommand, *, require_ready: bool = True) -> dict:
     slot = _slot(view, cmd.slot)
     if cmd.winner not in slot.players or None in slot.players:
-        raise BadWinner(f"the winner must be one of the slot's players {list(slot.players)}")
+        raise BadWinner(Reason.WINNER_OF_SLOT, players=list(slot.players))
     loser = next(p for p in slot.players if p != cmd.winner)
     if cmd.score is None:  # nothing assumed: a result the director did not give is not recorded
-        raise BadScore("'score' is required: [winner's points, loser's points]")
+        raise BadScore(Reason.SCORE_REQUIRED)
     won, lost = cmd.score
     if won < slot.length or lost >= slot.length:
-        raise BadScore(f"in a {slot.length}-point match the winner has {slot.length} points or more, the loser fewer")
+        raise BadScore(Reason.WINNER_POINTS, length=slot.length)
     if won > max_final_score(slot.length):
-        raise BadScore(f"a {slot.length}-point match ends with at most {max_final_score(slot.length)} points")
+        raise BadScore(Reason.FINAL_SCORE, length=slot.length, most=max_final_score(slot.length))
     if require_ready and slot.status != READY:
-        raise SlotNotReady(f"{slot.key} is {slot.status}: report a result only for a match being played")
+        raise SlotNotReady(NOT_BEING_PLAYED[slot.status], slot=slot.key)
     return {"slot": slot.key, "winner": cmd.winner, "loser": loser, "winner_points": won, "loser_points": lost,
             "length": slot.length, "rating_ramp": cmd.rating_ramp}
 
@@ -302,7 +307,7 @@ def _confirm(facts: State, cmd: c.ConfirmResult) -> list:
     fields = _result_fields(view, cmd)
     me = cmd.by.player
     if me is None or me not in _slot(view, cmd.slot).players:
-        raise NotPermitted("only the two players of the match confirm its result")
+        raise NotPermitted(Reason.PLAYERS_CONFIRM)
     mine = ev.ResultConfirmed(**fields, player_id=me)
     events: list = [mine]
     others = facts.confirmations.get(cmd.slot, {})
@@ -313,23 +318,23 @@ def _confirm(facts: State, cmd: c.ConfirmResult) -> list:
 
 def _correct(facts: State, cmd: c.CorrectResult) -> list:
     if not cmd.reason.strip():
-        raise ReasonRequired("a correction needs a 'reason'")
+        raise ReasonRequired(Reason.CORRECTION_REASON)
     view = view_of(facts)
     slot = next((s for s in view.slots if s.key == cmd.slot), None)
     if slot is None or slot.result is None:
-        raise NoResult("correct a slot that has a result")
+        raise NoResult(Reason.NO_RESULT)
     return [ev.SlotResultCorrected(**_result_fields(view, cmd, require_ready=False), reason=cmd.reason)]
 
 
 def _forfeit(facts: State, cmd: c.Forfeit) -> list:
     slot = next((s for s in view_of(facts).slots if s.key == cmd.slot), None)
     if slot is None or slot.status != READY:
-        raise SlotNotReady("a forfeit is for a match that is due and not decided")
+        raise SlotNotReady(Reason.FORFEIT_NOT_DUE)
     if (cmd.winner is None) == (cmd.loser is None):
-        raise BadWinner("name the winner or the player who forfeits ('loser'), one of the two")
-    named, role = (cmd.winner, "winner") if cmd.winner is not None else (cmd.loser, "player who forfeits")
+        raise BadWinner(Reason.NAME_THE_WINNER)
+    named, role = (cmd.winner, Reason.WINNER_OF_SLOT) if cmd.winner is not None else (cmd.loser, Reason.LOSER_OF_SLOT)
     if named not in slot.players:
-        raise BadWinner(f"the {role} must be one of the slot's players {list(slot.players)}")
+        raise BadWinner(role, players=list(slot.players))
     winner = named if cmd.winner is not None else next(p for p in slot.players if p != named)
     loser = next(p for p in slot.players if p != winner)
     return [ev.MatchForfeited(slot.key, winner, loser, 0, 0, slot.length, reason=cmd.reason)]
@@ -338,7 +343,7 @@ def _forfeit(facts: State, cmd: c.Forfeit) -> list:
 def _keep(facts: State, cmd: c.KeepMatch) -> list:
     flag = next((f for f in view_of(facts).flagged if f["slot"] == cmd.slot), None)
     if flag is None:
-        raise NotFlagged("only a flagged match can be kept")
+        raise NotFlagged(Reason.NOT_FLAGGED)
     return [ev.MatchKept(flag["slot"], flag["match_id"])]
 
 
@@ -346,19 +351,19 @@ def _void(facts: State, cmd: c.VoidMatch) -> list:
     """Nothing of the tournament's own: the service voids the slot's match, and the match's ``MatchVoided``
     comes back to this stream as ``SlotMatchVoided`` (the process manager)."""
     if cmd.slot not in facts.matches:
-        raise NoMatch("no match was created for that slot")
+        raise NoMatch(Reason.NO_MATCH)
     return []
 
 
 def _assign_table(facts: State, cmd: c.AssignTable) -> list:
     """The director moves a match to another table: one in service, where no other match is being played."""
     if cmd.slot not in facts.matches:
-        raise NoMatch("no match was created for that slot")
+        raise NoMatch(Reason.NO_MATCH)
     if cmd.table in facts.out_of_service:
-        raise TableOutOfService(f"table {cmd.table} is out of service")
+        raise TableOutOfService(Reason.TABLE_OUT_OF_SERVICE, table=cmd.table)
     other = tables.busy_tables(facts, except_slot=cmd.slot).get(cmd.table)
     if other is not None:
-        raise TableTaken(f"table {cmd.table} is taken by the match {other}")
+        raise TableTaken(Reason.TABLE_TAKEN, table=cmd.table, slot=other)
     if facts.tables.get(cmd.slot) == cmd.table:
         return []
     return [ev.TableAssigned(cmd.slot, cmd.table, by_director=True)]
@@ -391,20 +396,20 @@ DAY = league.DAY
 
 def _ladder(facts: State) -> ladder.Ladder:
     if facts.format != Format.LADDER:
-        raise NotLadder("challenges are issued on a ladder")
+        raise NotLadder(Reason.NOT_LADDER)
     if not facts.drawn:
-        raise NotDrawn("make the draw first: it sets the ladder's first order")
+        raise NotDrawn(Reason.DRAW_LADDER_FIRST)
     return view_of(facts).ladder
 
 
 def _issue(facts: State, cmd: c.IssueChallenge) -> list:
     board = _ladder(facts)
     if not cmd.by.official and cmd.by.player != cmd.challenger:
-        raise NotPermitted("you may issue a challenge only as the challenger")
+        raise NotPermitted(Reason.CHALLENGER_ONLY)
     why = ladder.refusal_to_challenge(board.rungs, board.open, cmd.challenger, cmd.defender,
                                       facts.config.get("reach", 3))
     if why:
-        raise ChallengeRefused(why)
+        raise ChallengeRefused(why.reason, **why.params)
     number = max(facts.challenges, default=0) + 1
     deadline = cmd.at + facts.config.get("challenge_days", 14) * DAY
     length = derive.ladder_config(facts.config).length
@@ -414,7 +419,7 @@ def _issue(facts: State, cmd: c.IssueChallenge) -> list:
 def _open_challenge(facts: State, board: ladder.Ladder, number: int) -> ladder.Challenge:
     challenge = next((ch for ch in board.open if ch.number == number), None)
     if challenge is None:
-        raise UnknownChallenge(f"no open challenge number {number}")
+        raise UnknownChallenge(Reason.UNKNOWN_CHALLENGE, number=number)
     return challenge
 
 
@@ -435,9 +440,9 @@ def _unplayed_challenge(facts: State, challenge: ladder.Challenge, rule: str, ev
 def _decline(facts: State, cmd: c.DeclineChallenge) -> list:
     challenge = _open_challenge(facts, _ladder(facts), cmd.number)
     if not cmd.by.official and cmd.by.player != challenge.defender:
-        raise NotPermitted("only the challenged player (or the director) declines a challenge")
+        raise NotPermitted(Reason.CHALLENGED_DECLINES)
     if _begun(facts, challenge.key):
-        raise ChallengeBegun("the challenge's match has begun: it is played out")
+        raise ChallengeBegun(Reason.CHALLENGE_BEGUN)
     rule = facts.config.get("refused", "walkover")
     declined = ev.ChallengeDeclined(challenge.number, None if cmd.by.official and cmd.by.player != challenge.defender
                                     else challenge.defender, cmd.at, rule, cmd.reason)
@@ -486,29 +491,29 @@ def _close_stage(facts: State, cmd: c.CloseStage) -> list:
     """Stage one's table is final: its top ``qualifiers`` (withdrawn players left out) are the knockout's seeds,
     seeded by that table (1 meets the last qualifier, 1 and 2 only in the final)."""
     if not facts.staged:
-        raise NotStaged("this event has no knockout stage: set 'qualifiers' when creating it")
+        raise NotStaged(Reason.NOT_STAGED)
     if facts.stage_closed is not None:
-        raise StageClosed("stage one is closed already: its knockout is drawn")
+        raise StageClosed(Reason.STAGE_CLOSED)
     if not facts.drawn:
-        raise NotDrawn("make the draw first: stage one has not begun")
+        raise NotDrawn(Reason.STAGE_NOT_BEGUN)
     view = view_of(facts)
     if facts.format == Format.SWISS and len(facts.rounds) < facts.config.get("rounds", 0):
-        raise StageNotFinished(f"round {len(facts.rounds)} of {facts.config['rounds']} is the last paired")
+        raise StageNotFinished(Reason.STAGE_ROUNDS, round=len(facts.rounds), rounds=facts.config["rounds"])
     unfinished = sorted({s.key for s in view.slots if s.status not in SETTLED})
     if unfinished:
-        raise StageNotFinished(f"{len(unfinished)} match(es) of stage one undecided, e.g. {unfinished[0]}")
+        raise StageNotFinished(Reason.STAGE_UNDECIDED, count=len(unfinished), slot=unfinished[0])
     table = derive.qualifying_order(facts, view)
     qualifiers = [p for p in table if p not in facts.withdrawn][: facts.config["qualifiers"]]
     if len(qualifiers) < 2:
-        raise FieldTooSmall("a knockout needs two qualifiers still in the event")
+        raise FieldTooSmall(Reason.TWO_QUALIFIERS)
     return [ev.StageClosed(1, tuple(table)), ev.StageDrawMade(2, tuple(qualifiers), "standings")]
 
 
 def _knockout_drawn(facts: State):
     if facts.config.get("reentry") is None or derive.knockout_seeds(facts) is None:
-        raise NoReentry("this event's knockout offers no re-entry, or it is not drawn yet")
+        raise NoReentry(Reason.NO_REENTRY)
     if facts.reentry_closed:
-        raise ReentryClosed("the director has closed re-entry")
+        raise ReentryClosed(Reason.REENTRY_CLOSED)
 
 
 def open_places(facts: State, view: derive.View | None = None) -> list[str]:
@@ -532,20 +537,19 @@ def reentry_for(facts: State, view: derive.View, pid: int) -> tuple[str, int]:
     (``view`` is ``facts``' own, passed in so that a page asking for every player derives it once.)"""
     rules = facts.config["reentry"]
     if pid in facts.withdrawn:
-        raise NotInEvent("the player has withdrawn")
+        raise NotInEvent(Reason.WITHDRAWN)
     main = [s for s in view.slots if s.bracket == single_elimination.MAIN]
     lost_in = single_elimination.eliminated_in(Bracket(tuple(main), None, {}, {}, {}), pid)
     if lost_in is None:
-        raise NotEliminated("only a player knocked out of the main bracket re-enters")
+        raise NotEliminated(Reason.NOT_ELIMINATED)
     if lost_in > rules["until_round"]:
-        raise ReentryTooLate(f"re-entry is for the losers of round {rules['until_round']} or earlier; "
-                             f"the player lost in round {lost_in}")
+        raise ReentryTooLate(Reason.REENTRY_TOO_LATE, until=rules["until_round"], round=lost_in)
     made = max(s.entries[s.players.index(pid)] for s in main if pid in s.players) - 1  # re-entries that stand
     if made >= rules["times"]:
-        raise ReentriesUsed(f"a player may re-enter {rules['times']} time(s)")
+        raise ReentriesUsed(Reason.REENTRIES_USED, times=rules["times"])
     places = open_places(facts, view)
     if not places:
-        raise NoOpenPlace("every place kept for re-entries is taken")
+        raise NoOpenPlace(Reason.NO_OPEN_PLACE)
     return places[0], made + 2
 
 
@@ -557,7 +561,7 @@ def _close_reentry(facts: State, cmd: c.CloseReentry) -> list:
 def _set_rated(facts: State, cmd: c.SetRated) -> list:
     """Rated or not, the whole event or one slot (one the event has: drawn, or paired in a Swiss round)."""
     if cmd.slot and cmd.slot not in {s.key for s in view_of(facts).slots}:
-        raise UnknownSlot(f"no slot {cmd.slot!r} in this event")
+        raise UnknownSlot(Reason.UNKNOWN_SLOT, slot=repr(cmd.slot))
     return [ev.RatedSet(cmd.rated, cmd.slot)]
 
 
@@ -582,13 +586,12 @@ def _configure(facts: State, cmd: c.Configure) -> list:
     if facts.drawn:
         fixed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k) and k not in SETTINGS_AFTER_DRAW)
         if fixed:
-            raise SettingsFixed(f"the draw is made: {', '.join(fixed)} no longer change")
+            raise SettingsFixed(Reason.SETTINGS_FIXED, settings=", ".join(fixed))
         if new.get("rounds") != old.get("rounds"):
             if facts.stage_closed is not None:
-                raise SettingsFixed("stage one is closed: its number of rounds no longer changes")
+                raise SettingsFixed(Reason.STAGE_ROUNDS_FIXED)
             if new.get("rounds", 0) < len(facts.rounds):
-                raise SettingsFixed(f"round {len(facts.rounds)} has been paired: the event has at least "
-                                    f"{len(facts.rounds)} rounds")
+                raise SettingsFixed(Reason.FEWER_ROUNDS, round=len(facts.rounds))
     return [ev.SettingsChanged(new)]
 
 

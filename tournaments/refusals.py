@@ -1,14 +1,18 @@
 """Why the tournament refuses a command: one exception per reason, each with a stable code.
 
 Pure Python. A client tells "not entered" from "check-in closed" by ``code`` (the API's error handler
-puts ``exc.code`` in the body), never by parsing the text, which is for people. Every refusal but
+puts ``exc.code`` in the body), never by parsing the text, which is for people. A refusal is data: its
+``reason`` (a :class:`Reason`, whose value is the English template) and ``params``; ``str(exc)`` is the
+reason in English, and the API says it in the reader's language from the same data. Every refusal but
 :class:`NotPermitted` is a :class:`TournamentError`, a ``ValueError``: HTTP 400. ``NotPermitted`` is the
 decider's "you may not" (HTTP 403): the service raises it as Django's ``PermissionDenied``.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import Enum, StrEnum
+
+from games.engine.errors import Refusal, gettext_noop
 
 
 class TournamentRefusal(StrEnum):
@@ -63,8 +67,105 @@ class TournamentRefusal(StrEnum):
     SETTINGS_FIXED = "settings_fixed"
 
 
-class Refused(Exception):
-    """A command the tournament does not take; ``code`` says why, the text says it to a person."""
+class Reason(Enum):
+    """Exactly why the tournament refuses: the member's name says it, its value is the English template."""
+
+    UNKNOWN_COMMAND = gettext_noop("unknown command %(command)s")
+    DIRECTOR_ONLY = gettext_noop("only the event's director or an official may do this")
+    ONLY_YOURSELF = gettext_noop("you may enter only yourself")
+    ALREADY_ENTERED = gettext_noop("already entered")
+    CASUAL_EVENT_FULL = gettext_noop("a member's casual event takes at most %(limit)s players")
+    STAGE_ONE_CLOSED = gettext_noop("stage one is closed: its knockout is drawn")
+    SWISS_TAKES_LATE_ENTRIES = gettext_noop("the draw is made: only a Swiss event takes late entries")
+    NO_LATE_ENTRY_ROUND = gettext_noop("this Swiss event takes no late entries: its settings name no round for them")
+    LATE_ENTRY_CLOSED = gettext_noop("late entry closed: round %(round)s, the last a late entrant may join, has "
+                                     "been paired")
+    NOT_ENTERED = gettext_noop("the player has not entered")
+    CHECK_IN_CLOSED = gettext_noop("check-in closes with the draw")
+    NOT_IN_EVENT = gettext_noop("the player is not in the event")
+    WITHDRAWN = gettext_noop("the player has withdrawn")
+    ALREADY_DRAWN = gettext_noop("the draw has been made")
+    TWO_PLAYERS = gettext_noop("the draw needs at least two checked-in players")
+    GROUPS_FIELD = gettext_noop("%(groups)s groups need at least %(players)s players")
+    BAD_SEEDS = gettext_noop("'seeds' must list every checked-in player exactly once")
+    PREVIOUS_SEASON = gettext_noop("a next season is drawn in a league, from a league event with divisions")
+    BAD_DRAW_METHOD = gettext_noop("method is random, rating, manual or previous")
+    NOT_SWISS = gettext_noop("only Swiss rounds are paired; brackets and round robins follow their draw")
+    DRAW_FIRST = gettext_noop("make the draw first: it pairs round 1")
+    NO_SUCH_ROUND = gettext_noop("'round' is a round number of this event, from 1 to %(rounds)s")
+    PAIR_ONCE_FINISHED = gettext_noop("round %(round)s is not finished: pair round %(next)s once it is")
+    ROUND_BEGUN = gettext_noop("round %(round)s has begun: it can no longer be paired again")
+    LAST_PAIRED = gettext_noop("round %(round)s is the last one paired: pair round %(next)s next")
+    PAIR_EVERY_PLAYER = gettext_noop("a manual pairing must place every active player exactly once")
+    ONE_BYE = gettext_noop("a bye only when the number of players is odd, and one at most")
+    SECOND_BYE = gettext_noop("player %(player)s has had a bye already")
+    FORBIDDEN_PAIR = gettext_noop("players %(a)s and %(b)s may not be paired")
+    REMATCH = gettext_noop("players %(a)s and %(b)s have met already: no rematch in a Swiss event")
+    ALL_ROUNDS_PAIRED = gettext_noop("all rounds have been paired")
+    ROUND_NOT_FINISHED = gettext_noop("round %(round)s is not finished")
+    UNKNOWN_SLOT = gettext_noop("no slot %(slot)s in this event")
+    WINNER_OF_SLOT = gettext_noop("the winner must be one of the slot's players %(players)s")
+    SCORE_REQUIRED = gettext_noop("'score' is required: [winner's points, loser's points]")
+    WINNER_POINTS = gettext_noop("in a %(length)s-point match the winner has %(length)s points or more, the loser "
+                                 "fewer")
+    FINAL_SCORE = gettext_noop("a %(length)s-point match ends with at most %(most)s points")
+    NOT_BEING_PLAYED_WAITING = gettext_noop("%(slot)s is waiting: report a result only for a match being played")
+    NOT_BEING_PLAYED_BYE = gettext_noop("%(slot)s is bye: report a result only for a match being played")
+    NOT_BEING_PLAYED_DONE = gettext_noop("%(slot)s is done: report a result only for a match being played")
+    NOT_BEING_PLAYED_VOID = gettext_noop("%(slot)s is void: report a result only for a match being played")
+    PLAYERS_CONFIRM = gettext_noop("only the two players of the match confirm its result")
+    CORRECTION_REASON = gettext_noop("a correction needs a 'reason'")
+    NO_RESULT = gettext_noop("correct a slot that has a result")
+    FORFEIT_NOT_DUE = gettext_noop("a forfeit is for a match that is due and not decided")
+    NAME_THE_WINNER = gettext_noop("name the winner or the player who forfeits ('loser'), one of the two")
+    LOSER_OF_SLOT = gettext_noop("the player who forfeits must be one of the slot's players %(players)s")
+    NOT_FLAGGED = gettext_noop("only a flagged match can be kept")
+    NO_MATCH = gettext_noop("no match was created for that slot")
+    TABLE_OUT_OF_SERVICE = gettext_noop("table %(table)s is out of service")
+    TABLE_TAKEN = gettext_noop("table %(table)s is taken by the match %(slot)s")
+    NOT_LADDER = gettext_noop("challenges are issued on a ladder")
+    DRAW_LADDER_FIRST = gettext_noop("make the draw first: it sets the ladder's first order")
+    CHALLENGER_ONLY = gettext_noop("you may issue a challenge only as the challenger")
+    UNKNOWN_CHALLENGE = gettext_noop("no open challenge number %(number)s")
+    CHALLENGED_DECLINES = gettext_noop("only the challenged player (or the director) declines a challenge")
+    CHALLENGE_BEGUN = gettext_noop("the challenge's match has begun: it is played out")
+    NOT_STAGED = gettext_noop("this event has no knockout stage: set 'qualifiers' when creating it")
+    STAGE_CLOSED = gettext_noop("stage one is closed already: its knockout is drawn")
+    STAGE_NOT_BEGUN = gettext_noop("make the draw first: stage one has not begun")
+    STAGE_ROUNDS = gettext_noop("round %(round)s of %(rounds)s is the last paired")
+    STAGE_UNDECIDED = gettext_noop("%(count)s match(es) of stage one undecided, e.g. %(slot)s")
+    TWO_QUALIFIERS = gettext_noop("a knockout needs two qualifiers still in the event")
+    NO_REENTRY = gettext_noop("this event's knockout offers no re-entry, or it is not drawn yet")
+    REENTRY_CLOSED = gettext_noop("the director has closed re-entry")
+    NOT_ELIMINATED = gettext_noop("only a player knocked out of the main bracket re-enters")
+    REENTRY_TOO_LATE = gettext_noop("re-entry is for the losers of round %(until)s or earlier; the player lost in "
+                                    "round %(round)s")
+    REENTRIES_USED = gettext_noop("a player may re-enter %(times)s time(s)")
+    NO_OPEN_PLACE = gettext_noop("every place kept for re-entries is taken")
+    SETTINGS_FIXED = gettext_noop("the draw is made: %(settings)s no longer change")
+    STAGE_ROUNDS_FIXED = gettext_noop("stage one is closed: its number of rounds no longer changes")
+    FEWER_ROUNDS = gettext_noop("round %(round)s has been paired: the event has at least %(round)s rounds")
+
+    # the services': who may create, name and show an event, and what the command sends
+    LOG_IN_TO_CREATE = gettext_noop("log in to create an event")
+    OFFICIALS_CREATE = gettext_noop("only officials, and a club's directors under its name, may create events")
+    CLUB_DIRECTORS_CREATE = gettext_noop("only the directors of %(club)s and officials may create events under its "
+                                         "name")
+    DIRECTOR_RENAMES = gettext_noop("only the event's director or an official may rename it")
+    DIRECTOR_PUBLISHES = gettext_noop("only the event's director or an official may publish or hide it")
+    DIRECTOR_ADDS_MATCHES = gettext_noop("only the event's director or an official may add matches to it")
+    FORMAT_IS_ONE_OF = gettext_noop("format is one of %(formats)s")
+    EVENT_NAME = gettext_noop("an event's name is 1 to %(most)s characters")
+    SETTINGS = gettext_noop("settings: %(why)s")
+    EXPECTED_VERSION = gettext_noop("'expected_version' is the event's version number")
+    PLAYER_ID = gettext_noop("'player' is the id of a player")
+    PREVIOUS_VISIBLE = gettext_noop("'previous' is a league event you can see")
+    PREVIOUS_DIVIDED = gettext_noop("'previous' is a league event that has made its divisions")
+
+
+class Refused(Refusal):
+    """A command the tournament does not take: ``Refused(reason, **params)``; ``code`` says what kind of refusal
+    (a program tells them apart), the reason says exactly why and the text says it to a person."""
 
     code: TournamentRefusal = TournamentRefusal.BAD_COMMAND
 

@@ -27,6 +27,7 @@ from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
+from games.engine.errors import Refusal
 from games.streams import MatchRecord
 from players import authority
 from players.models import Player
@@ -39,13 +40,17 @@ from . import events as ev
 from .models import Tournament
 from .selectors import tournament_facts, tournament_view  # noqa: F401 - reads, kept here for callers
 from .refusals import (
-    BadEvent, NoPreviousSeason, NotPermitted, Refused, TournamentError, TournamentRefusal, UnknownPlayer,
+    BadEvent, NoPreviousSeason, NotPermitted, Reason, Refused, TournamentError, TournamentRefusal, UnknownPlayer,
 )
 
 __all__ = ["TournamentError", "Refused", "TournamentForbidden", "TournamentRefusal"]
 
 
-class TournamentForbidden(PermissionDenied):
+class Forbidden(Refusal, PermissionDenied):
+    """Django's 403 as a refusal with its reason (code ``permission_denied``, as for any PermissionDenied)."""
+
+
+class TournamentForbidden(Forbidden):
     """The decider's :class:`~tournaments.refusals.NotPermitted`, as Django's 403, with its stable code."""
 
     code = TournamentRefusal.NOT_PERMITTED
@@ -95,20 +100,20 @@ SWISS_TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger")
 def tournament_create(*, actor, name: str, format: str, club=None, settings: dict | None = None) -> Tournament:
     """An event and its configuration: format, match lengths per bracket and round, rounds, tie-breaks."""
     if not (actor and getattr(actor, "is_authenticated", False)):
-        raise PermissionDenied("log in to create an event")
+        raise Forbidden(Reason.LOG_IN_TO_CREATE)
     if not authority.may_create_event(actor, club):
         if club is None:
-            raise PermissionDenied("only officials, and a club's directors under its name, may create events")
-        raise PermissionDenied(f"only the directors of {club} and officials may create events under its name")
+            raise Forbidden(Reason.OFFICIALS_CREATE)
+        raise Forbidden(Reason.CLUB_DIRECTORS_CREATE, club=str(club))
     if format not in stream.FORMATS:
-        raise BadEvent(f"format is one of {', '.join(stream.FORMATS)}")
+        raise BadEvent(Reason.FORMAT_IS_ONE_OF, formats=", ".join(stream.FORMATS))
     max_name = Tournament._meta.get_field("name").max_length
     if not isinstance(name, str) or not name.strip() or len(name) > max_name:
-        raise BadEvent(f"an event's name is 1 to {max_name} characters")
+        raise BadEvent(Reason.EVENT_NAME, most=max_name)
     try:  # a limit such as max_players is the site's to set, never the creator's: not a setting one may send
         config = {**config_rules.checked(format, settings), "format": format}
     except config_rules.SettingsError as refused:
-        raise BadEvent(f"settings: {refused}") from None
+        raise BadEvent(Reason.SETTINGS, why=refused) from None
     if authority.casual_event(actor, club):
         config["max_players"] = django_settings.CASUAL_EVENT_MAX_PLAYERS
     if format == stream.Format.SWISS:  # a Swiss table without tie-breaks ranks equal scores by seed alone: record the usual ones
@@ -126,7 +131,7 @@ def tournament_configure(*, actor, tournament: Tournament, settings: dict) -> li
     try:
         config = config_rules.checked(facts.format, settings)
     except config_rules.SettingsError as refused:
-        raise BadEvent(f"settings: {refused}") from None
+        raise BadEvent(Reason.SETTINGS, why=refused) from None
     if facts.format == stream.Format.SWISS:
         config.setdefault("tiebreaks", list(SWISS_TIEBREAKS))
     return tournament_command(actor=actor, tournament=tournament, command=cmds.Configure(settings=config))
@@ -135,10 +140,10 @@ def tournament_configure(*, actor, tournament: Tournament, settings: dict) -> li
 def tournament_describe(*, actor, tournament: Tournament, name: str, starts_on) -> Tournament:
     """The event's name and date: its row's own (the stream holds what happens in the event, not its label)."""
     if not authority.runs_event(actor, tournament.director_id):
-        raise PermissionDenied("only the event's director or an official may rename it")
+        raise Forbidden(Reason.DIRECTOR_RENAMES)
     max_name = Tournament._meta.get_field("name").max_length
     if not isinstance(name, str) or not name.strip() or len(name) > max_name:
-        raise BadEvent(f"an event's name is 1 to {max_name} characters")
+        raise BadEvent(Reason.EVENT_NAME, most=max_name)
     Tournament.objects.filter(pk=tournament.pk).update(name=name.strip(), starts_on=starts_on)
     tournament.name, tournament.starts_on = name.strip(), starts_on
     return tournament
@@ -153,7 +158,7 @@ def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tou
     follow, as the process manager locks it while it creates matches: a match created during a publication is
     created with the visibility the publication left."""
     if not authority.runs_event(actor, tournament.director_id):
-        raise PermissionDenied("only the event's director or an official may publish or hide it")
+        raise Forbidden(Reason.DIRECTOR_PUBLISHES)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         tournament_command(actor=actor, tournament=locked, command=cmds.Publish(published=bool(published)))
@@ -173,7 +178,7 @@ def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tou
 
 def check_may_add_matches(actor, tournament: Tournament) -> None:
     if not authority.runs_event(actor, tournament.director_id):
-        raise PermissionDenied("only the event's director or an official may add matches to it")
+        raise Forbidden(Reason.DIRECTOR_ADDS_MATCHES)
 
 
 def tournament_add_match(*, actor, tournament: Tournament, player0: Player, player1: Player, length: int,
@@ -221,7 +226,7 @@ def check_may_send(actor, tournament: Tournament, kind: str) -> None:
     """A director-only command from anybody else is refused before its fields are read (HTTP 403)."""
     cls = cmds.COMMANDS.get(kind)
     if cls is not None and cls.director_only and not authority.runs_event(actor, tournament.director_id):
-        raise TournamentForbidden("only the event's director or an official may do this")
+        raise TournamentForbidden(Reason.DIRECTOR_ONLY)
 
 
 def tournament_command(*, actor, tournament: Tournament, command: cmds.TournamentCommand | Mapping,
@@ -239,13 +244,13 @@ def tournament_command(*, actor, tournament: Tournament, command: cmds.Tournamen
             expected_version = command.get("expected_version")
         command = cmds.parse(dict(command))
     if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
-        raise TournamentError("'expected_version' is the event's version number")
+        raise TournamentError(Reason.EXPECTED_VERSION)
     official = authority.runs_event(actor, tournament.director_id)
     if command.director_only and not official:
-        raise TournamentForbidden("only the event's director or an official may do this")
+        raise TournamentForbidden(Reason.DIRECTOR_ONLY)
     player = getattr(command, "player", None)
     if player is not None and not Player.objects.filter(pk=player).exists():
-        raise UnknownPlayer("'player' is the id of a player")
+        raise UnknownPlayer(Reason.PLAYER_ID)
     own = Player.objects.filter(user_id=getattr(actor, "pk", None)).values_list("pk", flat=True).first()
     command = cmds.with_facts(command, by=cmds.Actor(official=official, player=own))
     if isinstance(command, cmds.Draw):
@@ -279,10 +284,10 @@ def previous_divisions(actor, pk: int | None) -> tuple[tuple[int, ...], ...]:
     """A league's final tables, division by division (each best first): what a next season is drawn from."""
     previous = Tournament.objects.filter(pk=pk).first() if pk else None
     if previous is None or not may_see(actor, previous):
-        raise NoPreviousSeason("'previous' is a league event you can see")
+        raise NoPreviousSeason(Reason.PREVIOUS_VISIBLE)
     facts, view = tournament_view(previous)
     if facts.format != stream.Format.LEAGUE or view.league is None or not view.league.divisions:
-        raise NoPreviousSeason("'previous' is a league event that has made its divisions")
+        raise NoPreviousSeason(Reason.PREVIOUS_DIVIDED)
     return tuple(tuple(r.player for r in d.standings) for d in view.league.divisions)
 
 
@@ -322,7 +327,7 @@ def _judged_and_appended(actor, tournament, command, expected: int | None) -> li
         try:
             new = decider.decide(facts, command)
         except NotPermitted as refused:
-            raise TournamentForbidden(str(refused)) from None
+            raise TournamentForbidden(refused.reason or str(refused), **refused.params) from None
         # the facts about the slots' matches that follow are appended with them, and not answered as the command's
         facts_after = _effects(actor, facts, command, new)
         if new or facts_after:

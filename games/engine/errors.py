@@ -37,7 +37,7 @@ class ErrorCode(StrEnum):
 
 
 class Reason(Enum):
-    """Exactly which rule refused: the member's name is the stable key, its value the English template."""
+    """Exactly which rule refused: the member's name says it, its value is the English template."""
 
     # a move (games/engine/moves.py); NOT_LEGAL names the play and nests the fault (``why``)
     NOT_LEGAL = gettext_noop("%(move)s is not legal: %(why)s")
@@ -112,24 +112,24 @@ class Reason(Enum):
     DECLINED_BACKGAMMON = gettext_noop("%(name)s has already declined your offer of a backgammon; offer more, or "
                                        "play on")
 
-    @property
-    def key(self) -> str:
-        return self.name.lower()
 
+class Refusal(Exception):
+    """A refusal as data: ``Refusal(reason, **params)``, its text the reason's template filled in (English).
 
-class EngineError(Exception):
-    """Base class: the command was refused and the state is unchanged.
-
-    ``EngineError(reason, **params)``; a text instead of a :class:`Reason` is kept as it is (``reason`` is then
-    None): the notation readers' messages quote the text they could not read.
+    A text instead of a reason enum's member is kept as it is (``reason`` is then None): the notation readers'
+    messages quote the text they could not read. The tournament's refusals are refusals the same way.
     """
 
-    code: ErrorCode = ErrorCode.ENGINE_ERROR
-
-    def __init__(self, reason: "Reason | str", /, **params):
-        self.reason = reason if isinstance(reason, Reason) else None
+    def __init__(self, reason: "Enum | str", /, **params):
+        self.reason = reason if isinstance(reason, Enum) else None
         self.params = params
-        super().__init__(reason.value % params if isinstance(reason, Reason) else reason)
+        super().__init__(reason.value % params if isinstance(reason, Enum) else reason)
+
+
+class EngineError(Refusal):
+    """Base class: the command was refused and the state is unchanged."""
+
+    code: ErrorCode = ErrorCode.ENGINE_ERROR
 
 
 class IllegalMove(EngineError):

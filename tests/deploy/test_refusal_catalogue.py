@@ -50,11 +50,6 @@ def test_every_reason_of_the_catalogue_is_said_in_english_and_in_french_with_eve
             assert french != english, reason
 
 
-def test_the_reasons_keys_are_unique_across_the_layers():
-    keys = [reason.key for reason in refusals.catalogue()]
-    assert len(keys) == len(set(keys))
-
-
 def test_a_nested_reason_is_said_in_the_readers_language_with_its_own_parameters():
     from games.engine import IllegalMove, Reason
 

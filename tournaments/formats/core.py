@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import Enum, StrEnum
 
 class SlotStatus(StrEnum):
     """Where a slot stands: the one definition every module (formats, decider, read models, pages) compares to."""
@@ -27,8 +27,54 @@ VOID = SlotStatus.VOID
 SETTLED = frozenset({DONE, BYE, VOID})  # a slot nothing more is played in
 
 
+def gettext_noop(message: str) -> str:
+    """``message`` as it is: the call marks it for the translators' catalogue (gettext's tools extract it)."""
+    return message
+
+
+class Reason(Enum):
+    """Exactly why a format refuses its inputs: the member's name says it, its value is the English
+    template filled in with the refusal's ``params``."""
+
+    RESULT_TWO_PLAYERS = gettext_noop("a result needs two different players, got %(player)s twice")
+    PAIRED_WITH_THEMSELF = gettext_noop("player %(player)s paired with themself")
+    FOREIGN_RESULT = gettext_noop("result %(result)s does not belong to pairing %(a)s-%(b)s")
+    ENTERED_TWICE = gettext_noop("a player is entered twice")
+    LISTED_TWICE = gettext_noop("a player is listed twice")
+    REACH = gettext_noop("a ladder's reach is at least one rung")
+    ON_WIN = gettext_noop("on_win is one of %(choices)s")
+    CHALLENGE_THEMSELF = gettext_noop("a player does not challenge themself")
+    NOT_ON_LADDER = gettext_noop("player %(player)s is not on the ladder")
+    CHALLENGE_OPEN = gettext_noop("player %(player)s has a challenge open already: it is played first")
+    CHALLENGE_UP = gettext_noop("a challenge goes up the ladder: challenge a player above you")
+    ONE_RUNG = gettext_noop("a player may challenge at most 1 rung above them")
+    RUNGS = gettext_noop("a player may challenge at most %(reach)s rungs above them")
+    TWICE_ON_LADDER = gettext_noop("a player is on the ladder twice")
+    UNPLAYED = gettext_noop("unplayed is one of %(choices)s")
+    DIVISION_SIZE = gettext_noop("a division has at least two players")
+    TWO_DIVISIONS = gettext_noop("a player is in two divisions")
+    CYCLES = gettext_noop("a round robin has at least one cycle")
+    BERGER_ROUND = gettext_noop("no round %(round)s in a Berger table of %(numbers)s")
+    GROUPS = gettext_noop("at least one group")
+    REENTRY_COUNTS = gettext_noop("re-entry: until_round and times are at least 1")
+    REENTRY_OR_CONSOLATION = gettext_noop("re-entry and a Consolation both take the Main's early losers: choose one")
+    LAST_CHANCE = gettext_noop("a Last Chance flight is fed by the Consolation: configure one")
+    CONSOLATION_FEEDS = gettext_noop("consolation_feeds counts Main rounds whose losers enter: at least 1")
+    UNKNOWN_TIEBREAK = gettext_noop("unknown tie-break %(tiebreak)s; choose from %(choices)s")
+    PAIRED_NOT_LISTED = gettext_noop("player %(player)s is paired but not listed")
+    EARLIER_ROUNDS = gettext_noop("round %(round)s needs the %(earlier)s earlier rounds, got %(got)s")
+    NO_RESULT_YET = gettext_noop("%(table)s (%(a)s v %(b)s) has no result yet")
+    NO_PAIRING = gettext_noop("round %(round)s: no pairing of %(players)s players avoids the forbidden pairings")
+
+
 class FormatError(ValueError):
-    """Inputs a format cannot work with (duplicate players, unknown tie-break, ...)."""
+    """Inputs a format cannot work with (duplicate players, unknown tie-break, ...): ``FormatError(reason,
+    **params)``, a refusal as data (the tournament's refusals carry a format's reason on)."""
+
+    def __init__(self, reason: Reason | str, /, **params):
+        self.reason = reason if isinstance(reason, Reason) else None  # a text: kept as it is
+        self.params = params
+        super().__init__(reason.value % params if isinstance(reason, Reason) else reason)
 
 
 class PairingError(FormatError):
@@ -47,7 +93,7 @@ class Result:
 
     def __post_init__(self):
         if self.winner == self.loser:
-            raise FormatError(f"a result needs two different players, got {self.winner} twice")
+            raise FormatError(Reason.RESULT_TWO_PLAYERS, player=self.winner)
 
     @property
     def players(self) -> frozenset[int]:
@@ -179,9 +225,9 @@ class Pairing:
 
     def __post_init__(self):
         if self.a == self.b:
-            raise FormatError(f"player {self.a} paired with themself")
+            raise FormatError(Reason.PAIRED_WITH_THEMSELF, player=self.a)
         if self.result is not None and (self.b is None or self.result.players != {self.a, self.b}):
-            raise FormatError(f"result {self.result} does not belong to pairing {self.a}-{self.b}")
+            raise FormatError(Reason.FOREIGN_RESULT, result=self.result, a=self.a, b=self.b)
 
 
 @dataclass(frozen=True)

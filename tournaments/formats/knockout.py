@@ -365,5 +365,5 @@ def field_of(slots: Sequence[Slot]) -> tuple[int, ...]:
 def check_entrants(entrants: Sequence[int]) -> list[int]:
     players = list(entrants)
     if len(set(players)) != len(players):
-        raise FormatError("a player is entered twice")
+        raise FormatError(Reason.ENTERED_TWICE)
     return players

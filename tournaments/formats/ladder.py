@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .core import FormatError, Result, Slot, Standing
+from .core import FormatError, Reason, Result, Slot, Standing
 
 TAKE_PLACE = "take_place"
 SWAP = "swap"
@@ -40,9 +40,9 @@ class Config:
 
     def __post_init__(self):
         if self.reach < 1:
-            raise FormatError("a ladder's reach is at least one rung")
+            raise FormatError(Reason.REACH)
         if self.on_win not in ON_WIN:
-            raise FormatError(f"on_win is one of {', '.join(ON_WIN)}")
+            raise FormatError(Reason.ON_WIN, choices=", ".join(ON_WIN))
 
 
 @dataclass(frozen=True)
@@ -123,22 +123,22 @@ def rung_of(rungs: Sequence[int], player: int) -> int:
 
 
 def refusal_to_challenge(rungs: Sequence[int], open_challenges: Sequence[Challenge], challenger: int,
-                         defender: int, reach: int) -> str | None:
-    """Why ``challenger`` may not challenge ``defender`` now (a sentence), or None when they may."""
+                         defender: int, reach: int) -> FormatError | None:
+    """Why ``challenger`` may not challenge ``defender`` now (a refusal to raise), or None when they may."""
     if challenger == defender:
-        return "a player does not challenge themself"
+        return FormatError(Reason.CHALLENGE_THEMSELF)
     for p in (challenger, defender):
         if p not in rungs:
-            return f"player {p} is not on the ladder"
+            return FormatError(Reason.NOT_ON_LADDER, player=p)
     busy = {p for c in open_challenges for p in (c.challenger, c.defender)}
     for p in (challenger, defender):
         if p in busy:
-            return f"player {p} has a challenge open already: it is played first"
+            return FormatError(Reason.CHALLENGE_OPEN, player=p)
     gap = rung_of(rungs, challenger) - rung_of(rungs, defender)
     if gap <= 0:
-        return "a challenge goes up the ladder: challenge a player above you"
+        return FormatError(Reason.CHALLENGE_UP)
     if gap > reach:
-        return f"a player may challenge at most {reach} rung{'s' if reach > 1 else ''} above them"
+        return FormatError(Reason.RUNGS, reach=reach) if reach > 1 else FormatError(Reason.ONE_RUNG)
     return None
 
 
@@ -146,7 +146,7 @@ def derive(initial: Sequence[int], challenges: Sequence[Challenge], happenings: 
            results: Mapping[str, Result], config: Config = Config()) -> Ladder:
     """The ladder after the recorded facts; every challenge is a slot (its key ``ladder:c{n}``)."""
     if len(set(initial)) != len(initial):
-        raise FormatError("a player is on the ladder twice")
+        raise FormatError(Reason.TWICE_ON_LADDER)
     by_number = {c.number: c for c in challenges}
     rungs = list(initial)
     stats: dict[int, _Stats] = {p: _Stats() for p in rungs}

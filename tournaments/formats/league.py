@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import round_robin
-from .core import SETTLED, FormatError, Lengths, Result, Slot, Standing
+from .core import SETTLED, FormatError, Lengths, Reason, Result, Slot, Standing
 
 DAY = 86_400
 DOUBLE_LOSS = "double_loss"
@@ -46,7 +46,7 @@ class Config:
 
     def __post_init__(self):
         if self.unplayed not in UNPLAYED_RULES:
-            raise FormatError(f"unplayed is one of {', '.join(UNPLAYED_RULES)}")
+            raise FormatError(Reason.UNPLAYED, choices=", ".join(UNPLAYED_RULES))
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class League:
 def divisions_for(n: int, size: int) -> list[int]:
     """The sizes of the divisions of a first season of ``n`` players with divisions of ``size`` at most."""
     if size < 2:
-        raise FormatError("a division has at least two players")
+        raise FormatError(Reason.DIVISION_SIZE)
     if n < 2:
         return [n] if n else []
     count = max(1, -(-n // size))
@@ -119,7 +119,7 @@ def derive(divisions: Sequence[Sequence[int]], results: Mapping[str, Result], un
     deadline passed with no result); a result recorded later for one of them stands."""
     seen = [p for d in divisions for p in d]
     if len(set(seen)) != len(seen):
-        raise FormatError("a player is in two divisions")
+        raise FormatError(Reason.TWO_DIVISIONS)
     out = []
     count = len(divisions)
     for number, players in enumerate(divisions, 1):

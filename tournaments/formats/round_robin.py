@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .core import SETTLED, FormatError, Lengths, Pairing, Result, Slot, Standing
+from .core import SETTLED, FormatError, Lengths, Pairing, Reason, Result, Slot, Standing
 from .knockout import Empty, Entrant, Spec, check_entrants, resolve
 from .standings import standings
 
@@ -59,7 +59,7 @@ class Config:
 
     def __post_init__(self):
         if self.cycles < 1:
-            raise FormatError("a round robin has at least one cycle")
+            raise FormatError(Reason.CYCLES)
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class Schedule:
 def berger(numbers: int, round_no: int) -> list[tuple[int, int]]:
     """Round ``round_no`` (1-based) of the Berger table for an even count of ``numbers``."""
     if numbers % 2 or numbers < 2 or not 1 <= round_no < numbers:
-        raise FormatError(f"no round {round_no} in a Berger table of {numbers}")
+        raise FormatError(Reason.BERGER_ROUND, round=round_no, numbers=numbers)
     ring = numbers - 1
 
     def at(i: int) -> int:  # position on the circle 1..ring
@@ -99,7 +99,7 @@ def table_key(cycle: int, round_no: int, table: int, group: int = 0) -> str:
 def groups(players: Sequence[int], count: int) -> list[list[int]]:
     """The seeds dealt into ``count`` groups in snake order (see the module docstring)."""
     if count < 1:
-        raise FormatError("at least one group")
+        raise FormatError(Reason.GROUPS)
     out: list[list[int]] = [[] for _ in range(count)]
     for i, p in enumerate(players):
         lap, pos = divmod(i, count)

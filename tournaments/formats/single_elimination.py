@@ -68,7 +68,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from .core import SETTLED, Bracket, FormatError, Lengths, Result
+from .core import SETTLED, Bracket, FormatError, Lengths, Reason, Result
 from .knockout import (
     NOBODY,
     Empty,
@@ -103,7 +103,7 @@ class Reentry:
 
     def __post_init__(self):
         if self.until_round < 1 or self.times < 1:
-            raise FormatError("re-entry: until_round and times are at least 1")
+            raise FormatError(Reason.REENTRY_COUNTS)
 
 
 @dataclass(frozen=True)
@@ -120,11 +120,11 @@ class Config:
 
     def __post_init__(self):
         if self.reentry is not None and self.consolation is not None:
-            raise FormatError("re-entry and a Consolation both take the Main's early losers: choose one")
+            raise FormatError(Reason.REENTRY_OR_CONSOLATION)
         if self.last_chance is not None and self.consolation is None:
-            raise FormatError("a Last Chance flight is fed by the Consolation: configure one")
+            raise FormatError(Reason.LAST_CHANCE)
         if self.consolation_feeds < 1:
-            raise FormatError("consolation_feeds counts Main rounds whose losers enter: at least 1")
+            raise FormatError(Reason.CONSOLATION_FEEDS)
 
 
 def derive(entrants: Sequence[int], results: Mapping[str, Result], config: Config = Config()) -> Bracket:

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from .core import FormatError, Pairing, Standing
+from .core import FormatError, Pairing, Reason, Standing
 
 TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "points_diff")
 
@@ -65,10 +65,10 @@ def standings(
     """The table after ``rounds`` (each a list of pairings), best first."""
     unknown = [t for t in tiebreaks if t not in TIEBREAKS]
     if unknown:
-        raise FormatError(f"unknown tie-break {unknown[0]!r}; choose from {', '.join(TIEBREAKS)}")
+        raise FormatError(Reason.UNKNOWN_TIEBREAK, tiebreak=repr(unknown[0]), choices=", ".join(TIEBREAKS))
     seed = {p: i for i, p in enumerate(players)}
     if len(seed) != len(players):
-        raise FormatError("a player is listed twice")
+        raise FormatError(Reason.LISTED_TWICE)
     start = dict(start_points or {})
     stats = {p: {"played": 0, "wins": 0, "losses": 0, "byes": 0, "for": 0, "against": 0} for p in players}
     games: dict[int, list[tuple[int | None, bool]]] = {p: [] for p in players}  # (opponent or None for a bye, won)
@@ -76,7 +76,7 @@ def standings(
         for pairing in map(as_pairing, rnd):
             for p in (pairing.a, pairing.b):
                 if p is not None and p not in seed:
-                    raise FormatError(f"player {p} is paired but not listed")
+                    raise FormatError(Reason.PAIRED_NOT_LISTED, player=p)
             if pairing.b is None:
                 stats[pairing.a]["byes"] += 1
                 if bye_is_win:

@@ -48,7 +48,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from .core import FormatError, Lengths, Pairing, PairingError, Slot
+from .core import FormatError, Lengths, Pairing, PairingError, Reason, Slot
 from .matching import maximum_matching, rematch_without
 from .standings import as_pairing, standings
 
@@ -85,9 +85,9 @@ def pair_round(
 ) -> list[tuple[int, int | None]]:
     """The pairings of round ``round_no`` (1-based; ``history`` holds rounds 1..round_no-1)."""
     if len(history) != round_no - 1:
-        raise FormatError(f"round {round_no} needs the {round_no - 1} earlier rounds, got {len(history)}")
+        raise FormatError(Reason.EARLIER_ROUNDS, round=round_no, earlier=round_no - 1, got=len(history))
     if len(set(players)) != len(players):
-        raise FormatError("a player is listed twice")
+        raise FormatError(Reason.LISTED_TWICE)
     rounds = [[as_pairing(p) for p in rnd] for rnd in history]
     met: set[frozenset[int]] = set()
     had_bye = set(byes_had)
@@ -96,7 +96,7 @@ def pair_round(
             if p.b is None:
                 had_bye.add(p.a)
             elif p.result is None:
-                raise FormatError(f"{table_key(r, t)} ({p.a} v {p.b}) has no result yet")
+                raise FormatError(Reason.NO_RESULT_YET, table=table_key(r, t), a=p.a, b=p.b)
             else:
                 met.add(frozenset((p.a, p.b)))
     banned = {frozenset(f) for f in forbidden}
@@ -114,7 +114,7 @@ def pair_round(
         pairs = _pair(ranked, score, excluded, lambda p: not (fresh_bye and p in had_bye))
         if pairs is not None:
             return pairs
-    raise PairingError(f"round {round_no}: no pairing of {len(ranked)} players avoids the forbidden pairings")
+    raise PairingError(Reason.NO_PAIRING, round=round_no, players=len(ranked))
 
 
 def _pair(ranked: list[int], score, excluded: set[frozenset[int]], may_have_bye) -> list[tuple[int, int | None]] | None:

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from tournaments.formats import FormatError, Result
+from tournaments.formats.core import Reason
 from tournaments.formats.ladder import (
     SWAP, Challenge, Config, Join, Leave, Settle, derive, key_of, refusal_to_challenge, rung_of,
 )
@@ -49,11 +50,15 @@ def test_a_walkover_to_the_challenger_moves_them_up():
 def test_reach_and_one_open_challenge_each():
     rungs = [10, 20, 30, 40, 50]
     assert refusal_to_challenge(rungs, [], 50, 20, 3) is None
-    assert "at most 2 rungs" in refusal_to_challenge(rungs, [], 50, 20, 2)
-    assert "above you" in refusal_to_challenge(rungs, [], 20, 50, 3)
-    assert "open already" in refusal_to_challenge(rungs, [Challenge(1, 40, 30)], 50, 40, 3)
-    assert "not on the ladder" in refusal_to_challenge(rungs, [], 60, 50, 3)
-    assert "themself" in refusal_to_challenge(rungs, [], 50, 50, 3)
+    too_far = refusal_to_challenge(rungs, [], 50, 20, 2)
+    assert (too_far.reason, too_far.params) == (Reason.RUNGS, {"reach": 2})
+    assert str(too_far) == "a player may challenge at most 2 rungs above them"
+    assert refusal_to_challenge(rungs, [], 20, 50, 3).reason is Reason.CHALLENGE_UP
+    busy = refusal_to_challenge(rungs, [Challenge(1, 40, 30)], 50, 40, 3)
+    assert (busy.reason, busy.params) == (Reason.CHALLENGE_OPEN, {"player": 40})
+    stranger = refusal_to_challenge(rungs, [], 60, 50, 3)
+    assert (stranger.reason, stranger.params) == (Reason.NOT_ON_LADDER, {"player": 60})
+    assert refusal_to_challenge(rungs, [], 50, 50, 3).reason is Reason.CHALLENGE_THEMSELF
     with pytest.raises(FormatError):
         Config(reach=0)
 
