@@ -86,6 +86,12 @@ def exception_handler(exc, context):
     return response
 
 
+def code_of_refusal(exc: Exception) -> str:
+    """The code the API answers ``exc`` with (a refusal of no row: its own code, else ``bad_command``)."""
+    refusal = next((r for cls, r in REFUSALS.items() if isinstance(exc, cls)), Refusal(400, "bad_command"))
+    return code_of(exc, refusal)
+
+
 def code_of(exc: Exception, refusal: Refusal) -> str:
     own = getattr(exc, "code", None)
     if isinstance(own, str) and own:  # a StrEnum member is a str: its value goes out

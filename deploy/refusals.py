@@ -15,13 +15,14 @@ from enum import Enum
 from django.utils.translation import gettext
 
 from games.engine.errors import Reason as EngineReason
+from seasons.decider import Reason as SeasonReason
 from tournaments.formats.core import Reason as FormatReason
 from tournaments.refusals import Reason as TournamentReason
 
 from .refusal_messages import translated
 
 # every layer's reasons: the catalogue is their union, one English template per reason
-REASONS: tuple[type[Enum], ...] = (EngineReason, FormatReason, TournamentReason)
+REASONS: tuple[type[Enum], ...] = (EngineReason, FormatReason, TournamentReason, SeasonReason)
 
 
 def catalogue() -> dict[Enum, str]:
@@ -29,10 +30,14 @@ def catalogue() -> dict[Enum, str]:
     return {reason: reason.value for enum in REASONS for reason in enum}
 
 
-def said(refusal: Exception, code: str) -> str:
-    """``refusal`` (coded ``code``) in the active language."""
+def said(refusal: Exception, code: str | None = None) -> str:
+    """``refusal`` (coded ``code``, else as the API codes it) in the active language."""
     if is_data(refusal) and _said_whole(refusal):
         return _written(refusal)
+    if code is None:
+        from .api_errors import code_of_refusal  # the API's table of codes, which says refusals with this
+
+        code = code_of_refusal(refusal)
     return translated(code, str(refusal) or code)
 
 

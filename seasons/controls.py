@@ -14,7 +14,7 @@ from players.models import Club
 from tournaments.models import Tournament
 
 from . import services
-from .decider import KINDS, SeasonError, SeasonRefusal
+from .decider import KINDS, Reason, SeasonError, SeasonRefusal
 from .models import Season
 
 MAX_RULE_CHARS = 20_000
@@ -38,11 +38,11 @@ def clubs_directed(user):
     return Club.objects.all() if authority.officiates_everything(user) else Club.objects.filter(directors=user)
 
 
-def _id(text: str, what: str) -> int:
+def _id(text: str, unchosen: Reason) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
-        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, _("choose %(what)s") % {"what": what}) from None
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, unchosen) from None
 
 
 def season_action(*, actor, season: Season, post) -> str:
@@ -50,32 +50,32 @@ def season_action(*, actor, season: Season, post) -> str:
     (shown, nothing changed), ``PermissionDenied`` (403)."""
     action = post.get("action", "")
     if action == "add_event":
-        tournament = Tournament.objects.filter(pk=_id(post.get("tournament"), _("an event"))).first()
+        tournament = Tournament.objects.filter(pk=_id(post.get("tournament"), Reason.CHOOSE_EVENT)).first()
         if tournament is None:
-            raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, _("no such event"))
+            raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.NO_SUCH_EVENT)
         services.season_add_event(actor=actor, season=season, tournament=tournament, on=post.get("on") or None)
         return _("%(name)s is in the season.") % {"name": tournament.name}
     if action == "remove_event":
-        services.season_remove_event(actor=actor, season=season, tournament_id=_id(post.get("tournament"), _("an event")))
+        services.season_remove_event(actor=actor, season=season, tournament_id=_id(post.get("tournament"), Reason.CHOOSE_EVENT))
         return _("The event is out of the season.")
     if action == "set_rule":
         text = post.get("rule", "")
         if len(text) > MAX_RULE_CHARS:
-            raise SeasonError(SeasonRefusal.BAD_RULE, _("the rule is longer than %(n)s characters") % {"n": MAX_RULE_CHARS})
+            raise SeasonError(SeasonRefusal.BAD_RULE, Reason.RULE_TOO_LONG, n=MAX_RULE_CHARS)
         try:
             rule = json.loads(text)
         except ValueError as bad:
-            raise SeasonError(SeasonRefusal.BAD_RULE, _("the rule is not JSON: %(why)s") % {"why": bad}) from None
+            raise SeasonError(SeasonRefusal.BAD_RULE, Reason.RULE_NOT_JSON, why=str(bad)) from None
         services.season_set_rule(actor=actor, season=season, rule=rule,
                                  effective_from=post.get("effective_from") or timezone.localdate())
         return _("A new version of the rule is set.")
-    raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, _("unknown action: nothing was recorded"))
+    raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.UNKNOWN_ACTION)
 
 
 def open_from_form(*, actor, post) -> Season:
     """A season (or series) under a club's name, for its directors and officials."""
-    club = Club.objects.filter(pk=_id(post.get("club"), _("a club"))).first()
+    club = Club.objects.filter(pk=_id(post.get("club"), Reason.CHOOSE_CLUB)).first()
     if club is None:
-        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, _("no such club"))
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.NO_SUCH_CLUB)
     kind = post.get("kind") if post.get("kind") in KINDS else "season"
     return services.season_open(actor=actor, name=post.get("name", "").strip(), kind=kind, club=club)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from enum import StrEnum
+from enum import Enum, StrEnum
 
 from . import scoring
 
@@ -43,14 +43,42 @@ class SeasonRefusal(StrEnum):
     SEASON_FULL = "season_full"
 
 
+def gettext_noop(message: str) -> str:
+    """``message`` as it is: the call marks it for the translators' catalogue (gettext's tools extract it)."""
+    return message
+
+
+class Reason(Enum):
+    """Exactly why the season refuses: the member's name says it, its value is the English template."""
+
+    NOT_A_DATE = gettext_noop("%(field)s is a date, YYYY-MM-DD")
+    DATE_OUT_OF_RANGE = gettext_noop("%(field)s is a date from %(earliest)s to %(latest)s; %(date)s is outside")
+    ALREADY_IN_SEASON = gettext_noop("this event is in the season already")
+    EVENTS_FULL = gettext_noop("a season holds at most %(most)s events")
+    NOT_IN_SEASON = gettext_noop("this event is not in the season")
+    VERSIONS_FULL = gettext_noop("a season keeps at most %(most)s rule versions")
+    BAD_RULE = gettext_noop("rule: %(why)s")
+    # the services' and the season page's forms
+    SEASON_NAME = gettext_noop("a season's name is 1 to %(most)s characters")
+    KIND = gettext_noop("kind is one of %(kinds)s")
+    CHOOSE_EVENT = gettext_noop("choose an event")
+    CHOOSE_CLUB = gettext_noop("choose a club")
+    NO_SUCH_EVENT = gettext_noop("no such event")
+    NO_SUCH_CLUB = gettext_noop("no such club")
+    RULE_TOO_LONG = gettext_noop("the rule is longer than %(n)s characters")
+    RULE_NOT_JSON = gettext_noop("the rule is not JSON: %(why)s")
+    UNKNOWN_ACTION = gettext_noop("unknown action: nothing was recorded")
+
+
 class SeasonError(ValueError):
-    """A command the season does not take (HTTP 400); ``code`` says why, the text says it to a person."""
+    """A command the season does not take (HTTP 400): ``SeasonError(code, reason, **params)``, a refusal as data;
+    ``code`` says what kind (a program tells them apart), the reason exactly why, the text says it in English."""
 
     code: SeasonRefusal = SeasonRefusal.BAD_SEASON_COMMAND  # the class's: the API's schema lists the whole enum
 
-    def __init__(self, code: SeasonRefusal, reason: str):
-        super().__init__(reason)
-        self.code = code
+    def __init__(self, code: SeasonRefusal, reason: Reason, /, **params):
+        self.code, self.reason, self.params = code, reason, params
+        super().__init__(reason.value % params)
 
 
 @dataclass
@@ -96,34 +124,34 @@ def _day(value, what: str) -> date:
         try:
             day = date.fromisoformat(value)
         except (TypeError, ValueError):
-            raise SeasonError(SeasonRefusal.BAD_DATE, f"{what} is a date, YYYY-MM-DD") from None
+            raise SeasonError(SeasonRefusal.BAD_DATE, Reason.NOT_A_DATE, field=what) from None
     if not EARLIEST <= day <= LATEST:
-        raise SeasonError(SeasonRefusal.BAD_DATE, f"{what} is a date from {EARLIEST.isoformat()} to "
-                                                  f"{LATEST.isoformat()}; {day.isoformat()} is outside")
+        raise SeasonError(SeasonRefusal.BAD_DATE, Reason.DATE_OUT_OF_RANGE, field=what, earliest=EARLIEST.isoformat(),
+                          latest=LATEST.isoformat(), date=day.isoformat())
     return day
 
 
 def decide_add(state: SeasonState, tournament_id: int, on) -> list[tuple[str, dict]]:
     if tournament_id in state.events:
-        raise SeasonError(SeasonRefusal.ALREADY_IN_SEASON, "this event is in the season already")
+        raise SeasonError(SeasonRefusal.ALREADY_IN_SEASON, Reason.ALREADY_IN_SEASON)
     if len(state.events) >= MAX_EVENTS:
-        raise SeasonError(SeasonRefusal.SEASON_FULL, f"a season holds at most {MAX_EVENTS} events")
+        raise SeasonError(SeasonRefusal.SEASON_FULL, Reason.EVENTS_FULL, most=MAX_EVENTS)
     return [(ADDED, {"tournament_id": tournament_id, "on": _day(on, "'on'").isoformat()})]
 
 
 def decide_remove(state: SeasonState, tournament_id: int) -> list[tuple[str, dict]]:
     if tournament_id not in state.events:
-        raise SeasonError(SeasonRefusal.NOT_IN_SEASON, "this event is not in the season")
+        raise SeasonError(SeasonRefusal.NOT_IN_SEASON, Reason.NOT_IN_SEASON)
     return [(REMOVED, {"tournament_id": tournament_id})]
 
 
 def decide_rule(state: SeasonState, rule, effective_from) -> list[tuple[str, dict]]:
     """A new version of the rule, in force from a date: the events on or after it are scored again with it."""
     if len(state.versions) >= MAX_VERSIONS:
-        raise SeasonError(SeasonRefusal.SEASON_FULL, f"a season keeps at most {MAX_VERSIONS} rule versions")
+        raise SeasonError(SeasonRefusal.SEASON_FULL, Reason.VERSIONS_FULL, most=MAX_VERSIONS)
     try:
         rule = scoring.checked(rule)
     except scoring.RuleError as bad:
-        raise SeasonError(SeasonRefusal.BAD_RULE, f"rule: {bad}") from None
+        raise SeasonError(SeasonRefusal.BAD_RULE, Reason.BAD_RULE, why=bad) from None
     day = _day(effective_from, "'effective_from'")
     return [(RULE_SET, {"version": len(state.versions) + 1, "effective_from": day.isoformat(), "rule": rule})]

@@ -18,7 +18,7 @@ from players import authority
 from tournaments.models import Tournament
 
 from . import decider
-from .decider import SeasonError, SeasonRefusal
+from .decider import Reason, SeasonError, SeasonRefusal
 from .models import Season
 
 
@@ -49,9 +49,9 @@ def season_open(*, actor, name: str, kind: str = "season", club=None, rule: dict
         raise PermissionDenied("only officials, and a club's directors under its name, may open a season")
     max_name = Season._meta.get_field("name").max_length
     if not isinstance(name, str) or not name.strip() or len(name) > max_name:
-        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, f"a season's name is 1 to {max_name} characters")
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.SEASON_NAME, most=max_name)
     if kind not in decider.KINDS:
-        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, f"kind is one of {', '.join(decider.KINDS)}")
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.KIND, kinds=", ".join(decider.KINDS))
     state = decider.SeasonState()
     decided = [(decider.OPENED, {"name": name, "kind": kind, "club_id": getattr(club, "pk", None)})]
     if rule is not None:

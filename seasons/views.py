@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from apikit import printing
+from apikit.refusals import refusal_text
 from eventlog import projections
 from eventlog.store import ConcurrencyError
 
@@ -28,7 +29,7 @@ def season_list_page(request):
         try:
             season = controls.open_from_form(actor=request.user, post=request.POST)
         except SeasonError as refused:
-            messages.error(request, _("Nothing was opened: %(why)s") % {"why": refused})
+            messages.error(request, _("Nothing was opened: %(why)s") % {"why": refusal_text(refused)})
             return redirect("season-list-page")
         projections.run_all()
         return redirect("season-page", pk=season.pk)
@@ -45,7 +46,7 @@ def season_page(request, pk: int):
         try:
             messages.success(request, controls.season_action(actor=request.user, season=season, post=request.POST))
         except (SeasonError, ConcurrencyError) as refused:
-            messages.error(request, _("Nothing was changed: %(why)s") % {"why": refused})
+            messages.error(request, _("Nothing was changed: %(why)s") % {"why": refusal_text(refused)})
             if request.POST.get("action") == "set_rule":  # the director corrects what they typed, not a blank
                 request.session["season_rule_draft"] = request.POST.get("rule", "")[:controls.MAX_RULE_CHARS]
         projections.run_all()

@@ -14,18 +14,17 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
+from apikit import refusals as apikit_refusals
 from eventlog import live, projections
 from eventlog.models import Event
-from eventlog.store import ConcurrencyError
 from games.models import MatchSummary
 from players import authority
 from players.identity import name_key
@@ -68,15 +67,7 @@ def check_runs(actor, tournament: Tournament) -> None:
         raise services.TournamentForbidden(_("only the event's director or an official runs this event"))
 
 
-def refusal_text(refused: Exception) -> str:
-    """A refusal of the services in the reader's language: the refusals' catalogue (``REFUSAL_TEXT``, named by the
-    settings: it lives above the apps) says it by its reason, or its stable code."""
-    if isinstance(refused, ConcurrencyError):
-        code = "stale_version"
-    else:
-        code = str(getattr(refused, "code", "") or ("permission_denied" if isinstance(refused, PermissionDenied)
-                                                      else "bad_command"))
-    return import_string(settings.REFUSAL_TEXT)(refused, code) if settings.REFUSAL_TEXT else str(refused) or code
+refusal_text = apikit_refusals.refusal_text  # a refusal of the services in the reader's language
 
 
 # -- the member list -------------------------------------------------------------------------
