@@ -22,7 +22,6 @@ from tournaments.formats.standings import TIEBREAKS
 from . import config, console, selectors, services
 from . import serializers as bodies
 from .models import Tournament
-from .refusals import UnknownCommand
 from .stream import FORMATS, stream_id_of
 
 IDEMPOTENCY_KEY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
@@ -157,15 +156,8 @@ class TournamentCommands(APIView):
     def post(self, request, pk: int):
         tournament = services.visible_or_404(request.user, pk)
         data = request.data if isinstance(request.data, dict) else {}
-        kind = data.get("type")
-        form_class = bodies.COMMAND_SERIALIZERS.get(kind) if isinstance(kind, str) else None
-        if form_class is None:
-            raise UnknownCommand(f"unknown command type {str(kind)[:40]!r}; expected one of "
-                                 f"{', '.join(bodies.COMMAND_SERIALIZERS)}")
-        services.check_may_send(request.user, tournament, kind)  # 403 before the fields are read, as ever
-        form = form_class(data=data)
-        form.is_valid(raise_exception=True)
-        command, expected = form.to_command(), form.validated_data.get("expected_version")
+        command, expected = services.read_command(actor=request.user, tournament=tournament, data=data,
+                                                  read=bodies.read_command)
 
         def send() -> tuple[int, dict]:
             new = services.tournament_command(actor=request.user, tournament=tournament, command=command,

@@ -1,22 +1,185 @@
-"""The tournament's commands: typed, frozen values the decider judges (``tournaments/decider.py``).
+"""The tournament's commands: typed, frozen values the decider judges (``tournaments/decider.py``), each declared once.
 
-Pure Python. The API builds them from one serializer per type (``tournaments/api.py``); scripts, the
-admin and the tests may hand :func:`parse` a plain dict. What only the database knows travels in the
-command, filled by the service before it decides: who acts (:class:`Actor`), the players' ratings for a
-draw by rating, the club's rating ramp for a result, the draw's random seed.
+Pure Python. A command class is the whole declaration of a command: its ``type``, who may send it
+(``director_only``: the decider's :func:`~tournaments.decider.permit` reads it), its name for people (``label``,
+what the console says it did), and its fields, each with an :class:`Arg` (its kind, bounds, help text). From
+that one declaration come the API's body (``tournaments/serializers.py`` generates one serializer per command,
+and drf-spectacular the OpenAPI schema from it) and :func:`parse`, which reads a plain dict (scripts, the
+console, the admin, the tests). What only the database knows travels in the command, filled by the service
+before it decides: who acts (:class:`Actor`), the players' ratings for a draw by rating, the club's rating
+ramp for a result, the draw's random seed, the clock.
+
+A new command is a class here with its ``decide`` (the events it appends), its event in ``tournaments/events.py``
+with its ``fold`` (the state it changes), and its test; its ``example`` (a body the API takes on a new event) puts
+it in the authorization matrix of ``tests/security``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, UnknownCommand
+from .config import MAX_ROUNDS
+from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, Refused, UnknownCommand
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
 DRAW_METHODS = ("random", "rating", "manual", "previous")  # "previous": a league's next season
 MAX_TABLE = 999  # a club's room, or a federation's hall
+MAX_ID = 2**63 - 1  # a player id: what a bigint column holds
+MAX_LIST = 4096  # seeds, pairings: a field of players
+
+
+def pgettext(context: str, message: str) -> str:
+    """A label marked for ``makemessages`` (which finds it by this name) and kept as it is: the console translates
+    it where it is shown, with ``django.utils.translation.pgettext`` (this module imports nothing of Django)."""
+    return message
+
+
+# -- how a field is read -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One field of a command, declared once: how the API's body types it (``tournaments/serializers.py`` maps
+    ``kind`` to a DRF field with these bounds and ``help``) and how :func:`parse` reads it from a dict.
+
+    ``required``: the API's body must carry it (None: when the field has no default). :func:`parse` takes a
+    missing field as its default, and leaves what only the event can judge (a winner who is not the slot's, a
+    missing score) to the decider, whose refusal names the event's own facts. ``refusal``: the message of a
+    malformed value (``error`` its refusal class)."""
+
+    kind: str  # id, slot, text, winner, score, whole, flag, choice, round, pairings, ids
+    help: str = ""
+    required: bool | None = None
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    refusal: str = ""
+    error: type[Refused] = BadCommand
+
+
+def arg(kind: str, *, default: Any = dataclasses.MISSING, **spec) -> Any:
+    """A command's field with its :class:`Arg` (``default`` as a dataclass field's)."""
+    return field(default=default, metadata={"arg": Arg(kind, **spec)})
+
+
+def args_of(cls) -> list[tuple[dataclasses.Field, Arg]]:
+    """The client's fields of a command class, in declaration order (not the service's: ``by``, ``at``…)."""
+    return [(f, f.metadata["arg"]) for f in dataclasses.fields(cls) if "arg" in f.metadata]
+
+
+def has_default(f: dataclasses.Field) -> bool:
+    return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+
+
+def api_required(f: dataclasses.Field, a: Arg) -> bool:
+    return (not has_default(f)) if a.required is None else a.required
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A check across fields (a manual draw lists its seeds): ``holds(values)`` on the fields given, else
+    refused with ``message``, named by ``field``. ``api_only``: the API's body refuses it; a dict leaves it to
+    the decider, whose refusal names the slot's players."""
+
+    holds: Callable[[dict], bool]
+    field: str
+    message: str
+    api_only: bool = False
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_id(value) -> bool:
+    """A player id: a whole number a bigint column holds (a read model stores it)."""
+    return _whole(value) and 0 < value < 2**63
+
+
+def _read_id(value, name: str, a: Arg):
+    if not is_id(value):
+        raise a.error(a.refusal or f"'{name}' is the id of a player")
+    return value
+
+
+def _read_slot(value, name: str, a: Arg):
+    if not isinstance(value, str):
+        raise a.error(a.refusal or f"'{name}' is a slot's key, e.g. \"main:r1:m1\"")
+    return value
+
+
+def _read_text(value, name: str, a: Arg, default):
+    if not isinstance(value, str):
+        return default
+    if len(value) > MAX_REASON:
+        raise a.error(f"'{name}' is at most {MAX_REASON} characters")
+    if "\x00" in value:  # the log cannot store it: refused here, with the field named, as any other bad field
+        raise a.error(f"'{name}' cannot contain a NUL character")
+    return value
+
+
+def _read_winner(value, name: str, a: Arg):
+    # any value: the decider says whether it is one of the slot's players, with the players named
+    return value if _whole(value) else -1
+
+
+def _read_score(value, name: str, a: Arg):
+    if not (isinstance(value, list) and len(value) == 2 and all(_whole(s) and s >= 0 for s in value)):
+        raise a.error(a.refusal or f"'{name}' is [winner's points, loser's points]")
+    return (value[0], value[1])
+
+
+def _read_whole(value, name: str, a: Arg):
+    if not (_whole(value) and (a.low is None or a.low <= value) and (a.high is None or value <= a.high)):
+        raise a.error(a.refusal or f"'{name}' is a whole number from {a.low} to {a.high}")
+    return value
+
+
+def _read_flag(value, name: str, a: Arg):
+    if not isinstance(value, bool):
+        raise a.error(a.refusal or f"'{name}' is true or false")
+    return value
+
+
+def _read_choice(value, name: str, a: Arg):
+    if value not in a.choices:
+        raise a.error(a.refusal or f"'{name}' is one of {', '.join(a.choices)}")
+    return value
+
+
+def _read_round(value, name: str, a: Arg):
+    if not _whole(value):  # the range is the event's: the decider names it
+        raise a.error(a.refusal or f"'{name}' is a round number of this event")
+    return value
+
+
+def _read_pairings(value, name: str, a: Arg):
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise BadCommand("'pairings' is a list of [player, player] (or [player, null] for a bye)")
+    pairs = []
+    for pair in value:
+        if not (isinstance(pair, list) and len(pair) == 2 and is_id(pair[0]) and (pair[1] is None or is_id(pair[1]))):
+            raise BadPairings("each pairing is [player, player] or [player, null] for a bye")
+        pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
+
+
+def _read_ids(value, name: str, a: Arg):
+    if not (isinstance(value, list) and all(is_id(v) for v in value)
+            and (a.low is None or len(value) >= a.low) and (a.high is None or len(value) <= a.high)):
+        raise a.error(a.refusal or f"'{name}' is a list of player ids")
+    return tuple(value)
+
+
+READERS: dict[str, Callable] = {
+    "id": _read_id, "slot": _read_slot, "winner": _read_winner, "score": _read_score, "whole": _read_whole,
+    "flag": _read_flag, "choice": _read_choice, "round": _read_round, "pairings": _read_pairings, "ids": _read_ids,
+}
 
 
 @dataclass(frozen=True)
@@ -31,45 +194,96 @@ class Actor:
 @dataclass(frozen=True)
 class TournamentCommand:
     type: ClassVar[str] = ""
-    director_only: ClassVar[bool] = True
+    director_only: ClassVar[bool] = True  # who may send it: tournaments.decider.permit
+    # what the console says it did ("Done: record the result."), translated there; a command the console does not
+    # send has none until its words are in the French catalogue
+    label: ClassVar[str] = ""
+    rules: ClassVar[tuple[Rule, ...]] = ()
+    clocked: ClassVar[bool] = False  # the service fills ``at`` with its clock's reading (the decider reads none)
+    example: ClassVar[dict | None] = None  # a body the API takes on a new single elimination event
     by: Actor = field(default=Actor(), kw_only=True)
+
+    @classmethod
+    def done(cls, values: dict) -> str:
+        """Its name for people, as the console says it did it (``values``: the command sent)."""
+        return cls.label
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TournamentCommand:
+        """The command a plain dict says, each field read by its :class:`Arg`, then the rules across them."""
+        values: dict = {}
+        for f, a in args_of(cls):
+            if f.name not in data and has_default(f):
+                continue
+            value = data.get(f.name)
+            values[f.name] = _read_text(value, f.name, a, f.default) if a.kind == "text" \
+                else READERS[a.kind](value, f.name, a)
+        for rule in cls.rules:
+            if not rule.api_only and not rule.holds(values):
+                raise BadCommand(rule.message)
+        return cls(**values)
+
+
+# -- the commands ----------------------------------------------------------------------------
+
+PLAYER = "the player's id"
+SLOT_HELP = "the slot's key, e.g. \"main:r1:m1\""
 
 
 @dataclass(frozen=True)
 class Enter(TournamentCommand):
+    """Enter a player (yourself, or anybody for the director)."""
+
     type: ClassVar[str] = "enter"
     director_only: ClassVar[bool] = False
-    player: int
+    label: ClassVar[str] = pgettext("done", "enter the player")
+    player: int = arg("id")
 
 
 @dataclass(frozen=True)
 class CheckIn(TournamentCommand):
     type: ClassVar[str] = "check_in"
-    player: int
+    label: ClassVar[str] = pgettext("done", "check in")
+    player: int = arg("id")
 
 
 @dataclass(frozen=True)
 class CancelCheckIn(TournamentCommand):
     type: ClassVar[str] = "cancel_check_in"
-    player: int
+    player: int = arg("id", help="the entrant whose check-in is undone (before the draw)")
 
 
 @dataclass(frozen=True)
 class Withdraw(TournamentCommand):
     type: ClassVar[str] = "withdraw"
-    player: int
-    reason: str = ""
+    label: ClassVar[str] = pgettext("done", "withdraw the player")
+    player: int = arg("id")
+    reason: str = arg("text", default="", help="why, for the event's history")
 
 
 @dataclass(frozen=True)
 class Draw(TournamentCommand):
     type: ClassVar[str] = "draw"
-    method: str = "random"
-    seeds: tuple[int, ...] | None = None  # method "manual"
+    label: ClassVar[str] = pgettext("done", "draw")
+    clocked: ClassVar[bool] = True
+    rules: ClassVar[tuple[Rule, ...]] = (
+        Rule(lambda v: v.get("method") != "manual" or "seeds" in v, "seeds",
+             "'seeds' must list every checked-in player exactly once"),
+        Rule(lambda v: v.get("method") != "previous" or "previous" in v, "previous",
+             "'previous' is the id of the league event the new season follows"),
+    )
+    method: str = arg("choice", default="random", choices=DRAW_METHODS, error=BadDrawMethod,
+                      refusal="method is random, rating or manual")
+    seeds: tuple[int, ...] | None = arg(
+        "ids", default=None, high=MAX_LIST, refusal="'seeds' must list every checked-in player exactly once",
+        help="method manual: every checked-in player once, the first seed first")
+    previous: int | None = arg(
+        "id", default=None, refusal="'previous' is the id of the league event the new season follows",
+        help="method previous (a league): the league event whose final tables make this season's divisions, with "
+             "promotion and relegation")
     # filled by the service: (player, rating) of the entrants for "rating"; a secret random seed for "random"
     ratings: tuple[tuple[int, float], ...] = ()
     entropy: int = 0
-    previous: int | None = None  # method "previous": the league event whose final tables make the divisions
     # filled by the service: the clock (a league's round deadlines start from it) and, for "previous", that
     # event's divisions, each in final order, division 1 first
     at: int = 0
@@ -79,31 +293,51 @@ class Draw(TournamentCommand):
 @dataclass(frozen=True)
 class PairRound(TournamentCommand):
     type: ClassVar[str] = "pair_round"
-    round: int | None = None  # None: the next round
-    pairings: tuple[tuple[int, int | None], ...] | None = None  # the director's own (None: by the rules)
+    label: ClassVar[str] = pgettext("done", "pair the next round")
+    rules: ClassVar[tuple[Rule, ...]] = (
+        Rule(lambda v: all(pair[0] is not None for pair in v.get("pairings") or ()), "pairings",
+             "each pairing is [player, player] or [player, null] for a bye"),
+    )
+    # None: the next round
+    round: int | None = arg("round", default=None, low=1, high=MAX_ROUNDS, error=BadRound,
+                            help="the next round (once the previous is finished), or the last one again before it "
+                                 "begins")
+    # the director's own (None: by the rules)
+    pairings: tuple[tuple[int, int | None], ...] | None = arg(
+        "pairings", default=None, high=MAX_LIST, help="[player, player], or [player, null] for a bye")
 
 
 @dataclass(frozen=True)
 class Forbid(TournamentCommand):
     type: ClassVar[str] = "forbid"
-    players: tuple[int, int]
+    rules: ClassVar[tuple[Rule, ...]] = (
+        Rule(lambda v: len(set(v.get("players", ()))) == 2, "players", "'players' are the two players who must not meet"),
+    )
+    players: tuple[int, int] = arg("ids", low=2, high=2, refusal="'players' are the two players who must not meet",
+                                   help="the two players who must not meet")
 
 
 @dataclass(frozen=True)
 class ResultCommand(TournamentCommand):
-    slot: str
-    winner: int
-    score: tuple[int, int] | None = None  # (winner's points, loser's points); required, refused when missing
+    slot: str = arg("slot", help=SLOT_HELP)
+    winner: int = arg("winner", help="the winner's player id")
+    # (winner's points, loser's points): the API's body requires it; a dict without it is refused by the decider
+    score: tuple[int, int] | None = arg("score", default=None, required=True, help="[winner's points, loser's points]")
     rating_ramp: str = "fibs"  # filled by the service: the club's new-player ramp
 
 
 @dataclass(frozen=True)
 class ReportResult(ResultCommand):
+    """The director records a result from the scoresheet."""
+
     type: ClassVar[str] = "report_result"
+    label: ClassVar[str] = pgettext("done", "record the result")
 
 
 @dataclass(frozen=True)
 class ConfirmResult(ResultCommand):
+    """A player's half of a result both players report; the second that agrees records it."""
+
     type: ClassVar[str] = "confirm_result"
     director_only: ClassVar[bool] = False
 
@@ -111,7 +345,9 @@ class ConfirmResult(ResultCommand):
 @dataclass(frozen=True)
 class CorrectResult(ResultCommand):
     type: ClassVar[str] = "correct_result"
-    reason: str = ""
+    label: ClassVar[str] = pgettext("done", "correct the result")
+    # the API's body requires it; a dict without one is refused by the decider (reason_required)
+    reason: str = arg("text", default="", required=True, help="why: shown in the event's history")
 
 
 @dataclass(frozen=True)
@@ -120,98 +356,137 @@ class Forfeit(TournamentCommand):
     the absent one; the other wins). One of the two, never both."""
 
     type: ClassVar[str] = "forfeit"
-    slot: str
-    winner: int | None = None
-    reason: str = "no-show"
-    loser: int | None = None
+    label: ClassVar[str] = pgettext("done", "forfeit")
+    rules: ClassVar[tuple[Rule, ...]] = (
+        Rule(lambda v: ("winner" in v) != ("loser" in v), "non_field_errors",
+             "name the winner or the player who forfeits ('loser'), one of the two", api_only=True),
+    )
+    slot: str = arg("slot", help=SLOT_HELP)
+    winner: int | None = arg("winner", default=None, help="the winner's player id (or give 'loser')")
+    reason: str = arg("text", default="no-show", help="why the loser forfeits")
+    loser: int | None = arg("winner", default=None, help="the player who forfeits (the absent one): the other wins")
 
 
 @dataclass(frozen=True)
 class KeepMatch(TournamentCommand):
     type: ClassVar[str] = "keep_match"
-    slot: str
+    slot: str = arg("slot", help=SLOT_HELP)
 
 
 @dataclass(frozen=True)
 class VoidMatch(TournamentCommand):
     type: ClassVar[str] = "void_match"
-    slot: str
-    reason: str = ""
+    label: ClassVar[str] = pgettext("done", "void the match")
+    slot: str = arg("slot", help=SLOT_HELP)
+    reason: str = arg("text", default="", help="why the slot's match is voided")
+
+
+TABLE = f"'table' is a table number from 1 to {MAX_TABLE}"
 
 
 @dataclass(frozen=True)
 class AssignTable(TournamentCommand):
     type: ClassVar[str] = "assign_table"
-    slot: str
-    table: int
+    label: ClassVar[str] = pgettext("done", "move to a table")
+    slot: str = arg("slot", help=SLOT_HELP)
+    table: int = arg("whole", low=1, high=MAX_TABLE, refusal=TABLE, help="the table the slot's match moves to")
 
 
 @dataclass(frozen=True)
 class SetTableService(TournamentCommand):
     type: ClassVar[str] = "set_table_service"
-    table: int
-    in_service: bool
+    table: int = arg("whole", low=1, high=MAX_TABLE, refusal=TABLE)
+    in_service: bool = arg("flag", refusal="'in_service' is true (the table is back) or false (out of service)",
+                           help="false: out of service (no new match is sent there)")
+
+    @classmethod
+    def done(cls, values: dict) -> str:
+        return pgettext("done", "table back in service") if values.get("in_service") \
+            else pgettext("done", "table out of service")
 
 
 @dataclass(frozen=True)
 class IssueChallenge(TournamentCommand):
-    """A ladder challenge: by the challenger themself, or by the director for them."""
+    """A ladder challenge: the challenger (yourself, or anybody for the director) challenges a player at most
+    the ladder's reach above them; its match is created for them, and it is due by the challenge's deadline."""
 
     type: ClassVar[str] = "issue_challenge"
     director_only: ClassVar[bool] = False
-    challenger: int
-    defender: int
+    label: ClassVar[str] = pgettext("done", "issue the challenge")
+    clocked: ClassVar[bool] = True
+    challenger: int = arg("id")
+    defender: int = arg("id")
     at: int = 0  # filled by the service: the clock reading (seconds); the deadline runs from it
 
 
 @dataclass(frozen=True)
 class DeclineChallenge(TournamentCommand):
-    """The defender refuses a challenge (or the director records their refusal) before its match begins."""
+    """The challenged player (or the director for them) refuses a challenge whose match has not begun: a
+    walkover to the challenger, or cancelled, as the ladder's ``refused`` setting says."""
 
     type: ClassVar[str] = "decline_challenge"
     director_only: ClassVar[bool] = False
-    number: int
-    reason: str = ""
+    label: ClassVar[str] = pgettext("done", "decline the challenge")
+    clocked: ClassVar[bool] = True
+    number: int = arg("id", refusal="'number' is a challenge's number",
+                      help="the challenge's number (slot ladder:c{n})")
+    reason: str = arg("text", default="", help="why, for the ladder's history")
     at: int = 0
 
 
 @dataclass(frozen=True)
 class ApplyDeadlines(TournamentCommand):
-    """Settle what is past its deadline by the event's rules: ladder challenges whose match has not begun,
-    league matches of a round past its deadline whose match has not begun. Sent by the director, or by the
-    periodic sweep (``tournaments.tasks.sweep_deadlines``) on the system's behalf."""
+    """Settle what is past its deadline now: ladder challenges (``unplayed``: a walkover or cancelled) and league
+    matches of a round past its deadline (``unplayed``: a double loss or void), if their match has not begun.
+    Sent by the director, or by the periodic sweep (``tournaments.tasks.sweep_deadlines``) on the system's
+    behalf."""
 
     type: ClassVar[str] = "apply_deadlines"
+    label: ClassVar[str] = pgettext("done", "apply deadlines")
+    clocked: ClassVar[bool] = True
     at: int = 0
 
 
 @dataclass(frozen=True)
 class CloseStage(TournamentCommand):
-    """Close stage one (its table is final) and draw the knockout of its top ``qualifiers``."""
+    """Close stage one (a Swiss or round robin with ``qualifiers``): its table is final, and the knockout of its
+    top qualifiers is drawn from it (``StageClosed``, ``StageDrawMade``)."""
 
     type: ClassVar[str] = "close_stage"
+    label: ClassVar[str] = pgettext("done", "close stage one")
 
 
 @dataclass(frozen=True)
 class Reenter(TournamentCommand):
-    """A buy-back: the director puts an eliminated player back into the knockout's first round."""
+    """A buy-back: a player knocked out of the knockout's main bracket, within the event's re-entry rules, takes
+    the next first-round place kept open for re-entries (``PlayerReentered``)."""
 
     type: ClassVar[str] = "reenter"
-    player: int
+    label: ClassVar[str] = pgettext("done", "re-enter the player")
+    player: int = arg("id")
 
 
 @dataclass(frozen=True)
 class CloseReentry(TournamentCommand):
+    """No more re-entries: the places still open become byes (``ReentryClosed``)."""
+
     type: ClassVar[str] = "close_reentry"
+    label: ClassVar[str] = pgettext("done", "close re-entry")
 
 
 @dataclass(frozen=True)
 class SetRated(TournamentCommand):
-    """The whole event (no ``slot``) or one slot's match rated or unrated from now on."""
+    """Rated or unrated from now on: the whole event, or one slot's match (a walkover, a friendly)."""
 
     type: ClassVar[str] = "set_rated"
-    rated: bool
-    slot: str = ""
+    rated: bool = arg("flag", refusal="'rated' is true or false",
+                      help="false: its results stay out of the ratings and the season tables")
+    slot: str = arg("slot", default="", refusal="'slot' is a slot's key, e.g. \"main:r1:m1\" (none: the whole event)",
+                    help="one slot's key, e.g. \"main:r1:m1\"; none: the whole event")
+
+    @classmethod
+    def done(cls, values: dict) -> str:
+        return pgettext("done", "make rated") if values.get("rated") else pgettext("done", "make unrated")
 
 
 @dataclass(frozen=True)
@@ -232,179 +507,31 @@ class Publish(TournamentCommand):
     published: bool
 
 
-COMMANDS: dict[str, type[TournamentCommand]] = {
-    c.type: c for c in (Enter, CheckIn, Withdraw, Draw, PairRound, Forbid, ReportResult, ConfirmResult, CorrectResult,
-                        Forfeit, KeepMatch, VoidMatch, CloseStage, Reenter, CloseReentry, AssignTable,
-                        SetTableService, CancelCheckIn, SetRated, IssueChallenge, DeclineChallenge, ApplyDeadlines)
-}
-CLOCKED = (Draw, IssueChallenge, DeclineChallenge, ApplyDeadlines)  # the service fills their ``at``
+def _command_classes(root: type[TournamentCommand]):
+    for sub in root.__subclasses__():
+        if sub.type and sub not in (Configure, Publish):
+            yield sub
+        yield from _command_classes(sub)
+
+
+# every command type, found by its declaration (a new class here is a new command of the API, its schema, the
+# console's words and parse)
+COMMANDS: dict[str, type[TournamentCommand]] = {c.type: c for c in _command_classes(TournamentCommand)}
 COMMAND_TYPES = tuple(COMMANDS)
 
 
-# -- from a plain dict ---------------------------------------------------------------------
+def command_class(kind) -> type[TournamentCommand]:
+    cls = COMMANDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise UnknownCommand(f"unknown command type {str(kind)[:40]!r}; expected one of {', '.join(COMMANDS)}")
+    return cls
 
 
 def parse(data: Any) -> TournamentCommand:
     """A command from a JSON object with a ``type`` (and ``expected_version``, ignored here: the service's)."""
     if not isinstance(data, dict):
         raise BadCommand("a command is a JSON object with a 'type'")
-    kind = data.get("type")
-    cls = COMMANDS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise UnknownCommand(f"unknown command type {kind!r}; expected one of {', '.join(COMMANDS)}")
-    return _PARSERS[cls](data)
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_id(value) -> bool:
-    """A player id: a whole number a bigint column holds (a read model stores it)."""
-    return _whole(value) and 0 < value < 2**63
-
-
-def _player(c: dict, name: str = "player") -> int:
-    pid = c.get(name)
-    if not is_id(pid):
-        raise BadCommand(f"'{name}' is the id of a player")
-    return pid
-
-
-def _slot(c: dict) -> str:
-    slot = c.get("slot")
-    if not isinstance(slot, str):
-        raise BadCommand("'slot' is a slot's key, e.g. \"main:r1:m1\"")
-    return slot
-
-
-def _reason(c: dict, default: str) -> str:
-    reason = c.get("reason", default)
-    if not isinstance(reason, str):
-        return default
-    if len(reason) > MAX_REASON:
-        raise BadCommand(f"'reason' is at most {MAX_REASON} characters")
-    if "\x00" in reason:  # the log cannot store it: refused here, with the field named, as any other bad field
-        raise BadCommand("'reason' cannot contain a NUL character")
-    return reason
-
-
-def _winner(c: dict, name: str = "winner"):
-    # any value: the decider says whether it is one of the slot's players, with the players named
-    winner = c.get(name)
-    return winner if _whole(winner) else -1
-
-
-def _score(c: dict) -> tuple[int, int] | None:
-    if "score" not in c:
-        return None
-    score = c["score"]
-    if not (isinstance(score, list) and len(score) == 2 and all(_whole(s) and s >= 0 for s in score)):
-        raise BadCommand("'score' is [winner's points, loser's points]")
-    return (score[0], score[1])
-
-
-def _ids(values, what: str) -> tuple[int, ...]:
-    if not (isinstance(values, list) and all(is_id(v) for v in values)):
-        raise BadCommand(what)
-    return tuple(values)
-
-
-def _draw(c: dict) -> Draw:
-    method = c.get("method", "random")
-    if method not in DRAW_METHODS:
-        raise BadDrawMethod("method is random, rating or manual")
-    seeds = None
-    if method == "manual":
-        seeds = _ids(c.get("seeds"), "'seeds' must list every checked-in player exactly once")
-    previous = None
-    if method == "previous":
-        previous = c.get("previous")
-        if not is_id(previous):
-            raise BadCommand("'previous' is the id of the league event the new season follows")
-    return Draw(method=method, seeds=seeds, previous=previous)
-
-
-def _pair_round(c: dict) -> PairRound:
-    round_no = c.get("round")
-    if "round" in c and not _whole(round_no):  # absent: the next round; null or anything else: refused
-        raise BadRound("'round' is a round number of this event")
-    manual = c.get("pairings")
-    if manual is None:
-        return PairRound(round=round_no)
-    if not isinstance(manual, list):
-        raise BadCommand("'pairings' is a list of [player, player] (or [player, null] for a bye)")
-    pairs = []
-    for pair in manual:
-        if not (isinstance(pair, list) and len(pair) == 2 and is_id(pair[0]) and (pair[1] is None or is_id(pair[1]))):
-                raise BadPairings("each pairing is [player, player] or [player, null] for a bye")
-        pairs.append((pair[0], pair[1]))
-    return PairRound(round=round_no, pairings=tuple(pairs))
-
-
-def _forbid(c: dict) -> Forbid:
-    players = c.get("players")
-    if not (isinstance(players, list) and len(players) == 2 and all(is_id(p) for p in players)
-            and players[0] != players[1]):
-        raise BadCommand("'players' are the two players who must not meet")
-    return Forbid(players=(players[0], players[1]))
-
-
-def _table(c: dict) -> int:
-    table = c.get("table")
-    if not (_whole(table) and 1 <= table <= MAX_TABLE):
-        raise BadCommand(f"'table' is a table number from 1 to {MAX_TABLE}")
-    return table
-
-
-def _in_service(c: dict) -> bool:
-    value = c.get("in_service")
-    if not isinstance(value, bool):
-        raise BadCommand("'in_service' is true (the table is back) or false (out of service)")
-    return value
-
-
-def _set_rated(c: dict) -> SetRated:
-    rated, slot = c.get("rated"), c.get("slot", "")
-    if not isinstance(rated, bool):
-        raise BadCommand("'rated' is true or false")
-    if not isinstance(slot, str):
-        raise BadCommand("'slot' is a slot's key, e.g. \"main:r1:m1\" (none: the whole event)")
-    return SetRated(rated=rated, slot=slot)
-
-
-_PARSERS = {
-    Enter: lambda c: Enter(player=_player(c)),
-    CheckIn: lambda c: CheckIn(player=_player(c)),
-    CancelCheckIn: lambda c: CancelCheckIn(player=_player(c)),
-    Withdraw: lambda c: Withdraw(player=_player(c), reason=_reason(c, "")),
-    Draw: _draw,
-    PairRound: _pair_round,
-    Forbid: _forbid,
-    ReportResult: lambda c: ReportResult(slot=_slot(c), winner=_winner(c), score=_score(c)),
-    ConfirmResult: lambda c: ConfirmResult(slot=_slot(c), winner=_winner(c), score=_score(c)),
-    CorrectResult: lambda c: CorrectResult(slot=_slot(c), winner=_winner(c), score=_score(c), reason=_reason(c, "")),
-    Forfeit: lambda c: Forfeit(slot=_slot(c), winner=_winner(c) if "winner" in c else None,
-                               loser=_winner(c, "loser") if "loser" in c else None, reason=_reason(c, "no-show")),
-    KeepMatch: lambda c: KeepMatch(slot=_slot(c)),
-    VoidMatch: lambda c: VoidMatch(slot=_slot(c), reason=_reason(c, "")),
-    AssignTable: lambda c: AssignTable(slot=_slot(c), table=_table(c)),
-    SetTableService: lambda c: SetTableService(table=_table(c), in_service=_in_service(c)),
-    IssueChallenge: lambda c: IssueChallenge(challenger=_player(c, "challenger"), defender=_player(c, "defender")),
-    DeclineChallenge: lambda c: DeclineChallenge(number=_number(c), reason=_reason(c, "")),
-    ApplyDeadlines: lambda c: ApplyDeadlines(),
-    CloseStage: lambda c: CloseStage(),
-    Reenter: lambda c: Reenter(player=_player(c)),
-    CloseReentry: lambda c: CloseReentry(),
-    SetRated: _set_rated,
-}
-
-
-def _number(c: dict) -> int:
-    number = c.get("number")
-    if not is_id(number):
-        raise BadCommand("'number' is a challenge's number")
-    return number
+    return command_class(data.get("type")).from_dict(data)
 
 
 def with_facts(command: TournamentCommand, **facts) -> TournamentCommand:

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext
 
 from apikit import refusals as apikit_refusals
 from eventlog import live, projections
@@ -32,7 +32,7 @@ from players.languages import language_code
 from players.models import Player
 from players.selectors import club_names, club_namesakes, player_identities
 
-from . import names, selectors, services, stream
+from . import commands, names, selectors, services, stream
 from .models import Tournament
 from .notices import address_of
 
@@ -538,32 +538,10 @@ FORM_COMMANDS = ("enter", "check_in", "withdraw", "draw", "pair_round", "report_
                  "close_reentry", "issue_challenge", "decline_challenge", "apply_deadlines", "set_rated")
 
 
-# what the console says it did, each command by its name for people (never the program's: "report_result")
-DONE = {
-    "enter": pgettext_lazy("done", "enter the player"), "check_in": pgettext_lazy("done", "check in"),
-    "withdraw": pgettext_lazy("done", "withdraw the player"), "draw": pgettext_lazy("done", "draw"),
-    "pair_round": pgettext_lazy("done", "pair the next round"),
-    "report_result": pgettext_lazy("done", "record the result"),
-    "correct_result": pgettext_lazy("done", "correct the result"), "forfeit": pgettext_lazy("done", "forfeit"),
-    "void_match": pgettext_lazy("done", "void the match"), "assign_table": pgettext_lazy("done", "move to a table"),
-    "close_stage": pgettext_lazy("done", "close stage one"), "reenter": pgettext_lazy("done", "re-enter the player"),
-    "close_reentry": pgettext_lazy("done", "close re-entry"),
-    "issue_challenge": pgettext_lazy("done", "issue the challenge"),
-    "decline_challenge": pgettext_lazy("done", "decline the challenge"),
-    "apply_deadlines": pgettext_lazy("done", "apply deadlines"),
-}
-
-
 def done_message(command: dict) -> str:
-    """The console's word after a command it sent: "Done: record the result." """
-    kind = command["type"]
-    if kind == "set_table_service":
-        what = pgettext_lazy("done", "table back in service") if command.get("in_service") \
-            else pgettext_lazy("done", "table out of service")
-    elif kind == "set_rated":
-        what = pgettext_lazy("done", "make rated") if command.get("rated") else pgettext_lazy("done", "make unrated")
-    else:
-        what = DONE[kind]
+    """The console's word after a command it sent: "Done: record the result." (the command's own ``label``, never
+    the program's name: "report_result")."""
+    what = pgettext("done", commands.command_class(command["type"]).done(command))
     return _("Done: %(what)s.") % {"what": what}
 
 

@@ -46,12 +46,20 @@ NOT_BEING_PLAYED = {SlotStatus.WAITING: Reason.NOT_BEING_PLAYED_WAITING, SlotSta
 
 def decide(state: State, command: c.TournamentCommand) -> list[ev.TournamentEvent]:
     """The events ``command`` appends to a tournament in ``state``; raises a refusal if it does not fit."""
-    handler = _HANDLERS.get(type(command))
+    handler = _HANDLERS.get(type(command)) or getattr(command, "decide", None)
     if handler is None:
         raise UnknownCommand(Reason.UNKNOWN_COMMAND, command=type(command).__name__)
-    if command.director_only and not command.by.official:
+    permit(type(command), command.by)
+    return handler(state, command) if type(command) in _HANDLERS else handler(state)
+
+
+def permit(command: type[c.TournamentCommand], by: c.Actor) -> None:
+    """Who may send a command of this type, the one rule of it (the service asks it before it reads a body, so
+    that a command the actor may not send answers 403 whatever its fields): a ``director_only`` command is the
+    event's director's or an official's. What depends on the command's values (entering yourself, challenging
+    as the challenger) is judged by its handler."""
+    if command.director_only and not by.official:
         raise NotPermitted(Reason.DIRECTOR_ONLY)
-    return handler(state, command)
 
 
 def view_of(state: State) -> derive.View:

@@ -1,7 +1,7 @@
 """The tournaments API's bodies: one serializer per command type, and every answer's shape.
 
-Each command serializer checks the JSON types strictly (a round of ``"2"`` or ``2.0`` is refused, not read as
-2) and builds the decider's typed command (``tournaments/commands.py``); the decider judges the rest.
+The command serializers are generated from the commands' own declarations (``tournaments/commands.py``): each
+checks the JSON types strictly and builds the decider's typed command; the decider judges the rest.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from games.limits import MAX_MATCH_LENGTH, MAX_REASON, max_final_score
 from tournaments.formats.core import SlotStatus
 
 from . import commands as c
-from . import config
 
 MAX_ID = 2**63 - 1
 
@@ -41,19 +40,49 @@ def _player_id(**kwargs):
     return StrictIntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
-def _slot():
-    return StrictCharField(max_length=40, help_text="the slot's key, e.g. \"main:r1:m1\"")
-
-
-def _reason(default: str, help_text: str):
-    return StrictCharField(default=default, allow_blank=True, max_length=MAX_REASON,
-                           help_text=help_text)
-
-
-def _score():
+def _score(**kwargs):
     return serializers.ListField(
         child=StrictIntegerField(min_value=0, max_value=max_final_score(MAX_MATCH_LENGTH)), min_length=2,
-        max_length=2, help_text="[winner's points, loser's points]")
+        max_length=2, **kwargs)
+
+
+def _text(a: c.Arg, **kwargs):
+    return StrictCharField(max_length=MAX_REASON if a.kind == "text" else MAX_SLOT, **kwargs)
+
+
+def _pairings(a: c.Arg, **kwargs):
+    return serializers.ListField(
+        child=serializers.ListField(child=_player_id(allow_null=True), min_length=2, max_length=2),
+        max_length=a.high, **kwargs)
+
+
+# each kind of a command's field (``tournaments.commands.Arg``) as the API's body types it: strictly (a round of
+# "2" or 2.0 is refused, not read as 2), within the field's own bounds
+FIELD_OF_KIND = {
+    "id": lambda a, **kw: _player_id(**kw),
+    "winner": lambda a, **kw: _player_id(**kw),
+    "slot": _text,
+    "text": _text,
+    "score": lambda a, **kw: _score(**kw),
+    "whole": lambda a, **kw: StrictIntegerField(min_value=a.low, max_value=a.high, **kw),
+    "round": lambda a, **kw: StrictIntegerField(min_value=a.low, max_value=a.high, **kw),
+    "flag": lambda a, **kw: serializers.BooleanField(**kw),
+    "choice": lambda a, **kw: serializers.ChoiceField(choices=list(a.choices), **kw),
+    "pairings": _pairings,
+    "ids": lambda a, **kw: serializers.ListField(child=_player_id(), min_length=a.low, max_length=a.high, **kw),
+}
+MAX_SLOT = 40  # a slot's key
+
+
+def _field(f, a: c.Arg) -> serializers.Field:
+    options: dict = {"help_text": a.help} if a.help else {}
+    if not c.api_required(f, a):
+        options["required"] = False
+        if c.has_default(f) and f.default is not None:
+            options["default"] = f.default
+            if isinstance(f.default, str) and a.kind in ("text", "slot"):
+                options["allow_blank"] = True
+    return FIELD_OF_KIND[a.kind](a, **options)
 
 
 class CommandSerializer(serializers.Serializer):
@@ -64,232 +93,46 @@ class CommandSerializer(serializers.Serializer):
         min_value=0, required=False,
         help_text="the event's version you are looking at; a stale one answers 409 and appends nothing")
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._declared_fields["type"] = serializers.ChoiceField(choices=[cls.command.type])
+    def validate(self, attrs):
+        for rule in self.command.rules:
+            if not rule.holds(attrs):
+                raise serializers.ValidationError({rule.field: rule.message})
+        return attrs
 
     def to_command(self) -> c.TournamentCommand:
-        data = {k: v for k, v in self.validated_data.items() if k not in ("type", "expected_version")}
+        data = {k: _frozen(v) for k, v in self.validated_data.items() if k not in ("type", "expected_version")}
         return self.command(**data)
 
 
-class EnterSerializer(CommandSerializer):
-    """Enter a player (yourself, or anybody for the director)."""
-
-    command = c.Enter
-    player = _player_id()
-
-
-class CheckInSerializer(CommandSerializer):
-    command = c.CheckIn
-    player = _player_id()
-
-
-class CancelCheckInSerializer(CommandSerializer):
-    command = c.CancelCheckIn
-    player = _player_id(help_text="the entrant whose check-in is undone (before the draw)")
-
-
-class WithdrawSerializer(CommandSerializer):
-    command = c.Withdraw
-    player = _player_id()
-    reason = _reason("", "why, for the event's history")
-
-
-class DrawSerializer(CommandSerializer):
-    command = c.Draw
-    method = serializers.ChoiceField(choices=list(c.DRAW_METHODS), default="random")
-    seeds = serializers.ListField(child=_player_id(), required=False, max_length=4096,
-                                  help_text="method manual: every checked-in player once, the first seed first")
-    previous = StrictIntegerField(min_value=1, max_value=MAX_ID, required=False,
-                                  help_text="method previous (a league): the league event whose final tables make "
-                                            "this season's divisions, with promotion and relegation")
-
-    def to_command(self):
-        d = self.validated_data
-        return c.Draw(method=d["method"], seeds=tuple(d["seeds"]) if "seeds" in d else None,
-                      previous=d.get("previous"))
-
-    def validate(self, attrs):
-        if attrs.get("method") == "manual" and "seeds" not in attrs:
-            raise serializers.ValidationError({"seeds": "a manual draw lists the seeds"})
-        if attrs.get("method") == "previous" and "previous" not in attrs:
-            raise serializers.ValidationError({"previous": "a next season names the league event it follows"})
-        return attrs
-
-
-class PairRoundSerializer(CommandSerializer):
-    command = c.PairRound
-    round = StrictIntegerField(min_value=1, max_value=config.MAX_ROUNDS, required=False,
-                               help_text="the next round (once the previous is finished), "
-                                         "or the last one again before it begins")
-    pairings = serializers.ListField(
-        child=serializers.ListField(child=_player_id(allow_null=True), min_length=2, max_length=2),
-        required=False, max_length=4096, help_text="[player, player], or [player, null] for a bye")
-
-    def to_command(self):
-        d = self.validated_data
-        pairs = tuple((a, b) for a, b in d["pairings"]) if "pairings" in d else None
-        return c.PairRound(round=d.get("round"), pairings=pairs)
-
-    def validate_pairings(self, value):
-        if any(pair[0] is None for pair in value):
-            raise serializers.ValidationError("each pairing is [player, player] or [player, null] for a bye")
-        return value
-
-
-class ForbidSerializer(CommandSerializer):
-    command = c.Forbid
-    players = serializers.ListField(child=_player_id(), min_length=2, max_length=2,
-                                    help_text="the two players who must not meet")
-
-    def validate_players(self, value):
-        if value[0] == value[1]:
-            raise serializers.ValidationError("two different players")
-        return value
-
-    def to_command(self):
-        return c.Forbid(players=tuple(self.validated_data["players"]))
-
-
-class _ResultSerializer(CommandSerializer):
-    slot = _slot()
-    winner = _player_id(help_text="the winner's player id")
-    score = _score()
-
-    def to_command(self):
-        d = dict(self.validated_data)
-        d.pop("type", None)
-        d.pop("expected_version", None)
-        d["score"] = tuple(d["score"])
-        return self.command(**d)
-
-
-class ReportResultSerializer(_ResultSerializer):
-    """The director records a result from the scoresheet."""
-
-    command = c.ReportResult
-
-
-class ConfirmResultSerializer(_ResultSerializer):
-    """A player's half of a result both players report; the second that agrees records it."""
-
-    command = c.ConfirmResult
-
-
-class CorrectResultSerializer(_ResultSerializer):
-    command = c.CorrectResult
-    reason = StrictCharField(max_length=MAX_REASON, help_text="why: shown in the event's history")
-
-
-class ForfeitSerializer(CommandSerializer):
-    """A match decided without being played: name the winner, or the player who forfeits (``loser``)."""
-
-    command = c.Forfeit
-    slot = _slot()
-    winner = _player_id(required=False, help_text="the winner's player id (or give 'loser')")
-    loser = _player_id(required=False, help_text="the player who forfeits (the absent one): the other wins")
-    reason = _reason("no-show", "why the loser forfeits")
-
-    def validate(self, attrs):
-        if ("winner" in attrs) == ("loser" in attrs):
-            raise serializers.ValidationError("name the winner or the player who forfeits ('loser'), one of the two")
-        return attrs
-
-
-class KeepMatchSerializer(CommandSerializer):
-    command = c.KeepMatch
-    slot = _slot()
-
-
-class VoidMatchSerializer(CommandSerializer):
-    command = c.VoidMatch
-    slot = _slot()
-    reason = _reason("", "why the slot's match is voided")
-
-
-class AssignTableSerializer(CommandSerializer):
-    command = c.AssignTable
-    slot = _slot()
-    table = StrictIntegerField(min_value=1, max_value=c.MAX_TABLE, help_text="the table the slot's match moves to")
-
-
-class SetTableServiceSerializer(CommandSerializer):
-    command = c.SetTableService
-    table = StrictIntegerField(min_value=1, max_value=c.MAX_TABLE)
-    in_service = serializers.BooleanField(help_text="false: out of service (no new match is sent there)")
-
-
-class IssueChallengeSerializer(CommandSerializer):
-    """A ladder challenge: the challenger (yourself, or anybody for the director) challenges a player at most
-    the ladder's reach above them; its match is created for them, and it is due by the challenge's deadline."""
-
-    command = c.IssueChallenge
-    challenger = _player_id()
-    defender = _player_id()
-
-
-class DeclineChallengeSerializer(CommandSerializer):
-    """The challenged player (or the director for them) refuses a challenge whose match has not begun: a
-    walkover to the challenger, or cancelled, as the ladder's ``refused`` setting says."""
-
-    command = c.DeclineChallenge
-    number = StrictIntegerField(min_value=1, max_value=MAX_ID, help_text="the challenge's number (slot ladder:c{n})")
-    reason = _reason("", "why, for the ladder's history")
-
-
-class ApplyDeadlinesSerializer(CommandSerializer):
-    """Settle what is past its deadline now: ladder challenges (``unplayed``: a walkover or cancelled) and league
-    matches of a round past its deadline (``unplayed``: a double loss or void), if their match has not begun.
-    A periodic sweep does the same on its own."""
-
-    command = c.ApplyDeadlines
-
-
-class CloseStageSerializer(CommandSerializer):
-    """Close stage one (a Swiss or round robin with ``qualifiers``): its table is final, and the knockout of its
-    top qualifiers is drawn from it (``StageClosed``, ``StageDrawMade``)."""
-
-    command = c.CloseStage
-
-
-class ReenterSerializer(CommandSerializer):
-    """A buy-back: a player knocked out of the knockout's main bracket, within the event's re-entry rules, takes
-    the next first-round place kept open for re-entries (``PlayerReentered``)."""
-
-    command = c.Reenter
-    player = _player_id()
-
-
-class CloseReentrySerializer(CommandSerializer):
-    """No more re-entries: the places still open become byes (``ReentryClosed``)."""
-
-    command = c.CloseReentry
-
-
-class SetRatedSerializer(CommandSerializer):
-    """Rated or unrated from now on: the whole event, or one slot's match (a walkover, a friendly)."""
-
-    command = c.SetRated
-    rated = serializers.BooleanField(help_text="false: its results stay out of the ratings and the season tables")
-    slot = StrictCharField(max_length=40, required=False, default="", allow_blank=True,
-                           help_text="one slot's key, e.g. \"main:r1:m1\"; none: the whole event")
-
-
-COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {
-    s.command.type: s for s in (
-        EnterSerializer, CheckInSerializer, WithdrawSerializer, DrawSerializer, PairRoundSerializer, ForbidSerializer,
-        ReportResultSerializer, ConfirmResultSerializer, CorrectResultSerializer, ForfeitSerializer,
-        KeepMatchSerializer, VoidMatchSerializer, CloseStageSerializer, ReenterSerializer, CloseReentrySerializer,
-        AssignTableSerializer, SetTableServiceSerializer, CancelCheckInSerializer, SetRatedSerializer,
-        IssueChallengeSerializer, DeclineChallengeSerializer, ApplyDeadlinesSerializer)
-}
-assert set(COMMAND_SERIALIZERS) == set(c.COMMANDS), "one serializer per command type"
+def _frozen(value):
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
+def serializer_of(command: type[c.TournamentCommand]) -> type[CommandSerializer]:
+    """The API's body of a command, from its declaration: one field per :class:`~tournaments.commands.Arg`; the
+    class's docstring is its description in the OpenAPI document, its name the schema's component."""
+    fields = {"type": serializers.ChoiceField(choices=[command.type])}
+    fields.update({f.name: _field(f, a) for f, a in c.args_of(command)})
+    doc = command.__doc__ or ""
+    if doc.startswith(f"{command.__name__}("):  # the signature dataclasses write for a class without a docstring
+        doc = ""
+    return type(f"{command.__name__}Serializer", (CommandSerializer,),
+                {"command": command, "__doc__": doc, "__module__": __name__, **fields})
+
+
+COMMAND_SERIALIZERS: dict[str, type[CommandSerializer]] = {kind: serializer_of(cls) for kind, cls in c.COMMANDS.items()}
 
 COMMAND_REQUEST = PolymorphicProxySerializer(
     component_name="TournamentCommand", resource_type_field_name="type",
     serializers={kind: s for kind, s in COMMAND_SERIALIZERS.items()},
 )
+
+
+def read_command(command: type[c.TournamentCommand], data: dict) -> tuple[c.TournamentCommand, int | None]:
+    """A command of the API's body, and the version its sender saw; a malformed body is a 400 naming its fields."""
+    form = COMMAND_SERIALIZERS[command.type](data=data)
+    form.is_valid(raise_exception=True)
+    return form.to_command(), form.validated_data.get("expected_version")
 
 
 # -- answers -----------------------------------------------------------------------------------

@@ -222,42 +222,51 @@ COMMAND_TYPES = cmds.COMMAND_TYPES
 COMMAND_ATTEMPTS = 8
 
 
-def check_may_send(actor, tournament: Tournament, kind: str) -> None:
-    """A director-only command from anybody else is refused before its fields are read (HTTP 403)."""
-    cls = cmds.COMMANDS.get(kind)
-    if cls is not None and cls.director_only and not authority.runs_event(actor, tournament.director_id):
-        raise TournamentForbidden(Reason.DIRECTOR_ONLY)
+def actor_of(actor, tournament: Tournament) -> cmds.Actor:
+    """Who sends a command, as the decider knows them: whether they run this event, and their own player."""
+    own = Player.objects.filter(user_id=getattr(actor, "pk", None)).values_list("pk", flat=True).first()
+    return cmds.Actor(official=authority.runs_event(actor, tournament.director_id), player=own)
+
+
+def read_command(*, actor, tournament: Tournament, data, read=None) -> tuple[cmds.TournamentCommand, int | None]:
+    """A command from a JSON object, and the version its sender saw. Its type is known and the actor may send it
+    (the decider's rule, :func:`tournaments.decider.permit`: a 403 before the fields are read) before ``read``
+    reads it: the API's serializer (``tournaments.serializers.read_command``), else
+    :func:`tournaments.commands.parse`'s reading of a plain dict."""
+    if not isinstance(data, Mapping):
+        raise cmds.BadCommand("a command is a JSON object with a 'type'")
+    cls = cmds.command_class(data.get("type"))
+    try:
+        decider.permit(cls, actor_of(actor, tournament))
+    except NotPermitted as refused:
+        raise TournamentForbidden(refused.reason or str(refused), **refused.params) from None
+    if read is not None:
+        return read(cls, dict(data))
+    return cls.from_dict(dict(data)), data.get("expected_version")
 
 
 def tournament_command(*, actor, tournament: Tournament, command: cmds.TournamentCommand | Mapping,
                        expected_version: int | None = None) -> list[NewEvent]:
     """Judge one command and append its events; returns them (as appended).
 
-    ``command`` is a typed command (the API builds it from its serializer); a plain dict (scripts, the admin,
-    tests) is read by :func:`tournaments.commands.parse`, its ``expected_version`` taken with it.
-    ``expected_version`` pins the event's version the sender looked at: a stale one raises ConcurrencyError."""
+    ``command`` is a typed command (the API reads it with :func:`read_command`); a plain dict (scripts, the
+    console, the admin, tests) is read here, its ``expected_version`` taken with it. ``expected_version`` pins
+    the event's version the sender looked at: a stale one raises ConcurrencyError."""
     if isinstance(command, Mapping):
-        kind = command.get("type")
-        if isinstance(kind, str):
-            check_may_send(actor, tournament, kind)
-        if expected_version is None:
-            expected_version = command.get("expected_version")
-        command = cmds.parse(dict(command))
+        command, sent = read_command(actor=actor, tournament=tournament, data=command)
+        expected_version = sent if expected_version is None else expected_version
     if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
         raise TournamentError(Reason.EXPECTED_VERSION)
-    official = authority.runs_event(actor, tournament.director_id)
-    if command.director_only and not official:
-        raise TournamentForbidden(Reason.DIRECTOR_ONLY)
+    by = actor_of(actor, tournament)  # the decider judges who may send it (a body was asked before it was read)
     player = getattr(command, "player", None)
     if player is not None and not Player.objects.filter(pk=player).exists():
         raise UnknownPlayer(Reason.PLAYER_ID)
-    own = Player.objects.filter(user_id=getattr(actor, "pk", None)).values_list("pk", flat=True).first()
-    command = cmds.with_facts(command, by=cmds.Actor(official=official, player=own))
+    command = cmds.with_facts(command, by=by)
     if isinstance(command, cmds.Draw):
         command = cmds.with_facts(command, entropy=secrets.randbits(128))  # the OS's secure generator
     if isinstance(command, cmds.ResultCommand):
         command = cmds.with_facts(command, rating_ramp=rating_ramp_of(tournament))
-    if isinstance(command, cmds.CLOCKED):  # the decider reads no clock: the command carries the service's reading
+    if command.clocked:  # the decider reads no clock: the command carries the service's reading
         command = cmds.with_facts(command, at=clock())
     if isinstance(command, cmds.Draw) and command.method == "previous":
         command = cmds.with_facts(command, previous_divisions=previous_divisions(actor, command.previous))

@@ -66,7 +66,12 @@ def wrapped_in_python() -> set[tuple]:
                     continue
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 texts = tuple(a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
-                if name in GETTEXT_CALLS and texts and isinstance(node.args[0], ast.Constant):
+                if name not in GETTEXT_CALLS:
+                    continue
+                # a call whose msgid is not a literal (a label marked where it is declared) has nothing to check
+                given = 2 if name.startswith(("p", "np")) else 1
+                literal = len(node.args) >= given and all(isinstance(a, ast.Constant) for a in node.args[:given])
+                if texts and literal:
                     found.add(_from_call(name.removesuffix("_lazy").removesuffix("_noop"), texts))
     return found
 

@@ -36,6 +36,7 @@ from django.urls import Resolver404, resolve
 from eventlog.models import Event
 from players.models import Player
 from tournaments import services
+from tournaments.commands import COMMANDS
 from tournaments.models import Tournament
 
 from .conftest import ROLES, event_count, mat_text
@@ -460,6 +461,12 @@ EVENT_SCENES = {
     "set_rated": (lambda w: (_entered(w, draw=True), {"type": "set_rated", "rated": False, "slot": _final(w)})[1],
                   OFFICIALS),
 }
+
+# a command declared with its own example (tournaments/commands.py) needs no scene: its example, sent to the world's
+# event, is its scene, and who may send it is what it declares
+EVENT_SCENES.update({kind: (lambda w, cls=cls: {"type": cls.type, **cls.example}, OFFICIALS)
+                     for kind, cls in COMMANDS.items()
+                     if kind not in EVENT_SCENES and cls.example is not None and cls.director_only})
 
 
 def test_every_event_command_type_is_in_the_matrix():
