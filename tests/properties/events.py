@@ -300,6 +300,20 @@ def unsent_notices() -> bool:
             or ByeNotice.objects.filter(sent_at__isnull=True).exists())
 
 
+def settled_here() -> None:
+    """What the worker does, here and now: projections, then the process manager, until nothing is left. For the
+    tests of what the read models say (the worker's own part is tested with a live one: settled_by_the_worker)."""
+    from eventlog import projections
+
+    for _ in range(30):
+        projections.run_all()
+        created = [m for t in Tournament.objects.all() for m in services.tournament_advance(t)]
+        projections.run_all()
+        if not created and not pending_work():
+            return
+    raise AssertionError(f"the events did not settle: {pending_work()}")
+
+
 def settled_by_the_worker() -> None:
     """Wait for the live worker: every projection caught up with the log and no event's work pending."""
     from eventlog import projections

@@ -11,26 +11,12 @@ from django.db import transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from eventlog import projections
 from eventlog.models import Event
 from players.models import Player
-from tournaments import services
-from tournaments.models import Tournament
 
-from .events import HypothesisChooser, SeededChooser, World, check_read_models, pending_work, settled_by_the_worker
+from .events import HypothesisChooser, SeededChooser, World, check_read_models, settled_by_the_worker, settled_here
 
 STEPS = 12
-
-
-def settle_here() -> None:
-    """What the worker does, here and now: projections, then the process manager, until nothing is left."""
-    for _ in range(30):
-        projections.run_all()
-        created = [m for t in Tournament.objects.all() for m in services.tournament_advance(t)]
-        projections.run_all()
-        if not created and not pending_work():
-            return
-    raise AssertionError(f"the events did not settle: {pending_work()}")
 
 
 @pytest.mark.django_db
@@ -41,7 +27,7 @@ def settle_here() -> None:
 def test_every_read_model_is_a_function_of_the_log(make_user, data):
     with transaction.atomic():  # each example starts from an empty world
         director = make_user(f"dora{Player.objects.count()}", player=False)
-        world = World(director, HypothesisChooser(data), settle_here,
+        world = World(director, HypothesisChooser(data), settled_here,
                       players=[Player.objects.create(display_name=f"P{i}").pk for i in range(8)])
         for _ in range(data.draw(st.integers(3, STEPS), label="steps")):
             world.step()

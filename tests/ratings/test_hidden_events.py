@@ -1,25 +1,22 @@
 """A hidden (unpublished) event's results count nowhere public: not in the rating list, a player's rating and
 history, the records and head-to-head, until the event is published; then everywhere, at their own place in the
 log (a later public result's rating change is computed again after them, as after a correction); hidden again,
-they leave again. Read through the API and the pages, with the live worker doing the projections."""
+they leave again. Read through the API and the pages, the projections run here as the worker runs them."""
 
 import os
 
-import pytest
 from django.core.management import call_command
 
 from players.models import Player
 from ratings.models import RatingChange
 from tests.games.engine.test_matfile import MATCHES
-from tests.properties.events import differing, every_table, settled_by_the_worker
+from tests.properties.events import differing, every_table, settled_here
 from tests.ratings.from_log import history, live_ratings, recomputed
 from tests.tournaments.test_running_events import cmd, start
 from tournaments import services
 from tournaments.stream import stream_id_of
 
 from .test_records import won_by
-
-pytestmark = [pytest.mark.worker]
 
 
 def public(api, player_id: int) -> dict:
@@ -32,17 +29,17 @@ def public(api, player_id: int) -> dict:
 
 
 def agree(what: str) -> None:
-    settled_by_the_worker()
+    settled_here()
     assert live_ratings() == recomputed(), f"live ratings differ from a recomputation {what}"
 
 
-def test_a_hidden_events_result_counts_nowhere_public_until_published(postgres, live_worker, make_user, api):
+def test_a_hidden_events_result_counts_nowhere_public_until_published(postgres, make_user, api):
     director = make_user("dora", player=False)
     official = make_user("olga", official=True, player=False)
     ada, bruno, chloe = (Player.objects.create(display_name=n).pk for n in ("Ada", "Bruno", "Chloé"))
     hidden = start(director, [ada, bruno], lengths={"main": {"default": 3}})
     services.tournament_publish(actor=director, tournament=hidden, published=False)
-    settled_by_the_worker()
+    settled_here()
     cmd(hidden, director, type="report_result", slot="main:r1:m1", winner=ada, score=[3, 0])
     agree("after a hidden event's result")
     slot_key = f"{stream_id_of(hidden.pk)}:main:r1:m1"
@@ -94,7 +91,7 @@ def test_a_hidden_events_result_counts_nowhere_public_until_published(postgres, 
     assert 'id="hidden-results"' in formula and "counts nowhere public" in formula
 
 
-def test_a_hidden_events_own_matches_count_as_their_event_is_shown(postgres, live_worker, make_user, api):
+def test_a_hidden_events_own_matches_count_as_their_event_is_shown(postgres, make_user, api):
     """A match the director adds to a hidden event by hand (outside its slots), or imports into it, follows the event
     too."""
     from tests.tournaments.test_running_events import play_to_end

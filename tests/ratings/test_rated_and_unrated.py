@@ -1,4 +1,4 @@
-"""Rated or unrated events and single matches, with the live Celery worker on PostgreSQL.
+"""Rated or unrated events and single matches, on PostgreSQL, the worker's work done here.
 
 An event created unrated, a rated event whose one slot (a friendly) is marked unrated before play, and a rated
 event made unrated after it was played (a later change is an event: ``RatedSet``). Unrated results stay out of
@@ -15,7 +15,7 @@ from django.core.management import call_command
 from players.models import Player
 from ratings.models import RatingChange
 from seasons import services as seasons
-from tests.properties.events import differing, every_table, settled_by_the_worker
+from tests.properties.events import differing, every_table, settled_here
 from tests.ratings.from_log import history, live_ratings, recomputed
 from tests.seasons.play import RULE_V1, START, new_event, play_on_paper, projected
 from tests.seasons.play import recomputed as season_recomputed
@@ -24,8 +24,6 @@ from tournaments.refusals import TournamentError
 from tournaments.selectors import tournament_data
 from tournaments.stream import stream_id_of
 
-pytestmark = [pytest.mark.worker]
-
 
 def rated_keys_of(t) -> set[str]:
     return set(RatingChange.objects.filter(match_key__startswith=f"{stream_id_of(t.pk)}:")
@@ -33,23 +31,23 @@ def rated_keys_of(t) -> set[str]:
 
 
 def agree(what: str) -> None:
-    settled_by_the_worker()
+    settled_here()
     assert live_ratings() == recomputed(), f"live ratings differ from a recomputation {what}"
 
 
-def test_unrated_events_and_matches_stay_out_of_ratings_and_seasons(postgres, live_worker, make_user):
+def test_unrated_events_and_matches_stay_out_of_ratings_and_seasons(postgres, make_user):
     rnd = random.Random(15)
     director = make_user("dora", official=True, player=False)
     players = [Player.objects.create(display_name=f"P{i}").pk for i in range(12)]
     season = seasons.season_open(actor=director, name="S", rule=RULE_V1, effective_from=START)
 
     def play(t):
-        play_on_paper(director, t, lambda: (settled_by_the_worker(), tournament_data(t))[1], rnd)
+        play_on_paper(director, t, lambda: (settled_here(), tournament_data(t))[1], rnd)
 
     rated = new_event(director, "Rated", "single_elimination", players[:8])
     unrated = new_event(director, "Unrated", "round_robin", players[6:12], rated=False)
     friendly = new_event(director, "With a friendly", "single_elimination", players[2:6])
-    settled_by_the_worker()
+    settled_here()
     services.tournament_command(actor=director, tournament=friendly, command={
         "type": "set_rated", "rated": False, "slot": "main:r1:m1"})
     with pytest.raises(TournamentError) as unknown:
@@ -90,7 +88,7 @@ def test_unrated_events_and_matches_stay_out_of_ratings_and_seasons(postgres, li
     assert after == tables, differing(tables, after)
 
 
-def test_a_friendly_outside_any_event_is_unrated_until_a_director_rates_it(postgres, live_worker, make_user, api):
+def test_a_friendly_outside_any_event_is_unrated_until_a_director_rates_it(postgres, make_user, api):
     from games import services as matches
     from games.commands import SetRated
     from tests.tournaments.test_running_events import play_to_end

@@ -1,7 +1,8 @@
 """Players' records: head-to-head, streaks, best results and the nemesis, on hand-built histories.
 
 Each figure is worked out by hand in the test. The histories go through the services and the log; the projections
-the records read are kept by the live worker, and are the same after ``rebuild_projections``. A merged duplicate
+the records read are run here, as the worker runs them (its own part: tests/games/test_read_model.py and the live
+worker's runs in tests/properties), and are the same after ``rebuild_projections``. A merged duplicate
 counts as its kept player, a voided match is out, a corrected result counts as corrected."""
 
 import os
@@ -12,7 +13,6 @@ from django.core.management import call_command
 
 from eventlog import projections
 from eventlog.models import Event, ProjectionCheckpoint
-from eventlog.tasks import project_all
 from games import services as matches
 from players.models import Player
 from ratings import records
@@ -20,7 +20,6 @@ from ratings.records import Result, Tally, nemesis, streaks
 from tests.players.people import registrar
 from tests.tournaments.test_running_events import cmd, start
 from tournaments import services
-from tests.waiting import wait_for
 
 from .season import quick_match
 
@@ -41,12 +40,11 @@ def won_by(winner: int, loser: int, length: int = 1) -> str:
 
 
 def caught_up() -> None:
-    """Wake the live worker and wait until every projection has read the whole log."""
-    project_all.delay()
+    """Every projection run to the end of the log, here."""
+    projections.run_all()
     last = Event.objects.order_by("-global_position").values_list("global_position", flat=True).first()
     names = set(projections.registered())  # every one of them: a checkpoint row is made on a projection's first run
-    wait_for(lambda: ProjectionCheckpoint.objects.filter(name__in=names, position__gte=last).count() == len(names),
-             what="the projections to reach the end of the log")
+    assert ProjectionCheckpoint.objects.filter(name__in=names, position__gte=last).count() == len(names)
 
 
 def people(*names: str) -> list[int]:
@@ -58,8 +56,8 @@ def everything(ids: list[int]) -> dict:
                 {q: records.head_to_head(p, q) for q in ids if q != p}) for p in ids}
 
 
-@pytest.mark.worker
-def test_a_hand_built_history_with_a_merge_a_void_and_a_correction(live_worker, api):
+@pytest.mark.django_db
+def test_a_hand_built_history_with_a_merge_a_void_and_a_correction(api):
     ann, ann_again, bob, cleo, dan = people("Ann", "Ann (again)", "Bob", "Cleo", "Dan")
     won_by(ann, bob)                          # Ann W 1-0 v Bob
     won_by(bob, ann)                          # Ann L 0-1 v Bob
@@ -115,7 +113,7 @@ def test_a_hand_built_history_with_a_merge_a_void_and_a_correction(live_worker, 
 
 
 def settled(t) -> None:
-    """What the worker does for an event, waited for: the projections, then the matches that became playable."""
+    """What the worker does for an event: the projections, then the matches that became playable."""
     for _ in range(20):
         caught_up()
         if not services.tournament_advance(t):
@@ -124,9 +122,8 @@ def settled(t) -> None:
     raise AssertionError("the event did not settle")
 
 
-@pytest.mark.worker
-def test_an_event_gives_best_results_paper_scores_and_corrections_and_hides_a_hidden_event(live_worker, make_user,
-                                                                                           api):
+@pytest.mark.django_db
+def test_an_event_gives_best_results_paper_scores_and_corrections_and_hides_a_hidden_event(make_user, api):
     director = make_user("dora", player=False)
     official = make_user("olga", official=True, player=False)
     a, b, c, d = people("Ada", "Bruno", "Chloé", "Dimitri")

@@ -1,23 +1,19 @@
 """Voiding the match of a result reported on paper voids that result: the slot is open again, and the event, its
-standings, the next round, the ratings and the season tables all read it so (the live worker derives them); the
+standings, the next round, the ratings and the season tables all read it so (derived here as the worker does); the
 director reports it again. Through the API, as a director does."""
-
-import pytest
 
 from games import services as matches
 from players.models import Player
 from seasons import services as seasons
-from tests.properties.events import settled_by_the_worker
+from tests.properties.events import settled_here
 from tests.ratings.from_log import live_ratings, recomputed
 from tests.seasons.play import START, new_event
 from tests.tournaments.test_running_events import slot
 
-pytestmark = [pytest.mark.worker]
-
 RULE = {"components": [{"kind": "placement", "table": [{"min_field": 4, "points": [3, 2]}]}], "best": None}
 
 
-def test_a_void_of_a_paper_result_reopens_the_slot_and_every_table_follows(postgres, live_worker, make_user, api):
+def test_a_void_of_a_paper_result_reopens_the_slot_and_every_table_follows(postgres, make_user, api):
     director = make_user("dora", official=True, player=False)
     ann, bob, cid, dan = (Player.objects.create(display_name=n).pk for n in ("Ann", "Bob", "Cid", "Dan"))
     t = new_event(director, "Club night", "single_elimination", [ann, bob, cid, dan], lengths={"main": {"default": 5}})
@@ -30,7 +26,7 @@ def test_a_void_of_a_paper_result_reopens_the_slot_and_every_table_follows(postg
         assert answer.status_code == 200, answer.json()
 
     def event() -> dict:
-        settled_by_the_worker()
+        settled_here()
         return client.get(f"/api/tournaments/{t.pk}/").json()
 
     def rated(player: int) -> list[str]:
