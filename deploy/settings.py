@@ -104,6 +104,8 @@ EVENT_MATCHES_PER_TRANSACTION = int(os.environ.get("EVENT_MATCHES_PER_TRANSACTIO
 TOURNAMENT_RATINGS_PROVIDER = "ratings.selectors.TournamentRatings"
 # and what the ratings ask of the events (which are public, to hide hidden events' results): a function of ids
 PUBLISHED_EVENTS_PROVIDER = "tournaments.selectors.published_event_ids"
+# and what the seasons ask of an event (published.tournaments.EventFinishes: its places and wins): a function of its id
+EVENT_FINISHES_PROVIDER = "tournaments.finishes.event_finishes"
 # a refusal in the reader's language, from the refusals' catalogue (the API's): the console says them too
 REFUSAL_TEXT = "deploy.refusals.said"
 # what `manage.py load_demo` adds after its club night, each a function of (director=, club=, players=, event=,

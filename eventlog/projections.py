@@ -56,13 +56,7 @@ _FIELDS = LoggedEvent._fields
 
 def _read(row) -> LoggedEvent:
     """A stored row as today's readers know it: renamed or reshaped types go through their upcasters."""
-    event = LoggedEvent(*row)
-    if not upcasting.applies(event.stream_type, event.event_type, event.schema_version):
-        return event  # today's shape already: nothing to build again
-    now = upcasting.upcast(event.stream_type, event.event_type, event.schema_version, event.payload)
-    if now == (event.event_type, event.payload, event.schema_version):
-        return event
-    return event._replace(event_type=now.event_type, payload=now.payload, schema_version=now.schema_version)
+    return upcasting.read(LoggedEvent(*row))
 
 
 class Projection:

@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, connections, router, transacti
 from django.db.models import Max
 from django.utils import timezone
 
-from . import payloads, prepared
+from . import payloads, prepared, upcasting
 from .models import CommandResult, Event
 
 APPEND_LOCK = 0x43524157  # "CRAW": the advisory lock every append takes
@@ -218,11 +218,12 @@ def _append_orm(stream_id, stream_type, expected, events, metadata) -> tuple[int
 
 
 def read_stream(stream_id: str, after: int = 0, until: int | None = None) -> list[Event]:
-    """The stream's events after version ``after``, up to version ``until`` (inclusive) if given."""
+    """The stream's events after version ``after``, up to version ``until`` (inclusive) if given, as today's
+    readers know them (older rows through their upcasters)."""
     events = Event.objects.filter(stream_id=stream_id, version__gt=after)
     if until is not None:
         events = events.filter(version__lte=until)
-    return list(events.order_by("version"))
+    return [upcasting.read(row) for row in events.order_by("version")]
 
 
 class StoredEvent(NamedTuple):
@@ -246,7 +247,7 @@ def read_stream_rows(stream_id: str, after: int = 0) -> list[StoredEvent] | list
         return read_stream(stream_id, after)
     with prepared.cursor(reader) as cursor:
         cursor.execute(_READ_STREAM_SQL.format(table=reader.ops.quote_name(Event._meta.db_table)), [stream_id, after])
-        return [StoredEvent(v, st, et, sv, payloads.loads(p) if isinstance(p, str) else p, at)
+        return [upcasting.read(StoredEvent(v, st, et, sv, payloads.loads(p) if isinstance(p, str) else p, at))
                 for v, st, et, sv, p, at in cursor.fetchall()]
 
 
@@ -255,7 +256,7 @@ _READ_STREAM_SQL = ('SELECT version, stream_type, event_type, schema_version, pa
 
 
 def read_all(after: int = 0, limit: int = 1000) -> list[Event]:
-    return list(Event.objects.filter(global_position__gt=after).order_by("global_position")[:limit])
+    return [upcasting.read(row) for row in Event.objects.filter(global_position__gt=after).order_by("global_position")[:limit]]
 
 
 def lock_log() -> None:

@@ -3,10 +3,12 @@
 An event type is never changed in place: a renamed type (or a changed payload) gets a new
 ``schema_version``, and every reader of the log sees old rows through :func:`upcast`, keyed by
 (stream type, event type, schema version). An upcaster may lead to another registered one, so a row
-two versions old is read through both. The projection runner upcasts every row before a projection
-sees it, so a projection names only today's types.
+two versions old is read through both. This is the one place old rows are read as today's: the log's read
+path (``store.read_stream``, ``store.read_stream_rows``) and the projection runner upcast every row with
+:func:`read` before anyone folds it, so a reader names only today's types and shapes.
 
-This module imports no app: the apps register their own upcasters when they are loaded.
+Upcasters are declared on the event types (``published.language.Upcaster``, the engine's schema table); this
+module imports no app: the apps that own the types :func:`declare` them when they are loaded.
 """
 
 from __future__ import annotations
@@ -37,6 +39,34 @@ def register(*, stream_type: str, event_type: str, schema_version: int, becomes:
         return upcaster
 
     return decorate
+
+
+def declare(upcasters: Iterable[tuple[str, str, int, str, Callable[[dict], tuple[str, dict, int]]]]) -> None:
+    """Register upcasters as a type declares them: (stream type, stored type, stored schema, type read as,
+    ``f(payload) -> (type, payload, schema)``). Declaring the same ones again (a reloaded app) changes nothing."""
+    for stream_type, stored_as, schema_version, becomes, reader in upcasters:
+        key = (stream_type, stored_as, schema_version)
+        if key in _declared and _declared[key] == (becomes, getattr(reader, "__qualname__", None)):
+            continue
+        _declared[key] = (becomes, getattr(reader, "__qualname__", None))
+        register(stream_type=stream_type, event_type=stored_as, schema_version=schema_version, becomes=becomes)(
+            lambda payload, reader=reader: Upcast(*reader(payload)))
+
+
+_declared: dict[tuple[str, str, int], tuple[str, str | None]] = {}
+
+
+def read(row):
+    """A stored row as today's readers know it: the same row when no upcaster applies (most rows), else the row
+    with today's type, payload and schema (a model instance is changed in memory, never saved; a tuple row is
+    replaced)."""
+    if (row.stream_type, row.event_type, row.schema_version) not in _registry:
+        return row
+    now = upcast(row.stream_type, row.event_type, row.schema_version, row.payload)
+    if hasattr(row, "_replace"):
+        return row._replace(event_type=now.event_type, payload=now.payload, schema_version=now.schema_version)
+    row.event_type, row.payload, row.schema_version = now
+    return row
 
 
 def applies(stream_type: str, event_type: str, schema_version: int) -> bool:

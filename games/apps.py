@@ -7,8 +7,14 @@ class GamesConfig(AppConfig):
     verbose_name = _("Matches")
 
     def ready(self):
-        from eventlog import projections
+        from eventlog import projections, upcasting
+        from published import language, matches
 
+        from . import streams
         from .projections import MatchSummaryProjection
+
+        # the match stream's types: how their older rows read, declared on each type, applied where the log is read
+        upcasting.declare(language.upcasters(matches.FACTS))
+        upcasting.declare(streams.engine_upcasters())
 
         projections.register(MatchSummaryProjection())

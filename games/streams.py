@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from games.engine import events as engine_events
+from published import matches as published_matches
 from games.engine.events import RollSource
 from games.engine.match import OVER, MatchState, Phase, evolve
 
@@ -41,21 +42,10 @@ RATED_SET = "MatchRatedSet"
 PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
                    IMPORT_CONFIRMED, OFFICIAL_ASSIGNED, RATED_SET)
 
-# MatchRegistered's schema: 2 names the officiating director and always the rating ramp. A version-1
-# registration is read as one with no officiating director (the data migration of the events that held such
+# MatchRegistered's schema and how its older rows read are declared on its published type; a version-1
+# registration reads as one with no officiating director (the data migration of the events that held such
 # matches appends a MatchOfficialAssigned naming theirs) and the FIBS ramp, as it was rated.
-REGISTERED_SCHEMA = 2
-
-
-def upcast_registered(payload: dict, schema_version: int = 1) -> dict:
-    """A MatchRegistered payload of any schema, as the current one reads it; the stored row is not touched.
-
-    >>> upcast_registered({"player_ids": [1, 2], "tournament_id": 3})["officiating_director_id"] is None
-    True
-    """
-    if schema_version < 2:
-        payload = {"officiating_director_id": None, "rating_ramp": "fibs", **payload}
-    return payload
+REGISTERED_SCHEMA = published_matches.MatchRegistered.schema_version
 
 
 class DiceSource(StrEnum):
@@ -182,9 +172,9 @@ class Pending(NamedTuple):
     recorded_at: object = None
 
 
-def engine_event(event_type: str, payload: dict, schema_version: int = 1):
-    """The engine event of a stored row; older schemas are upcast, stored rows never edited."""
-    payload = engine_events.upcast(event_type, payload, schema_version)
+def engine_event(event_type: str, payload: dict):
+    """The engine event of a stored row, as the log's read path gives it (older schemas upcast, the stored rows
+    never edited: ``eventlog/upcasting.py``, which :func:`engine_upcasters` feeds)."""
     cls = engine_events.EVENT_TYPES.get(event_type)
     if cls is None or "type" in payload:  # what from_dict refuses or reads otherwise, it says so
         return engine_events.from_dict({"type": event_type, **payload})
@@ -195,6 +185,16 @@ def engine_event(event_type: str, payload: dict, schema_version: int = 1):
 def _tuples(value: list) -> tuple:
     # a list built, then made a tuple: a third quicker than a tuple of a generator, over a rebuild's million events
     return tuple([_tuples(v) if v.__class__ is list else v for v in value])
+
+
+def engine_upcasters():
+    """The engine's own declarations (its schema table and ``upcast``) as the log's upcasting mechanism takes them:
+    every type whose schema moved on, read from each older schema."""
+    for name, current in engine_events.SCHEMA_VERSION.items():
+        for older in range(1, current):
+            yield (STREAM_TYPE, name, older, name,
+                   lambda payload, name=name, older=older, current=current: (
+                       name, engine_events.upcast(name, payload, older), current))
 
 
 def engine_payload(event) -> tuple[str, dict]:
@@ -215,7 +215,6 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
     for row in rows:
         kind, payload = row.event_type, row.payload
         if kind == REGISTERED:
-            payload = upcast_registered(payload, getattr(row, "schema_version", 1))
             changes.update(
                 player_ids=tuple(payload["player_ids"]),
                 tournament_id=payload.get("tournament_id"),
@@ -253,7 +252,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
         else:
             if kind in _ROLLS and payload.get("source", RollSource.SERVER) == RollSource.SERVER:
                 seed_rolls += 1
-            state = evolve(state, engine_event(kind, payload, getattr(row, "schema_version", 1)))
+            state = evolve(state, engine_event(kind, payload))
             if check is not None:
                 check(state)
         changes["version"] = row.version

@@ -4,15 +4,18 @@ What is rated, once each:
 
 - a match outside any event slot (a casual match, or one an event added by hand): its result when it ends
   (won at the board, or set by the director's correction), unless it is voided;
-- an event's slot: the slot's one result, as the event itself reads it (``tournaments/derive.py``): the
-  director's correction if any, else the paper result (a forfeit is not rated), else the result of the
+- an event's slot: the slot's one result, by the rule the event itself reads it with (``published/slots.py``):
+  the director's correction if any, else the paper result (a forfeit is not rated), else the result of the
   slot's current match unless that match was voided. Voiding the slot's current match voids the paper
   result it was closed with too (the slot is open again until the director reports it anew); a correction
   stands. A match linked to a slot is never rated on its own, so a
   slot whose server match went on after a paper result, or whose correction names the match, counts once.
   Not when the event, or that slot, is unrated (the setting ``rated`` of ``TournamentConfigured``, then the
-  director's ``RatedSet``, read from the event's stream by name, as its results are): a change of it settles
+  director's ``RatedSet``, read from the event's stream, as its results are): a change of it settles
   the event's slots again, as a correction does, so the ratings re-derive.
+
+Everything is read as the published language's facts (``published/``: the matches' and the events' types, and
+``published.slots``, the rule of which result a slot counts), never through the other apps' own modules.
 
 A hidden result counts nowhere public: an event's slot while its event is hidden (its stream's last
 ``VisibilitySet``; none: published), a match outside the slots while the match is (``MatchRegistered``'s
@@ -43,12 +46,15 @@ from django.db import connection
 from eventlog.projections import Projection
 from players import identity
 from players.selectors import player_identities
+from published import language, slots
+from published import matches as m
+from published import tournaments as t
 
 from .formula import Rated, rate
 from .models import PlayerRating, RatedEvent, RatedMatch, RatedSlot, RatingChange
 
-MATCH = "match"
-TOURNAMENT = "tournament"
+MATCH = m.STREAM_TYPE
+TOURNAMENT = t.STREAM_TYPE
 
 
 class RatingsProjection(Projection):
@@ -56,22 +62,22 @@ class RatingsProjection(Projection):
     # Each batch loads and writes back the rating of every player it meets (about 1,000 of 2,000 in a batch of
     # 2,000 events in bench/ratings.py): ten times fewer batches, ten times fewer of those rows in a rebuild.
     batch_factor = 10  # 20,000 events
-    event_types = (
-        "MatchRegistered", "MatchStarted", "MatchWon", "ResultCorrected", "MatchVoided", "ImportConfirmed",  # matches
-        "MatchRatedSet", "MatchVisibilityChanged",
-        "ResultReported", "MatchForfeited", "MatchCreated", "SlotResultCorrected",  # tournament streams
-        "TournamentConfigured", "RatedSet", "VisibilitySet",  # an event's rated-match policy, its visibility
-        identity.MERGED,  # the players' stream: who is who
-    )
+    event_types = language.names(
+        m.MatchRegistered, m.MatchStarted, m.MatchWon, m.ResultCorrected, m.MatchVoided, m.ImportConfirmed,
+        m.MatchRatedSet, m.MatchVisibilityChanged,
+        t.ResultReported, t.MatchForfeited, t.MatchCreated, t.SlotResultCorrected,  # an event's slots
+        t.TournamentConfigured, t.RatedSet, t.VisibilitySet,  # an event's rated-match policy, its visibility
+    ) + (identity.MERGED,)  # the players' stream: who is who
 
     def apply(self, events) -> None:
         batch = _Batch(_identities_before(events))
-        batch.preload(events)
-        for event in events:
+        read = [(event, language.read(event)) for event in events]
+        batch.preload(read)
+        for event, fact in read:
             if event.stream_type == MATCH:
-                batch.on_match_event(event)
+                batch.on_match_event(event, fact)
             elif event.stream_type == TOURNAMENT:
-                batch.on_tournament_event(event)
+                batch.on_tournament_event(event, fact)
             elif event.stream_type == identity.STREAM_TYPE:
                 batch.on_players_event(event)
         batch.save()
@@ -110,26 +116,26 @@ class _Batch:
         self.policies: dict[str, RatedEvent | None] = {}  # an event's stream -> its policy (None: all rated)
         self.changed_policies: set[str] = set()
 
-    def preload(self, events) -> None:
-        """A few queries for the whole batch instead of one per match, slot and player."""
-        registered = {e.stream_id for e in events if e.event_type == "MatchRegistered"}
-        match_keys = {e.stream_id for e in events if e.stream_type == MATCH} - registered
-        slot_keys = {slot_key_of(e.stream_id, e.payload["slot"]) for e in events
-                     if e.stream_type == TOURNAMENT and e.payload.get("slot")}
+    def preload(self, read) -> None:
+        """A few queries for the whole batch instead of one per match, slot and player (``read``: each event with
+        its published fact)."""
+        registered = {e.stream_id for e, f in read if isinstance(f, m.MatchRegistered)}
+        match_keys = {e.stream_id for e, _ in read if e.stream_type == MATCH} - registered
+        slot_keys = {slot_key_of(e.stream_id, f.slot) for e, f in read if getattr(f, "slot", "")}
         for slot in RatedSlot.objects.filter(slot_key__in=slot_keys):
             self.slots[slot.slot_key] = slot
             match_keys.add(slot.match_key)
         match_keys |= slot_keys
         for match in RatedMatch.objects.filter(key__in=match_keys):
             self.matches[match.key] = match
-        streams = {e.stream_id for e in events if e.stream_type == TOURNAMENT}
+        streams = {e.stream_id for e, _ in read if e.stream_type == TOURNAMENT}
         streams |= {_stream_of(k) for k in slot_keys} | {_stream_of(m.slot_key) for m in self.matches.values()
                                                          if m and m.slot_key}
         self.policies = dict.fromkeys(streams)
         for policy in RatedEvent.objects.filter(stream_id__in=streams):
             self.policies[policy.stream_id] = policy
-        players = {self.alias.get(p, p) for e in events if e.event_type == "MatchRegistered" for p in e.payload["player_ids"]}
-        players |= {p for e in events if e.stream_type == TOURNAMENT for p in (e.payload.get("winner"), e.payload.get("loser"))}
+        players = {self.alias.get(p, p) for _, f in read if isinstance(f, m.MatchRegistered) for p in f.player_ids}
+        players |= {p for _, f in read if isinstance(f, t.SlotResult) for p in (f.winner, f.loser)}
         players |= {p for m in self.matches.values() if m for p in (m.player0_id, m.player1_id)}
         wanted = {self.alias.get(p, p) for p in players if p is not None}
         for row in PlayerRating.objects.filter(player_id__in=wanted):
@@ -167,55 +173,54 @@ class _Batch:
 
     # -- events ------------------------------------------------------------------------------
 
-    def on_match_event(self, event) -> None:
-        kind, payload, key = event.event_type, event.payload, event.stream_id
-        if kind == "MatchRegistered":
-            if payload.get("awaiting_confirmation"):
+    def on_match_event(self, event, fact: m.MatchFact) -> None:
+        key = event.stream_id
+        if isinstance(fact, m.MatchRegistered):
+            if fact.awaiting_confirmation:
                 return  # an import nobody has vouched for yet: not a result until ImportConfirmed
-            p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
-            self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=payload.get("rating_ramp", "fibs"),
-                                      unrated=payload.get("rated", True) is False,
-                                      hidden=payload.get("published", True) is False))
+            p0, p1 = (self.alias.get(p, p) for p in fact.player_ids)
+            self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=fact.rating_ramp,
+                                      unrated=fact.rated is False, hidden=fact.published is False))
             return
-        if kind == "ImportConfirmed":
-            self.on_import_confirmed(event)
+        if isinstance(fact, m.ImportConfirmed):
+            self.on_import_confirmed(event, fact)
             return
         match = self.match(key)
         if match is None:
             return
         self.changed_matches.add(key)
         was_rated = match.rated
-        if kind == "MatchStarted":
-            match.length = payload["length"]
+        if isinstance(fact, m.MatchStarted):
+            match.length = fact.length
             return
-        if kind == "MatchRatedSet":  # a match outside the slots: its slot's event decides for a slot's match
-            match.unrated = not payload["rated"]
+        if isinstance(fact, m.MatchRatedSet):  # a match outside the slots: its slot's event decides for a slot's match
+            match.unrated = not fact.rated
             if not match.slot_key and was_rated != match.rated:
                 self.recompute = True  # in or out at its result's own position: recomputed in log order
             return
-        if kind == "MatchVisibilityChanged":  # as MatchRatedSet: a slot's result follows its event's visibility
-            match.hidden = not payload["published"]
+        if isinstance(fact, m.MatchVisibilityChanged):  # as MatchRatedSet: a slot's result follows its event's visibility
+            match.hidden = not fact.published
             if not match.slot_key and was_rated != match.rated:
                 self.recompute = True
             return
-        if kind == "MatchWon":
+        if isinstance(fact, m.MatchWon):
             if match.seq is not None or match.voided:
                 return  # a result set by the director stands
-            match.seq, match.winner_seat = event.global_position, payload["winner"]
-        elif kind == "ResultCorrected":
+            match.seq, match.winner_seat = event.global_position, fact.winner
+        elif isinstance(fact, m.ResultCorrected):
             if match.seq is None:
                 match.seq = event.global_position
-            match.winner_seat = payload["winner"]
-        elif kind == "MatchVoided":
+            match.winner_seat = fact.winner
+        elif isinstance(fact, m.MatchVoided):
             match.voided = True
         if match.slot_key:
             slot = self.slot(match.slot_key)
-            if kind == "MatchVoided":
+            if isinstance(fact, m.MatchVoided):
                 self.void_slot_result(slot, match)
             self.settle_slot(slot, event.global_position)
         elif not was_rated:
             self.rate(match)
-        elif not match.rated or kind == "ResultCorrected":
+        elif not match.rated or isinstance(fact, m.ResultCorrected):
             self.recompute = True
 
     def on_players_event(self, event) -> None:
@@ -225,18 +230,17 @@ class _Batch:
             self.alias = self.identities.merged_into
             self.recompute = True
 
-    def on_import_confirmed(self, event) -> None:
+    def on_import_confirmed(self, event, fact: m.ImportConfirmed) -> None:
         """A confirmed import enters the ratings here, at the confirmation's place in the log (as a rebuild does)."""
-        payload, key = event.payload, event.stream_id
+        key = event.stream_id
         if self.match(key) is not None:
             return
-        p0, p1 = (self.alias.get(p, p) for p in payload["player_ids"])
-        match = RatedMatch(key=key, player0_id=p0, player1_id=p1, length=payload.get("length", 0),
-                           ramp=payload.get("rating_ramp", "fibs"), voided=bool(payload.get("voided")),
-                           hidden=payload.get("published", True) is False)
+        p0, p1 = (self.alias.get(p, p) for p in fact.player_ids)
+        match = RatedMatch(key=key, player0_id=p0, player1_id=p1, length=fact.length, ramp=fact.rating_ramp,
+                           voided=bool(fact.voided), hidden=fact.published is False)
         self.add_match(match)
-        if payload.get("finished") and payload.get("winner") is not None and not match.voided:
-            match.seq, match.winner_seat = event.global_position, payload["winner"]
+        if fact.finished and fact.winner is not None and not match.voided:
+            match.seq, match.winner_seat = event.global_position, fact.winner
             self.rate(match)
 
     def policy(self, stream_id: str) -> RatedEvent | None:
@@ -252,26 +256,26 @@ class _Batch:
         policy = self.policy(_stream_of(slot_key))
         return policy is None or policy.published
 
-    def on_policy(self, event) -> None:
+    def on_policy(self, event, fact: t.TournamentConfigured | t.RatedSet | t.VisibilitySet) -> None:
         """The event's rated-match policy and visibility: at its creation (only "unrated" is worth a row), then
         each change settles the slots it touches again, as a correction would."""
-        p, stream_id = event.payload, event.stream_id
-        if event.event_type == "TournamentConfigured" and p.get("rated", True) is not False:
+        stream_id = event.stream_id
+        if isinstance(fact, t.TournamentConfigured) and fact.rated:
             return
         policy = self.policy(stream_id) or RatedEvent(stream_id=stream_id)
         self.policies[stream_id] = policy
         self.changed_policies.add(stream_id)
-        if event.event_type == "TournamentConfigured":
+        if isinstance(fact, t.TournamentConfigured):
             policy.rated = False
             return
-        if event.event_type == "VisibilitySet":
-            policy.published = p["published"]
+        if isinstance(fact, t.VisibilitySet):
+            policy.published = fact.published
             keys = self.slot_keys_of(stream_id)
-        elif p.get("slot"):
-            policy.slots = {**policy.slots, p["slot"]: p["rated"]}
-            keys = {slot_key_of(stream_id, p["slot"])}
+        elif fact.slot:
+            policy.slots = {**policy.slots, fact.slot: fact.rated}
+            keys = {slot_key_of(stream_id, fact.slot)}
         else:
-            policy.rated = p["rated"]
+            policy.rated = fact.rated
             keys = self.slot_keys_of(stream_id)
         for key in sorted(keys):
             self.settle_slot(self.slot(key), event.global_position)
@@ -282,37 +286,36 @@ class _Batch:
         keys = set(RatedSlot.objects.filter(slot_key__startswith=prefix).values_list("slot_key", flat=True))
         return keys | {k for k, s in self.slots.items() if s is not None and k.startswith(prefix)}
 
-    def on_tournament_event(self, event) -> None:
-        p = event.payload
-        if event.event_type in ("TournamentConfigured", "RatedSet", "VisibilitySet"):
-            self.on_policy(event)
+    def on_tournament_event(self, event, fact: t.TournamentFact) -> None:
+        if isinstance(fact, (t.TournamentConfigured, t.RatedSet, t.VisibilitySet)):
+            self.on_policy(event, fact)
             return
-        slot = self.slot(slot_key_of(event.stream_id, p["slot"]))
-        if event.event_type == "MatchCreated":
+        slot = self.slot(slot_key_of(event.stream_id, fact.slot))
+        if isinstance(fact, t.MatchCreated):
             old = self.match(slot.match_key) if slot.match_key else None
             if old is not None:
                 old.slot_key = ""  # superseded: no longer the slot's match (it was voided)
                 self.changed_matches.add(old.key)
-            slot.match_key = p["match_id"]
-            match = self.match(p["match_id"])
+            slot.match_key = fact.match_id
+            match = self.match(fact.match_id)
             if match is not None:
                 match.slot_key = slot.slot_key
                 self.changed_matches.add(match.key)
                 if match.rated and not old:
                     self.recompute = True  # rated on its own until now: from here on, through its slot
-        elif event.event_type == "SlotResultCorrected":  # schema 1 "ResultCorrected": upcast by the runner
-            slot.correction = _paper(p)
-        else:  # ResultReported, MatchForfeited
-            slot.paper = _paper(p, forfeit=event.event_type == "MatchForfeited")
+        elif isinstance(fact, t.SlotResultCorrected):
+            slot.correction = _paper(fact)
+        else:  # reported on paper, or forfeited
+            slot.paper = _paper(fact, forfeit=isinstance(fact, t.MatchForfeited))
         self.settle_slot(slot, event.global_position)
 
     def void_slot_result(self, slot: RatedSlot, match: RatedMatch) -> None:
-        """The slot's current match voided: the paper result (or forfeit) it was closed with is void too, as the
-        event reads it (``tournaments/stream.py``); a director's correction stands. Only one between its players."""
-        players = {self.alias.get(p, p) for p in (match.player0_id, match.player1_id)}
+        """The slot's current match voided: the paper result (or forfeit) it was closed with is void too, by the
+        published rule (``published/slots.py``); a director's correction stands."""
         said = slot.paper
-        if said and {self.alias.get(said["winner"], said["winner"]), self.alias.get(said["loser"], said["loser"])} \
-                == players:
+        if said and slots.voided_with_match(
+                (self.alias.get(said["winner"], said["winner"]), self.alias.get(said["loser"], said["loser"])),
+                (self.alias.get(match.player0_id, match.player0_id), self.alias.get(match.player1_id, match.player1_id))):
             slot.paper = None
 
     def settle_slot(self, slot: RatedSlot, position: int) -> None:
@@ -357,14 +360,16 @@ class _Batch:
         for an unrated slot."""
         if not self.slot_rated(slot.slot_key):
             return None
-        for paper in (slot.correction, slot.paper):
-            if paper:
-                return None if paper.get("forfeit") else (paper["winner"], paper["loser"], paper["length"], paper["ramp"])
         match = self.match(slot.match_key) if slot.match_key else None
-        if match is None or match.voided or match.seq is None or match.winner_seat is None:
-            return None
-        seats = (match.player0_id, match.player1_id)
-        return seats[match.winner_seat], seats[1 - match.winner_seat], match.length, match.ramp
+        played = None
+        if match is not None and not match.voided and match.seq is not None and match.winner_seat is not None:
+            seats = (match.player0_id, match.player1_id)
+            played = {"winner": seats[match.winner_seat], "loser": seats[1 - match.winner_seat],
+                      "length": match.length, "ramp": match.ramp}
+        result = slots.counted(slot.correction or None, slot.paper or None, played)
+        if result is None or result.get("forfeit"):
+            return None  # a forfeit is not rated
+        return result["winner"], result["loser"], result["length"], result["ramp"]
 
     def rate(self, match: RatedMatch) -> None:
         if not match.rated or match.slot_key or self.recompute or match.player0_id == match.player1_id:
@@ -399,11 +404,11 @@ def _stream_of(slot_key: str) -> str:
     return slot_key.split(":", 1)[0]
 
 
-def _paper(p: dict, forfeit: bool = False) -> dict:
+def _paper(fact: t.ResultReported | t.SlotResultCorrected | t.MatchForfeited, forfeit: bool = False) -> dict:
     # the score is not rated: it is kept for the players' records (ratings/records.py), which read the slot's result
-    return {"winner": p["winner"], "loser": p["loser"], "length": p.get("length", 0),
-            "ramp": p.get("rating_ramp", "fibs"), "forfeit": forfeit,
-            "score": [p.get("winner_points", 0), p.get("loser_points", 0)]}
+    return {"winner": fact.winner, "loser": fact.loser, "length": fact.length,
+            "ramp": fact.rating_ramp, "forfeit": forfeit,
+            "score": [fact.winner_points, fact.loser_points]}
 
 
 # The rows a batch writes go in with COPY, as plain tuples: Django's bulk_create spends more time preparing each

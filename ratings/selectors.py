@@ -97,12 +97,13 @@ def hidden_results(keys: set[str]) -> set[str]:
     A match stream says its own visibility (``MatchRegistered`` and any later ``MatchVisibilityChanged``, the
     last one standing); a paper result has the visibility of its event."""
     from eventlog.models import Event
-    from games import streams
+    from published import language
+    from published import matches as m
 
     slots = {k for k in keys if k.startswith("tournament-")}
     shown: dict[str, bool] = {}
     for row in (Event.objects.filter(stream_id__in=keys - slots,
-                                     event_type__in=(streams.REGISTERED, streams.VISIBILITY_CHANGED))
+                                     event_type__in=language.names(m.MatchRegistered, m.MatchVisibilityChanged))
                 .order_by("stream_id", "version").values("stream_id", "payload")):
         shown[row["stream_id"]] = bool(row["payload"].get("published", True))
     hidden = {k for k, visible in shown.items() if not visible}

@@ -1,8 +1,8 @@
 """The ``season_tables`` projection: every season's table, a function of the log.
 
-It reads the seasons' streams (events added and removed, rule versions) and the tournaments' streams (their
-slots' results and corrections): an event that changes re-derives what it gave each player
-(``seasons/results.py``) and every season that counts it is scored again (``seasons/scoring.py``), so a
+It reads the seasons' streams (events added and removed, rule versions) and follows the tournaments' streams
+(the published language's names, ``published/tournaments.py``): an event that changes re-derives what it gave
+each player (its published finishes, ``seasons/results.py``) and every season that counts it is scored again (``seasons/scoring.py``), so a
 correction of any result re-derives every table that depends on it. Like the tournaments' view, it reads a
 stream as it stands (the projection runs after the appends it reads), so a live run and a rebuild agree.
 """
@@ -13,7 +13,7 @@ from django.db import InterfaceError, OperationalError
 
 from eventlog import store
 from eventlog.projections import Projection, StreamFailed
-from tournaments import events as tournament_events
+from published import tournaments as tournament_events
 
 from . import decider, results, scoring
 from .models import EventFinishes, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
@@ -23,7 +23,7 @@ TOURNAMENT = tournament_events.STREAM_TYPE
 
 class SeasonTablesProjection(Projection):
     name = "season_tables"
-    event_types = decider.EVENT_TYPES + tuple(tournament_events.EVENTS)
+    event_types = decider.EVENT_TYPES + tournament_events.EVENT_TYPES  # any change of an event may change its finishes
 
     def apply(self, batch) -> None:
         seasons = dict.fromkeys(decider.season_pk_of(e.stream_id) for e in batch if e.stream_type == decider.STREAM_TYPE)

@@ -1,40 +1,41 @@
-"""What a tournament gave each player, as a season reads it: read from the tournament's own stream alone
-(its slots' results, the director's corrections included), so a corrected result changes the season too."""
+"""What a tournament gave each player, as a season reads it: the event's published finishes
+(``published.tournaments.EventFinishes``), asked of the tournaments app through the composition root
+(``settings.EVENT_FINISHES_PROVIDER``), so a corrected result changes the season too and seasons reads no
+tournament's modules."""
 
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 
-from eventlog import store
-from tournaments import derive, stream
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+from published.tournaments import EventFinishes
 
 from . import scoring
 
-MAIN_FLIGHTS = ("", "main")  # the event's own table: a single table, or a knock-out's main flight
+
+@lru_cache(maxsize=1)
+def _provider(path: str):
+    return import_string(path)
+
+
+def event_finishes(tournament_id: int) -> EventFinishes:
+    return _provider(settings.EVENT_FINISHES_PROVIDER)(tournament_id)
 
 
 def finishes_of(tournament_id: int) -> tuple[bool, bool, bool, int, list[dict]]:
     """(finished, rated, published, field size, [{"player", "place", "wins": [[bracket, round, forfeit, rated],
-    ...]}]).
+    ...]}]): the event's finishes as a season keeps them.
 
-    Places are the event's main table's (the champion first; consolation and last chance are side events,
-    whose matches still count as wins in their own brackets). An event counts for a season once it has its
-    winner, and only while it is rated (an unrated event's matches stay out of the season tables) and published
-    (a hidden event counts nowhere public: its stream's last ``VisibilitySet``); an unrated slot's win is not
-    counted."""
-    facts = stream.fold(store.read_stream(stream.stream_id_of(tournament_id)))
-    view = derive.derive(facts)
-    rows = next((view.flights[f] for f in MAIN_FLIGHTS if f in view.flights), [])
-    if view.winner is None or not rows:
-        return False, facts.event_rated, facts.published, 0, []
-    wins: dict[int, list] = {}
-    for slot in view.slots:
-        result = slot.result
-        if result is not None and result.winner is not None:
-            wins.setdefault(result.winner, []).append([slot.bracket, slot.round, bool(result.forfeit),
-                                                       facts.slot_rated(slot.key)])
-    finishes = [{"player": r.player, "place": r.rank, "wins": wins.get(r.player, [])} for r in rows]
-    return True, facts.event_rated, facts.published, len(rows), finishes
+    An event counts for a season once it has its winner, and only while it is rated (an unrated event's matches
+    stay out of the season tables) and published (a hidden event counts nowhere public: its stream's last
+    ``VisibilitySet``); an unrated slot's win is not counted."""
+    done = event_finishes(tournament_id)
+    finishes = [{"player": f.player, "place": f.place,
+                 "wins": [[w.bracket, w.round, w.forfeit, w.rated] for w in f.wins]} for f in done.finishes]
+    return done.finished, done.rated, done.published, done.field_size, finishes
 
 
 def event_result(tournament_id: int, on: date, field_size: int, finishes: list[dict]) -> scoring.EventResult:

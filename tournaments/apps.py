@@ -8,14 +8,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from eventlog import projections, upcasting
+        from published import language, tournaments
 
-        from . import events
         from .process import TournamentProcess
         from .projections import TournamentViewProjection
 
-        upcasting.register(stream_type=events.STREAM_TYPE, event_type="ResultCorrected", schema_version=1,
-                           becomes="SlotResultCorrected")(
-            lambda payload: upcasting.Upcast(*events.upcast_result_corrected(payload)))
+        # the tournament stream's types: how their older rows read, declared on each type, applied where the log is read
+        upcasting.declare(language.upcasters(tournaments.FACTS))
         # the process manager first: in one run of all, the view then reads the facts it appended
         projections.register(TournamentProcess())
         projections.register(TournamentViewProjection())

@@ -13,6 +13,7 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
+from published import slots
 from tournaments.formats import double_elimination, ladder, league, places, round_robin, single_elimination, swiss
 from tournaments.formats.core import READY, Lengths, Pairing, Result
 from tournaments.formats.standings import standings as table
@@ -45,18 +46,21 @@ def lengths(spec: dict | None, fallback: int = 7) -> Lengths:
 
 
 def results_of(facts: Facts) -> tuple[dict[str, Result], dict[str, Result]]:
-    """Per slot: (results as corrected, results as first recorded)."""
-    outcomes = facts.outcomes
-    first: dict[str, Result] = {}
+    """Per slot: (results as corrected, results as first recorded), each the slot's one result by the published
+    rule (``published/slots.py``), the second without the director's corrections."""
+    played: dict[str, Result] = {}
     for slot, link in facts.matches.items():
-        outcome = outcomes.get(link["match_id"])
+        outcome = facts.outcomes.get(link["match_id"])
         if outcome and not outcome.voided and outcome.winner is not None:
-            first[slot] = _from_match(outcome)
-    for slot, paper in facts.paper.items():
-        first[slot] = _from_paper(paper)
-    corrected = dict(first)
-    for slot, paper in facts.corrections.items():
-        corrected[slot] = _from_paper(paper)
+            played[slot] = _from_match(outcome)
+    decided = {slot: _from_paper(paper) for slot, paper in facts.paper.items()}
+    corrections = {slot: _from_paper(paper) for slot, paper in facts.corrections.items()}
+    first: dict[str, Result] = {}
+    corrected: dict[str, Result] = {}
+    for slot in {**played, **decided, **corrections}:  # in the order each slot first had a result
+        if (result := slots.counted(None, decided.get(slot), played.get(slot))) is not None:
+            first[slot] = result
+        corrected[slot] = slots.counted(corrections.get(slot), decided.get(slot), played.get(slot))
     return corrected, first
 
 

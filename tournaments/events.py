@@ -41,6 +41,10 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``VisibilitySet``         the event published or hidden from now on (none recorded: published, the default)
 ========================  =====================================================================
 
+The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
+decided off the board) are defined in the published language (``published/tournaments.py``), with their schema
+and upcasters; every event here shares their base.
+
 Time enters the decider as data: a command that depends on the clock carries the reading the service took
 (``at``, whole seconds since the epoch), and the events record it, so a replay never reads a clock.
 """
@@ -49,37 +53,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
 
-STREAM_TYPE = "tournament"
+from published.tournaments import (  # noqa: F401 - the published ones are this stream's events too
+    STREAM_TYPE, MatchCreated, MatchForfeited, RatedSet, ResultReported, SlotResult, SlotResultCorrected,
+    TournamentConfigured, TournamentFact, VisibilitySet, stream_id_of, tournament_pk_of,
+)
 
-
-def stream_id_of(tournament_pk: int) -> str:
-    return f"tournament-{tournament_pk}"
-
-
-def tournament_pk_of(stream_id: str) -> int:
-    return int(stream_id.rsplit("-", 1)[1])
-
-
-@dataclass(frozen=True)
-class TournamentEvent:
-    schema_version: ClassVar[int] = 1
-
-    @property
-    def event_type(self) -> str:
-        return type(self).__name__
-
-    def to_payload(self) -> dict:
-        return _json(dataclasses.asdict(self))
-
-
-@dataclass(frozen=True)
-class TournamentConfigured(TournamentEvent):
-    config: dict = field(default_factory=dict)
-
-    def to_payload(self) -> dict:
-        return _json(dict(self.config))
+TournamentEvent = TournamentFact  # every event of the stream, published or the tournament's own
 
 
 @dataclass(frozen=True)
@@ -123,48 +103,12 @@ class PairingForbidden(TournamentEvent):
 
 
 @dataclass(frozen=True)
-class MatchCreated(TournamentEvent):
-    slot: str
-    match_id: str
-    players: tuple[int, int]
-    length: int
-
-
-@dataclass(frozen=True)
-class _SlotResult(TournamentEvent):
-    slot: str
-    winner: int
-    loser: int
-    winner_points: int = 0
-    loser_points: int = 0
-    length: int = 0
-
-
-@dataclass(frozen=True)
-class ResultReported(_SlotResult):
-    rating_ramp: str = "fibs"
-    reported_by: str = "director"  # or "players"
-
-
-@dataclass(frozen=True)
-class ResultConfirmed(_SlotResult):
+class ResultConfirmed(SlotResult):
     rating_ramp: str = "fibs"
     player_id: int = 0
 
     def agrees_with(self, other: ResultConfirmed) -> bool:
         return dataclasses.replace(self, player_id=0) == dataclasses.replace(other, player_id=0)
-
-
-@dataclass(frozen=True)
-class SlotResultCorrected(_SlotResult):
-    schema_version: ClassVar[int] = 2  # schema 1: stored as "ResultCorrected", the match's correction's name
-    rating_ramp: str = "fibs"
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class MatchForfeited(_SlotResult):
-    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -290,16 +234,6 @@ class ReentryClosed(TournamentEvent):
     open_places: tuple[str, ...] = ()  # the places left open, byes from now on
 
 
-@dataclass(frozen=True)
-class RatedSet(TournamentEvent):
-    """Rated or not (federations' rated-match policies): the whole event when ``slot`` is empty, else one slot
-    (a walkover, a friendly). A slot's own setting wins over the event's. Unrated results stay out of the ratings
-    and the season tables; the event's own standings still count them."""
-
-    rated: bool
-    slot: str = ""
-
-
 # what a change of settings keeps: the format and the site's limits are the event's record, and rated-or-not is
 # changed by RatedSet (which the ratings projection follows) once the event exists
 SETTINGS_KEPT = ("format", "max_players", "rated")
@@ -310,15 +244,6 @@ class SettingsChanged(TournamentEvent):
     """The director's settings from now on, whole: every setting but ``SETTINGS_KEPT`` is replaced."""
 
     settings: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class VisibilitySet(TournamentEvent):
-    """The event published (public) or hidden (a draft, seen by its officials and entrants only). A hidden event's
-    results count nowhere public: the ratings, the records and the season tables read them as if they had always been
-    public once it is published, and leave them out again when it is hidden."""
-
-    published: bool
 
 
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
@@ -332,7 +257,6 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
                 RatedSet, SettingsChanged, VisibilitySet, *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
-_FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in EVENTS.values()}
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 
@@ -342,30 +266,8 @@ class UnknownEvent(ValueError):
 
 
 def from_payload(event_type: str, payload: dict) -> TournamentEvent:
-    """The typed event of a payload of today's schema (rows of older ones go through ``upcast`` first)."""
+    """The typed event of a payload of today's schema (the log's read path upcasts older rows)."""
     cls = EVENTS.get(event_type)
     if cls is None:
         raise UnknownEvent(f"unknown tournament event {event_type!r}")
-    if cls is TournamentConfigured:
-        return TournamentConfigured(dict(payload))
-    names = _FIELDS[cls]
-    return cls(**{k: _frozen(v) if type(v) is list else v for k, v in payload.items() if k in names})
-
-
-def upcast_result_corrected(payload: dict) -> tuple[str, dict, int]:
-    """Schema 1 named the tournament's correction ``ResultCorrected``, as the match names its own."""
-    return "SlotResultCorrected", payload, 2
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
-    return value
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return [_json(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _json(v) for k, v in value.items()}
-    return value
+    return cls.from_payload(payload)

@@ -32,17 +32,21 @@ from __future__ import annotations
 
 from django.db import InterfaceError, OperationalError, transaction
 
-from eventlog import store
+from eventlog import store, upcasting
 from eventlog.models import Event
 from eventlog.projections import Projection, StreamFailed
 from eventlog.tasks import wake_projections
+from published import language
+from published import matches as m
 
 from . import decider, derive, stream
 from . import events as ev
 from .models import TournamentMatchIndex
 
-MATCH = "match"
-MATCH_EVENTS = ("GameStarted", "MatchWon", "MatchClosed", "ResultCorrected", "MatchVoided")
+MATCH = m.STREAM_TYPE
+# what it reads of the matches: their published facts (``published/matches.py``), never the games app's modules
+FOLLOWED = (m.GameStarted, m.MatchWon, m.MatchClosed, m.ResultCorrected, m.MatchVoided)
+MATCH_EVENTS = language.names(*FOLLOWED)
 
 
 class TournamentProcess(Projection):
@@ -110,9 +114,9 @@ class _Run:
         self.index[match_id] = pk
         # the match's events the log holds before this link: its registration's own, or older ones
         rows = (Event.objects.filter(stream_id=match_id, global_position__lt=created.global_position,
-                                     event_type__in=MATCH_EVENTS).order_by("version"))
+                                     event_type__in=upcasting.stored_types(MATCH_EVENTS)).order_by("version"))
         for row in rows:
-            self.follow(row)
+            self.follow(upcasting.read(row))
 
     def tournament_of(self, match_id: str) -> int | None:
         if match_id not in self.index:
@@ -156,23 +160,22 @@ def fact_of(facts: stream.Facts, e) -> ev.TournamentEvent | None:
         (s for s, old in facts.superseded.items() if e.stream_id in old), None)
     if outcome is None or slot is None or e.version <= outcome.version:
         return None
-    p, players = e.payload, outcome.players
-    match e.event_type:
-        case "GameStarted":
-            return None if outcome.started else ev.SlotMatchStarted(slot, e.stream_id, e.version)
-        case "MatchWon" | "MatchClosed":
-            seat, score = p["winner"], p.get("score") or (0, 0)
-            how = "board" if e.event_type == "MatchWon" else p.get("how", "paper")
-            return ev.SlotFinished(slot, e.stream_id, e.version, players[seat], players[1 - seat], score[seat],
-                                   score[1 - seat], how)
-        case "ResultCorrected":
-            seat, score = p.get("winner"), p.get("score") or (0, 0)
-            if seat is None:
-                return ev.SlotMatchResultCorrected(slot, e.stream_id, e.version, None, None, 0, 0, p.get("reason", ""))
-            return ev.SlotMatchResultCorrected(slot, e.stream_id, e.version, players[seat], players[1 - seat],
-                                               score[seat], score[1 - seat], p.get("reason", ""))
-        case "MatchVoided":
-            return ev.SlotMatchVoided(slot, e.stream_id, e.version, p.get("reason", ""))
+    fact, players = language.read(e), outcome.players
+    if isinstance(fact, m.GameStarted):
+        return None if outcome.started else ev.SlotMatchStarted(slot, e.stream_id, e.version)
+    if isinstance(fact, (m.MatchWon, m.MatchClosed)):
+        seat, score = fact.winner, fact.score or (0, 0)
+        how = fact.how if isinstance(fact, m.MatchClosed) else "board"
+        return ev.SlotFinished(slot, e.stream_id, e.version, players[seat], players[1 - seat], score[seat],
+                               score[1 - seat], how)
+    if isinstance(fact, m.ResultCorrected):
+        seat, score = fact.winner, fact.score or (0, 0)
+        if seat is None:
+            return ev.SlotMatchResultCorrected(slot, e.stream_id, e.version, None, None, 0, 0, fact.reason)
+        return ev.SlotMatchResultCorrected(slot, e.stream_id, e.version, players[seat], players[1 - seat],
+                                           score[seat], score[1 - seat], fact.reason)
+    if isinstance(fact, m.MatchVoided):
+        return ev.SlotMatchVoided(slot, e.stream_id, e.version, fact.reason)
     return None
 
 

@@ -229,9 +229,7 @@ def tiebreak_names(data: dict) -> list[str]:
 def tournament_history(tournament: Tournament) -> list[dict]:
     """What the director and the players decided, in order, with the reasons given: results on paper,
     forfeits, withdrawals, corrections, voids and kept matches (the facts themselves, read from the log)."""
-    rows = store.read_stream(stream.stream_id_of(tournament.pk))
-    for r in rows:  # old names read as today's (the tournament's correction was once "ResultCorrected")
-        r.event_type, r.payload = stream.upcast(r.event_type, r.schema_version, r.payload)
+    rows = store.read_stream(stream.stream_id_of(tournament.pk))  # old names read as today's (upcast)
     ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
     ids |= {q for r in rows if r.event_type == "StageDrawMade" for q in r.payload["seeds"]}
     names = display_names(ids)

@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from published import slots
+
 from . import events as ev
 from .formats import ladder
 from .events import STREAM_TYPE, stream_id_of, tournament_pk_of  # noqa: F401 - the stream's names, re-exported
@@ -125,17 +127,10 @@ class Facts:
         return next((slot for slot, link in self.matches.items() if link["match_id"] == match_id), None)
 
 
-def upcast(event_type: str, schema_version: int, payload: dict) -> tuple[str, dict]:
-    """A stored row of a tournament stream as today's events read it (``eventlog.upcasting`` holds the same)."""
-    if event_type == "ResultCorrected" and schema_version < 2:
-        event_type, payload, _ = ev.upcast_result_corrected(payload)
-    return event_type, payload
-
-
 def event_of(row) -> ev.TournamentEvent:
-    """The typed event of a stored row (``event_type``, ``payload``, ``schema_version``)."""
-    kind, payload = upcast(row.event_type, getattr(row, "schema_version", 1), row.payload)
-    return ev.from_payload(kind, payload)
+    """The typed event of a stored row (``event_type``, ``payload``), as the log's read path gives it: older
+    schemas upcast by the types' own declarations (``eventlog/upcasting.py``)."""
+    return ev.from_payload(row.event_type, row.payload)
 
 
 def fold(rows) -> Facts:
@@ -258,16 +253,13 @@ def _settle(facts: Facts, slot: str, how: str) -> None:
 
 
 def _void_slot_result(facts: Facts, slot: str, match_id: str) -> None:
-    """One slot, one result: voiding the slot's current match voids the result it was closed with (reported on
-    paper, or a forfeit), so the slot is open again and the event, its standings, the ratings and the seasons
-    read it as the match does; the director reports it again. A director's correction stands (it is the
-    director's word on the slot, whatever became of the match), and so does a result between other players than
-    the match's (a voided match of a superseded pairing)."""
+    """One slot, one result (``published/slots.py``): voiding the slot's current match voids the result it was
+    closed with (reported on paper, or a forfeit), so the slot is open again; the director reports it again."""
     link = facts.matches.get(slot)
     paper = facts.paper.get(slot)
     if link is None or link["match_id"] != match_id or paper is None:
         return
-    if {paper.winner, paper.loser} == set(link["players"]):
+    if slots.voided_with_match((paper.winner, paper.loser), link["players"]):
         del facts.paper[slot]
         facts.confirmations.pop(slot, None)
     if facts.kept.get(slot) == match_id:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from eventlog import projections, store, upcasting
+from eventlog.models import Event
 from eventlog.projections import Projection
 from eventlog.store import NewEvent
 
@@ -89,7 +90,10 @@ def test_an_event_of_an_old_shape_reaches_projections_in_todays(registry):
 
     projections.run(goals.name)
     assert goals.table == {"recipe-old": 7}
-    stored = [(e.event_type, e.schema_version, e.payload) for e in store.read_stream("recipe-old")]
+    read = [(e.event_type, e.schema_version, e.payload) for e in store.read_stream("recipe-old")]
+    assert read == [("GoalScored", 2, {"goals": 5}), ("GoalScored", 2, {"goals": 2})]  # every read: today's shape
+    stored = list(Event.objects.filter(stream_id="recipe-old").order_by("version")
+                  .values_list("event_type", "schema_version", "payload"))
     assert stored == [("Goal", 1, {"count": 5}), ("GoalScored", 2, {"goals": 2})]  # the log itself is untouched
 
 

@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *(ROOT / "docs").glob("*.md")])
-PACKAGES = ("deploy", "apikit", "eventlog", "players", "games", "tournaments", "ratings", "analysis", "seasons",
+PACKAGES = ("deploy", "apikit", "eventlog", "published", "players", "games", "tournaments", "ratings", "analysis", "seasons",
             "tests", "bench")
 TOP_LEVEL = {p.name for p in ROOT.iterdir() if not p.name.startswith(".")} - {"var", "staticfiles"}
 SOURCE = re.compile(r"\.(py|md|js|css|html|sh|toml|yaml|yml|conf|service|target|example|po|mo|jsonl|mat|txt)$")

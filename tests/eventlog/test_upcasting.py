@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from eventlog import upcasting
+from eventlog import store, upcasting
+from eventlog.models import Event
 
 
 @pytest.fixture
@@ -33,3 +34,23 @@ def test_one_key_has_one_upcaster(registry):
 def test_the_tournaments_correction_is_registered():
     assert upcasting.upcast("tournament", "ResultCorrected", 1, {"slot": "x"}).event_type == "SlotResultCorrected"
     assert upcasting.upcast("match", "ResultCorrected", 1, {"winner": 0}).event_type == "ResultCorrected"
+
+
+@pytest.mark.django_db
+def test_every_read_of_a_stream_meets_todays_shapes_declared_on_the_types():
+    """Old rows of a match stream (a schema-1 registration, a schema-1 beaver) read as today's wherever the stream is
+    read: the ORM's read, the command path's prepared read and the projections' batches, the rows never edited."""
+    from eventlog import projections
+
+    old = [store.NewEvent("MatchRegistered", {"player_ids": [1, 2], "tournament_id": None}, 1),
+           store.NewEvent("Beavered", {"player": 1, "cube": 4}, 1)]
+    store.append(stream_id="m-old", stream_type="match", expected_version=0, events=old)
+    for rows in (store.read_stream("m-old"), store.read_stream_rows("m-old")):
+        registered, beavered = rows
+        assert (registered.schema_version, registered.payload["officiating_director_id"],
+                registered.payload["rating_ramp"]) == (2, None, "fibs")
+        assert (beavered.schema_version, beavered.payload["taken"]) == (2, True)
+    batch = projections._batch(projections.Projection(), 0, 10**9, 100)
+    assert [(e.event_type, e.schema_version) for e in batch if e.stream_id == "m-old"] == [
+        ("MatchRegistered", 2), ("Beavered", 2)]
+    assert sorted(Event.objects.filter(stream_id="m-old").values_list("schema_version", flat=True)) == [1, 1]

@@ -13,6 +13,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from eventlog import upcasting
+from published import language
+from published import tournaments as published_tournaments
 from tournaments import commands as c
 from tournaments import decider, derive, refusals
 from tournaments import events as ev
@@ -91,11 +94,17 @@ def test_evolve_leaves_the_state_it_was_given_as_it_was():
 
 
 def test_a_stored_schema_1_correction_reads_as_the_tournaments_own():
-    rows = [SimpleNamespace(event_type=e.event_type, payload=e.to_payload(), version=i, schema_version=1)
+    """Read as the log's read path reads it: through the upcaster its type declares (what the tournaments app
+    registers when it is loaded)."""
+    upcasting.declare(language.upcasters(published_tournaments.FACTS))
+    rows = [SimpleNamespace(stream_type=ev.STREAM_TYPE, event_type=e.event_type, payload=e.to_payload(), version=i,
+                            schema_version=1)
             for i, e in enumerate(knockout(A, B), 1)]
     old = {"slot": "main:r1:m1", "winner": B, "loser": A, "winner_points": 5, "loser_points": 1, "length": 5,
            "rating_ramp": "fibs", "reason": "scoresheet"}
-    rows.append(SimpleNamespace(event_type="ResultCorrected", payload=old, version=len(rows) + 1, schema_version=1))
+    rows.append(SimpleNamespace(stream_type=ev.STREAM_TYPE, event_type="ResultCorrected", payload=old,
+                                version=len(rows) + 1, schema_version=1))
+    rows = [upcasting.read(row) for row in rows]
     state = decider.fold(rows)
     assert state.corrections["main:r1:m1"].winner == B and state.corrected_at == len(rows)
     assert decider.fold(rows[:-1]).corrections == {}

@@ -1,0 +1,31 @@
+"""What an event gave each player, published (``published.tournaments.EventFinishes``) for whoever scores events
+(the seasons): read from the event's own stream alone (its slots' results, the director's corrections
+included), so a corrected result changes them too."""
+
+from __future__ import annotations
+
+from eventlog import store
+from published.tournaments import EventFinishes, Finish, Win
+
+from . import derive, stream
+
+MAIN_FLIGHTS = ("", "main")  # the event's own table: a single table, or a knock-out's main flight
+
+
+def event_finishes(tournament_id: int) -> EventFinishes:
+    """Places are the event's main table's (the champion first; consolation and last chance are side events,
+    whose matches still count as wins in their own brackets). An event is finished once it has its winner; an
+    unrated slot's win says so (``rated``)."""
+    facts = stream.fold(store.read_stream(stream.stream_id_of(tournament_id)))
+    view = derive.derive(facts)
+    rows = next((view.flights[f] for f in MAIN_FLIGHTS if f in view.flights), [])
+    if view.winner is None or not rows:
+        return EventFinishes(False, facts.event_rated, facts.published)
+    wins: dict[int, list[Win]] = {}
+    for slot in view.slots:
+        result = slot.result
+        if result is not None and result.winner is not None:
+            wins.setdefault(result.winner, []).append(Win(slot.bracket, slot.round, bool(result.forfeit),
+                                                          facts.slot_rated(slot.key)))
+    return EventFinishes(True, facts.event_rated, facts.published,
+                         tuple(Finish(r.player, r.rank, tuple(wins.get(r.player, ()))) for r in rows))
