@@ -14,7 +14,9 @@ from enum import Enum
 
 from django.utils.translation import gettext
 
+from eventlog.refusals import Reason as LogReason
 from games.engine.errors import Reason as EngineReason
+from players.identity import Reason as MergeReason
 from seasons.decider import Reason as SeasonReason
 from tournaments.formats.core import Reason as FormatReason
 from tournaments.refusals import Reason as TournamentReason
@@ -22,7 +24,8 @@ from tournaments.refusals import Reason as TournamentReason
 from .refusal_messages import translated
 
 # every layer's reasons: the catalogue is their union, one English template per reason
-REASONS: tuple[type[Enum], ...] = (EngineReason, FormatReason, TournamentReason, SeasonReason)
+REASONS: tuple[type[Enum], ...] = (LogReason, MergeReason, EngineReason, FormatReason, TournamentReason,
+                                    SeasonReason)
 
 
 def catalogue() -> dict[Enum, str]:

@@ -20,13 +20,14 @@ from django.db import DatabaseError, transaction
 
 from . import store
 from .models import CommandResult
+from .refusals import Reason, Refusal
 
 
-class IdempotencyKeyReused(Exception):
+class IdempotencyKeyReused(Refusal):
     """The key was already used for a different command."""
 
 
-class BadIdempotencyKey(ValueError):
+class BadIdempotencyKey(Refusal, ValueError):
     """A key the store cannot hold (too long, control characters): HTTP 400, nothing run."""
 
 
@@ -35,7 +36,7 @@ MAX_KEY = CommandResult._meta.get_field("key").max_length
 
 def _check_key(key: str) -> None:
     if len(key) > MAX_KEY or not key.isprintable():
-        raise BadIdempotencyKey(f"an Idempotency-Key is at most {MAX_KEY} printable characters")
+        raise BadIdempotencyKey(Reason.KEY_TOO_LONG, most=MAX_KEY)
 
 
 def fingerprint(data) -> str:
@@ -93,7 +94,7 @@ def _run_or_recall(actor: str, key: str, request: dict, command, receipt_of_appe
         if done:
             return done
         if isinstance(failure, store.ReceiptTaken):  # taken by a command not committed, then rolled back
-            raise IdempotencyKeyReused(f"the Idempotency-Key {key!r} is in use by another command right now") from None
+            raise IdempotencyKeyReused(Reason.KEY_IN_USE, key=repr(key)) from None
         raise
     return status, body
 
@@ -115,5 +116,5 @@ def _stored(actor: str, key: str, digest: str) -> tuple[int, dict] | None:
     if found is None:
         return None
     if found.fingerprint != digest:
-        raise IdempotencyKeyReused(f"the Idempotency-Key {key!r} was already used for a different command")
+        raise IdempotencyKeyReused(Reason.KEY_USED, key=repr(key))
     return found.status_code, found.body

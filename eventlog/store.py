@@ -23,21 +23,24 @@ from django.utils import timezone
 
 from . import payloads, prepared, upcasting
 from .models import CommandResult, Event
+from .refusals import Reason, Refusal
 
 APPEND_LOCK = 0x43524157  # "CRAW": the advisory lock every append takes
 
 
-class ConcurrencyError(Exception):
+class ConcurrencyError(Refusal):
     """The stream moved on since the writer read it. ``what`` names the stream as its sender knows it ("the
     match", "the event"): the answer speaks of the version the sender sent, of the stream it sent it for."""
 
     def __init__(self, stream_id: str, expected: int, actual: int, what: str = "the match"):
         self.stream_id, self.expected, self.actual, self.what = stream_id, expected, actual, what
-        sent = f"you sent version {expected} but " if expected >= 0 else ""
-        super().__init__(f"{what} has changed: {sent}it is at version {actual}; reload and try again")
+        sent = expected >= 0
+        reason = {("the match", True): Reason.MATCH_CHANGED_SENT, ("the match", False): Reason.MATCH_CHANGED,
+                  ("the event", True): Reason.EVENT_CHANGED_SENT, ("the event", False): Reason.EVENT_CHANGED}
+        super().__init__(reason[what, sent], now=actual, **({"sent": expected} if sent else {}))
 
 
-class EventRejected(ValueError):
+class EventRejected(Refusal, ValueError):
     """An event the log cannot store as given (e.g. a NUL character in a string): HTTP 400."""
 
 
@@ -45,7 +48,7 @@ def _check_storable(value, where: str = "payload") -> None:
     # PostgreSQL's jsonb cannot hold U+0000; refuse it with a reason instead of a database error
     if isinstance(value, str):
         if "\x00" in value:
-            raise EventRejected(f"{where} contains a NUL character (\\u0000), which cannot be stored")
+            raise EventRejected(Reason.NUL_CHARACTER, where=where)
     elif isinstance(value, dict):
         for k, v in value.items():
             _check_storable(k, where)

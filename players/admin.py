@@ -3,6 +3,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from apikit.refusals import refusal_text
 from eventlog.store import ConcurrencyError
 
 from . import services
@@ -37,7 +38,7 @@ class PlayerAdmin(admin.ModelAdmin):
             player = services.player_merge(actor=request.user, kept_id=ids[0], duplicate_ids=ids[1:],
                                            reason=MERGE_REASON)
         except (services.MergeRefused, PermissionDenied, ConcurrencyError) as refused:
-            self.message_user(request, str(refused), messages.ERROR)
+            self.message_user(request, refusal_text(refused), messages.ERROR)
             return
         self.message_user(request, _("Merged into %(name)s; the ratings are recomputed in a moment.")
                           % {"name": player.display_name}, messages.SUCCESS)

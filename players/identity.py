@@ -19,20 +19,37 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
+
+from eventlog.refusals import gettext_noop
 
 STREAM_ID = "players"
 STREAM_TYPE = "players"
 MERGED = "PlayersMerged"
 
 
-class MergeRefused(ValueError):
-    """A merge the rules refuse, with a stable ``code`` (``too_few_players``, ``already_merged``,
-    ``kept_is_merged``, ``listed_twice``, ``no_reason``) and a reason a person can act on."""
+class Reason(Enum):
+    """Exactly why a merge is refused: the member's name (in lower case) is its stable code, its value the English
+    template."""
 
-    def __init__(self, code: str, reason: str):
-        super().__init__(reason)
-        self.code = code
+    TOO_FEW_PLAYERS = gettext_noop("select at least two players to merge: the one to keep and a duplicate")
+    LISTED_TWICE = gettext_noop("each player may be named once: the one to keep, then its duplicates")
+    NO_REASON = gettext_noop("say why these entries are one person (the reason is kept with the merge)")
+    KEPT_IS_MERGED = gettext_noop("player %(kept)s is merged into player %(into)s already: merge into that one")
+    ALREADY_MERGED = gettext_noop("already merged: player %(players)s")
+    NOT_A_PLAYER = gettext_noop("players are named by their ids (whole numbers)")
+    NO_SUCH_PLAYER = gettext_noop("no player %(players)s")
+
+
+class MergeRefused(ValueError):
+    """A merge the rules refuse: ``MergeRefused(reason, **params)``, a refusal as data; its stable ``code``
+    (``too_few_players``, ``already_merged``, ``kept_is_merged``, ``listed_twice``, ``no_reason``…) is the
+    reason's name, its text the reason in English."""
+
+    def __init__(self, reason: Reason, /, **params):
+        self.reason, self.params, self.code = reason, params, reason.name.lower()
+        super().__init__(reason.value % params)
 
 
 @dataclass(frozen=True)
@@ -86,19 +103,18 @@ def decide(state: Identities, command: MergePlayers) -> list[PlayersMerged]:
     A kept entry that has duplicates of its own may be merged into another one: its duplicates follow it."""
     duplicates = tuple(command.duplicates)
     if not duplicates:
-        raise MergeRefused("too_few_players", "select at least two players to merge: the one to keep and a duplicate")
+        raise MergeRefused(Reason.TOO_FEW_PLAYERS)
     listed = (command.kept, *duplicates)
     if len(set(listed)) != len(listed):
-        raise MergeRefused("listed_twice", "each player may be named once: the one to keep, then its duplicates")
+        raise MergeRefused(Reason.LISTED_TWICE)
     if not command.reason.strip():
-        raise MergeRefused("no_reason", "say why these entries are one person (the reason is kept with the merge)")
+        raise MergeRefused(Reason.NO_REASON)
     if command.kept in state.merged_into:
-        raise MergeRefused("kept_is_merged", f"player {command.kept} is merged into player "
-                                             f"{state.merged_into[command.kept]} already: merge into that one")
+        raise MergeRefused(Reason.KEPT_IS_MERGED, kept=command.kept, into=state.merged_into[command.kept])
     merged = [d for d in duplicates if d in state.merged_into]
     if merged:
         which = ", ".join(f"{d} (into {state.merged_into[d]})" for d in merged)
-        raise MergeRefused("already_merged", f"already merged: player {which}")
+        raise MergeRefused(Reason.ALREADY_MERGED, players=which)
     return [PlayersMerged(command.kept, duplicates, command.reason.strip(), command.actor)]
 
 

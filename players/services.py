@@ -18,7 +18,7 @@ from eventlog.tasks import wake_projections
 
 from . import authority, identity
 from .languages import language_code
-from .identity import MergeRefused
+from .identity import MergeRefused, Reason
 from .models import Player
 from .selectors import players_stream
 
@@ -42,7 +42,7 @@ def player_merge(
         raise PermissionDenied("merging players needs the permission to change players")
     ids = (kept_id, *duplicate_ids)
     if any(not isinstance(p, int) or isinstance(p, bool) for p in ids):
-        raise MergeRefused("not_a_player", "players are named by their ids (whole numbers)")
+        raise MergeRefused(Reason.NOT_A_PLAYER)
     command = identity.MergePlayers(kept=kept_id, duplicates=tuple(duplicate_ids), reason=reason or "",
                                     actor=actor.pk)
     with transaction.atomic():
@@ -53,7 +53,7 @@ def player_merge(
         found = Player.objects.select_for_update().in_bulk(ids)
         missing = [p for p in ids if p not in found]
         if missing:
-            raise MergeRefused("no_such_player", f"no player {', '.join(map(str, missing))}")
+            raise MergeRefused(Reason.NO_SUCH_PLAYER, players=", ".join(map(str, missing)))
         events = identity.decide(state, command)
         _carry_over(found[kept_id], [found[d] for d in command.duplicates])
         store.append(

@@ -7,8 +7,10 @@ from django.db import DatabaseError, connection, transaction
 
 from eventlog import store
 from eventlog.models import Event
+from eventlog.refusals import Reason
 from eventlog.store import ConcurrencyError, NewEvent
 from tests.games.recorder import Recorder
+from tests.refusals import refused
 
 
 def append(stream: str, expected: int, n: int = 1):
@@ -35,7 +37,7 @@ def test_versions_count_up_per_stream_and_positions_are_gap_free():
 @pytest.mark.django_db
 def test_a_stale_writer_gets_a_concurrency_error_and_appends_nothing():
     append("a", 0, 2)
-    with pytest.raises(ConcurrencyError, match="you sent version 1 but it is at version 2"):
+    with refused(ConcurrencyError, Reason.MATCH_CHANGED_SENT, sent=1, now=2):
         append("a", 1, 1)
     assert Event.objects.count() == 2
 
