@@ -38,7 +38,8 @@ def lint(where: Path, *contracts: str, cache: Path | None = None) -> subprocess.
 def verdict(result: subprocess.CompletedProcess, contract: str) -> str | None:
     """KEPT or BROKEN, as the run says of ``contract`` (None: the run did not check it)."""
     name = next(c["name"] for c in CONFIG["contracts"] if c["id"] == contract)
-    found = re.search(rf"^{re.escape(name)} (KEPT|BROKEN)$", result.stdout, re.MULTILINE)
+    # a contract with ignore_imports says how many it ignored after its verdict: "KEPT (1 ignored import)"
+    found = re.search(rf"^{re.escape(name)} (KEPT|BROKEN)( \(\d+ ignored imports?\))?$", result.stdout, re.MULTILINE)
     return found and found.group(1)
 
 
