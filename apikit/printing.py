@@ -51,9 +51,16 @@ def throttled(request, scope: str) -> HttpResponse | None:
 
 def being_printed() -> HttpResponse:
     """202 and a page that asks again by itself in a few seconds (a browser following a PDF link sees it)."""
-    text = escape(_("This sheet is being printed; it opens by itself in a few seconds."))
+    return come_back_page(_("This sheet is being printed; it opens by itself in a few seconds."))
+
+
+def come_back_page(title: str, more: str = "") -> HttpResponse:
+    """202 and a page titled ``title`` (``more`` below it) that asks for the same address again by itself in a few
+    seconds: what a browser following a link to a file a worker is still making sees."""
+    text = escape(title)
+    rest = f"<p>{escape(more)}</p>" if more else ""
     answer = HttpResponse(f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" '
-                          f'content="{COME_BACK_SECONDS}"><title>{text}</title><p>{text}</p>\n', status=202,
+                          f'content="{COME_BACK_SECONDS}"><title>{text}</title><p>{text}</p>{rest}\n', status=202,
                           content_type="text/html; charset=utf-8")
     answer["Retry-After"] = str(COME_BACK_SECONDS)
     answer["Cache-Control"] = "no-store"

@@ -246,6 +246,7 @@ SPECTACULAR_SETTINGS = {
         "SeasonKindEnum": [("season", "season"), ("series", "series")],
         "ResignationKindEnum": [("single", "single"), ("gammon", "gammon"), ("backgammon", "backgammon")],
         "ImportJobStatusEnum": [("queued", "queued"), ("running", "running"), ("done", "done"), ("failed", "failed")],
+        "ExportJobStatusEnum": [("queued", "queued"), ("running", "running"), ("done", "done")],
     },
     # no deep links: with them Swagger UI puts a link inside each operation's button (axe-core: nested-interactive)
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},

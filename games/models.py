@@ -108,3 +108,26 @@ class ImportJob(models.Model):
     class Meta:
         verbose_name = _("match import")
         verbose_name_plural = _("match imports")
+
+
+class ExportJob(models.Model):
+    """A big match's ``.mat`` file for one version of its stream, written by a worker (games/exports.py) the first
+    time it is asked for: every request until then shares this row (unique per version) and is told to come back.
+    Kept in the database, not only the cache, so that the worker that writes and the web nodes that serve share it
+    whatever the cache (the embedded default's is per process)."""
+
+    QUEUED, RUNNING, DONE = "queued", "running", "done"
+    STATUSES = [(QUEUED, _("queued")), (RUNNING, _("running")), (DONE, _("done"))]
+
+    stream_id = models.CharField(_("match stream"), max_length=64)
+    version = models.PositiveIntegerField(_("version"))
+    status = models.CharField(_("status"), max_length=8, choices=STATUSES, default=QUEUED)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    text = models.TextField(null=True, blank=True)  # the .mat file, once written
+    claimed_at = models.DateTimeField()  # a claim this old without a file: its worker died
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match export")
+        verbose_name_plural = _("match exports")
+        constraints = [models.UniqueConstraint(fields=["stream_id", "version"], name="export_job_unique")]

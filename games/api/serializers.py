@@ -315,6 +315,17 @@ class ImportJobSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+class ExportJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["queued", "running", "done"])
+    match = serializers.CharField()
+    version = serializers.IntegerField(help_text="the match's version the file is written of")
+    games = serializers.IntegerField()
+    file = serializers.CharField(help_text="the .mat file's address: served from there once done")
+    claimed_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
 class MatchSummarySerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="stream_id")
     match_id = serializers.CharField(allow_null=True, help_text="gnubg's Match ID; null where gnubg cannot write one")

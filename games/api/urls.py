@@ -6,6 +6,7 @@ urlpatterns = [
     path("matches/", views.MatchListCreate.as_view(), name="match-list"),
     path("matches/import/", views.MatchImport.as_view(), name="match-import"),
     path("imports/<int:pk>/", views.ImportJobView.as_view(), name="import-job"),
+    path("exports/<int:pk>/", views.ExportJobView.as_view(), name="export-job"),
     path("matches/<str:stream_id>/", views.MatchDetail.as_view(), name="match-detail"),
     path("matches/<str:stream_id>/commands/", views.MatchCommands.as_view(), name="match-commands"),
     path("matches/<str:stream_id>/events/", views.MatchEvents.as_view(), name="match-events"),

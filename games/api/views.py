@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apikit import paging
+from apikit import paging, printing
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
-from games import imports, selectors, services, viewer
-from games.models import ImportJob
+from games import exports, imports, selectors, services, viewer
+from games.models import ExportJob, ImportJob
 from players.models import Player
 
 from .serializers import (
@@ -26,6 +26,7 @@ from .serializers import (
     DiceProofSerializer,
     ErrorSerializer,
     EventSerializer,
+    ExportJobSerializer,
     GameRowSerializer,
     ImportJobSerializer,
     MatchCreateSerializer,
@@ -206,19 +207,50 @@ class MatchExport(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={(200, "text/plain"): OpenApiResponse(str, description="the match as a .mat file"),
+                              202: OpenApiResponse(ExportJobSerializer, description=(
+                                  "a big match's file is being written by a worker: come back after Retry-After "
+                                  "(a browser is sent a page that reloads itself); the job's address is Location")),
                               **NOT_FOUND})
     def get(self, request, stream_id: str):
         record = _readable(request, stream_id)
-        # a version's file never changes: written once, then served from the cache (a long session's file
-        # takes seconds to write, and every visitor may ask for it)
-        key = services.export_cache_key(stream_id, record.version)
-        text = cache.get(key)
-        if text is None:
-            text = services.match_export_mat(record, store.read_stream(stream_id))
-            cache.set(key, text, timeout=24 * 3600)
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        # a version's file never changes: written once, then served from the cache; a big match's by a worker
+        found = exports.export_or_job(record)
+        if isinstance(found, ExportJob):
+            return _being_written(request, found)
+        response = HttpResponse(found, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="match-{stream_id}.mat"'
         return response
+
+
+def _being_written(request, job: ExportJob) -> HttpResponse:
+    if "text/html" in request.META.get("HTTP_ACCEPT", ""):  # a browser following the match page's link
+        return printing.come_back_page(_("This match's file is being written; it downloads by itself in a few "
+                                         "seconds."))
+    answer = Response(export_job_data(job), status=status.HTTP_202_ACCEPTED)
+    answer["Location"] = reverse("export-job", args=[job.pk])
+    answer["Retry-After"] = str(printing.COME_BACK_SECONDS)
+    answer["Cache-Control"] = "no-store"
+    return answer
+
+
+def export_job_data(job: ExportJob) -> dict:
+    return {"id": job.pk, "status": job.status, "match": job.stream_id, "version": job.version, "games": job.games,
+            "file": reverse("match-export", args=[job.stream_id]), "claimed_at": job.claimed_at,
+            "finished_at": job.finished_at}
+
+
+class ExportJobView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: ExportJobSerializer, **NOT_FOUND},
+                   description="A big match's export being written by a worker, for whoever may read the match: "
+                               "queued, running or done (then its file is served at 'file').")
+    def get(self, request, pk: int):
+        job = ExportJob.objects.filter(pk=pk).first()
+        if job is None:
+            raise services.MatchNotFound(f"no export {pk}")
+        _readable(request, job.stream_id)
+        return Response(export_job_data(job))
 
 
 class MatchImport(APIView):
