@@ -18,6 +18,7 @@ from eventlog.refusals import Reason as LogReason
 from games.engine.errors import Reason as EngineReason
 from players.identity import Reason as MergeReason
 from seasons.decider import Reason as SeasonReason
+from seasons.scoring import Reason as RuleReason
 from tournaments.formats.core import Reason as FormatReason
 from tournaments.refusals import Reason as TournamentReason
 
@@ -25,7 +26,7 @@ from .refusal_messages import translated
 
 # every layer's reasons: the catalogue is their union, one English template per reason
 REASONS: tuple[type[Enum], ...] = (LogReason, MergeReason, EngineReason, FormatReason, TournamentReason,
-                                    SeasonReason)
+                                    SeasonReason, RuleReason)
 
 
 def catalogue() -> dict[Enum, str]:

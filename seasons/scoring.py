@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from enum import Enum
 
 KINDS = ("placement", "match_wins", "attendance")
 MAX_COMPONENTS = 10
@@ -49,8 +50,46 @@ MAX_COLUMNS = 64
 MAX_WEIGHTS = 64  # a match_wins component's brackets, and its rounds: a club's events have a handful of each
 
 
+def gettext_noop(message: str) -> str:
+    """``message`` as it is: the call marks it for the translators' catalogue (gettext's tools extract it)."""
+    return message
+
+
+class Reason(Enum):
+    """Exactly what is wrong with a rule: the member's name says it, its value is the English template. The last
+    five name a number's place in the rule, nested in ``NUMBER`` as its ``where``."""
+
+    NUMBER = gettext_noop("%(where)s is a number from %(minimum)s to 1000000")
+    RULE_OBJECT = gettext_noop("a rule is an object with 'components' (and 'best')")
+    UNKNOWN_KEY = gettext_noop("unknown key %(key)s in the rule")
+    COMPONENTS = gettext_noop("'components' is a list of 1 to %(most)s components")
+    BEST = gettext_noop("'best' is null (every event counts) or a whole number from 1 to 1000")
+    KIND = gettext_noop("component %(component)s: 'kind' is one of %(kinds)s")
+    COMPONENT_KEY = gettext_noop("component %(component)s: unknown key %(key)s for %(kind)s")
+    TABLE = gettext_noop("component %(component)s: 'table' is a list of 1 to %(most)s columns")
+    COLUMN = gettext_noop("component %(component)s: each column is {'min_field': n, 'points': [...]}")
+    MIN_FIELD = gettext_noop("component %(component)s: 'min_field' is a whole number from 2 to 10000, once per "
+                             "column")
+    POINTS_LIST = gettext_noop("component %(component)s: 'points' lists 1 to %(most)s places' points")
+    BRACKETS = gettext_noop("component %(component)s: 'brackets' maps a bracket's name to its weight")
+    BRACKETS_MOST = gettext_noop("component %(component)s: 'brackets' weighs at most %(most)s brackets")
+    ROUNDS = gettext_noop("component %(component)s: 'rounds' maps a round number (1 to 1000, written 0-9) to its "
+                          "weight")
+    ROUNDS_MOST = gettext_noop("component %(component)s: 'rounds' weighs at most %(most)s rounds")
+    PLACE_POINTS = gettext_noop("component %(component)s: a place's points")
+    PER_WIN = gettext_noop("component %(component)s: 'per_win'")
+    BRACKET_WEIGHT = gettext_noop("component %(component)s: bracket %(bracket)s's weight")
+    ROUND_WEIGHT = gettext_noop("component %(component)s: round %(round)s's weight")
+    ATTENDANCE_POINTS = gettext_noop("component %(component)s: 'points'")
+
+
 class RuleError(ValueError):
-    """A rule the season cannot use: the text says what is wrong."""
+    """A rule the season cannot use: ``RuleError(reason, **params)``, a refusal as data (a number's place in the
+    rule is a nested one); the text says in English what is wrong."""
+
+    def __init__(self, reason: Reason, /, **params):
+        self.reason, self.params = reason, params
+        super().__init__(reason.value % params)
 
 
 @dataclass(frozen=True)
@@ -110,73 +149,72 @@ class Row:
 # -- checking a rule -----------------------------------------------------------------------------------
 
 
-def _number(value, where: str, minimum: float = 0) -> float:
+def _number(value, where: RuleError, minimum: float = 0) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < minimum \
             or value > 1_000_000:
-        raise RuleError(f"{where} is a number from {minimum:g} to 1000000")
+        raise RuleError(Reason.NUMBER, where=where, minimum=f"{minimum:g}")
     return float(value)
 
 
 def checked(rule) -> dict:
     """The rule as stored, or :class:`RuleError` saying what is wrong with it."""
     if not isinstance(rule, dict):
-        raise RuleError("a rule is an object with 'components' (and 'best')")
+        raise RuleError(Reason.RULE_OBJECT)
     unknown = set(rule) - {"components", "best"}
     if unknown:
-        raise RuleError(f"unknown key {sorted(unknown)[0]!r} in the rule")
+        raise RuleError(Reason.UNKNOWN_KEY, key=repr(sorted(unknown)[0]))
     components = rule.get("components")
     if not isinstance(components, list) or not 1 <= len(components) <= MAX_COMPONENTS:
-        raise RuleError(f"'components' is a list of 1 to {MAX_COMPONENTS} components")
+        raise RuleError(Reason.COMPONENTS, most=MAX_COMPONENTS)
     best = rule.get("best")
     if best is not None and (isinstance(best, bool) or not isinstance(best, int) or not 1 <= best <= 1000):
-        raise RuleError("'best' is null (every event counts) or a whole number from 1 to 1000")
+        raise RuleError(Reason.BEST)
     return {"components": [_checked_component(c, i) for i, c in enumerate(components, 1)], "best": best}
 
 
 def _checked_component(component, index: int) -> dict:
-    where = f"component {index}"
     if not isinstance(component, dict) or component.get("kind") not in KINDS:
-        raise RuleError(f"{where}: 'kind' is one of {', '.join(KINDS)}")
+        raise RuleError(Reason.KIND, component=index, kinds=", ".join(KINDS))
     kind = component["kind"]
     allowed = {"placement": {"kind", "table"}, "match_wins": {"kind", "per_win", "brackets", "rounds"},
                "attendance": {"kind", "points"}}[kind]
     unknown = set(component) - allowed
     if unknown:
-        raise RuleError(f"{where}: unknown key {sorted(unknown)[0]!r} for {kind}")
+        raise RuleError(Reason.COMPONENT_KEY, component=index, key=repr(sorted(unknown)[0]), kind=kind)
     if kind == "placement":
         table = component.get("table")
         if not isinstance(table, list) or not 1 <= len(table) <= MAX_COLUMNS:
-            raise RuleError(f"{where}: 'table' is a list of 1 to {MAX_COLUMNS} columns")
+            raise RuleError(Reason.TABLE, component=index, most=MAX_COLUMNS)
         columns, seen = [], set()
         for column in table:
             if not isinstance(column, dict) or set(column) != {"min_field", "points"}:
-                raise RuleError(f"{where}: each column is {{'min_field': n, 'points': [...]}}")
+                raise RuleError(Reason.COLUMN, component=index)
             size = column["min_field"]
             if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 10_000 or size in seen:
-                raise RuleError(f"{where}: 'min_field' is a whole number from 2 to 10000, once per column")
+                raise RuleError(Reason.MIN_FIELD, component=index)
             seen.add(size)
             points = column["points"]
             if not isinstance(points, list) or not 1 <= len(points) <= MAX_PLACES:
-                raise RuleError(f"{where}: 'points' lists 1 to {MAX_PLACES} places' points")
-            columns.append({"min_field": size, "points": [_number(p, f"{where}: a place's points") for p in points]})
+                raise RuleError(Reason.POINTS_LIST, component=index, most=MAX_PLACES)
+            columns.append({"min_field": size, "points": [_number(p, RuleError(Reason.PLACE_POINTS, component=index)) for p in points]})
         return {"kind": kind, "table": sorted(columns, key=lambda c: c["min_field"])}
     if kind == "match_wins":
-        out = {"kind": kind, "per_win": _number(component.get("per_win", 1), f"{where}: 'per_win'")}
+        out = {"kind": kind, "per_win": _number(component.get("per_win", 1), RuleError(Reason.PER_WIN, component=index))}
         brackets = component.get("brackets", {})
         if not isinstance(brackets, dict) or not all(isinstance(k, str) and 0 < len(k) <= 32 for k in brackets):
-            raise RuleError(f"{where}: 'brackets' maps a bracket's name to its weight")
+            raise RuleError(Reason.BRACKETS, component=index)
         if len(brackets) > MAX_WEIGHTS:
-            raise RuleError(f"{where}: 'brackets' weighs at most {MAX_WEIGHTS} brackets")
-        out["brackets"] = {k: _number(v, f"{where}: bracket {k!r}'s weight") for k, v in brackets.items()}
+            raise RuleError(Reason.BRACKETS_MOST, component=index, most=MAX_WEIGHTS)
+        out["brackets"] = {k: _number(v, RuleError(Reason.BRACKET_WEIGHT, component=index, bracket=repr(k))) for k, v in brackets.items()}
         rounds = component.get("rounds", {})
         # ASCII digits only: str.isdigit() also takes '²' (int() refuses it) and Arabic-Indic digits (int() reads)
         if not isinstance(rounds, dict) or not all(_round_number(k) for k in rounds):
-            raise RuleError(f"{where}: 'rounds' maps a round number (1 to 1000, written 0-9) to its weight")
+            raise RuleError(Reason.ROUNDS, component=index)
         if len(rounds) > MAX_WEIGHTS:
-            raise RuleError(f"{where}: 'rounds' weighs at most {MAX_WEIGHTS} rounds")
-        out["rounds"] = {str(int(k)): _number(v, f"{where}: round {k}'s weight") for k, v in rounds.items()}
+            raise RuleError(Reason.ROUNDS_MOST, component=index, most=MAX_WEIGHTS)
+        out["rounds"] = {str(int(k)): _number(v, RuleError(Reason.ROUND_WEIGHT, component=index, round=k)) for k, v in rounds.items()}
         return out
-    return {"kind": kind, "points": _number(component.get("points", 1), f"{where}: 'points'")}
+    return {"kind": kind, "points": _number(component.get("points", 1), RuleError(Reason.ATTENDANCE_POINTS, component=index))}
 
 
 def _round_number(key) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .config import MAX_ROUNDS
-from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, Refused, UnknownCommand
+from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, Reason, Refused, UnknownCommand
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
 DRAW_METHODS = ("random", "rating", "manual", "previous")  # "previous": a league's next season
@@ -48,7 +48,7 @@ class Arg:
     ``required``: the API's body must carry it (None: when the field has no default). :func:`parse` takes a
     missing field as its default, and leaves what only the event can judge (a winner who is not the slot's, a
     missing score) to the decider, whose refusal names the event's own facts. ``refusal``: the message of a
-    malformed value (``error`` its refusal class)."""
+    malformed value (``error`` its refusal class), when not the kind's own."""
 
     kind: str  # id, slot, text, winner, score, whole, flag, choice, round, pairings, ids
     help: str = ""
@@ -56,7 +56,7 @@ class Arg:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
-    refusal: str = ""
+    refusal: Reason | None = None  # a malformed value's reason, when not the kind's own
     error: type[Refused] = BadCommand
 
 
@@ -101,13 +101,13 @@ def is_id(value) -> bool:
 
 def _read_id(value, name: str, a: Arg):
     if not is_id(value):
-        raise a.error(a.refusal or f"'{name}' is the id of a player")
+        raise a.error(a.refusal or Reason.FIELD_PLAYER_ID, field=name)
     return value
 
 
 def _read_slot(value, name: str, a: Arg):
     if not isinstance(value, str):
-        raise a.error(a.refusal or f"'{name}' is a slot's key, e.g. \"main:r1:m1\"")
+        raise a.error(a.refusal or Reason.FIELD_SLOT, field=name)
     return value
 
 
@@ -115,9 +115,9 @@ def _read_text(value, name: str, a: Arg, default):
     if not isinstance(value, str):
         return default
     if len(value) > MAX_REASON:
-        raise a.error(f"'{name}' is at most {MAX_REASON} characters")
+        raise a.error(Reason.FIELD_TOO_LONG, field=name, most=MAX_REASON)
     if "\x00" in value:  # the log cannot store it: refused here, with the field named, as any other bad field
-        raise a.error(f"'{name}' cannot contain a NUL character")
+        raise a.error(Reason.FIELD_NUL, field=name)
     return value
 
 
@@ -128,31 +128,31 @@ def _read_winner(value, name: str, a: Arg):
 
 def _read_score(value, name: str, a: Arg):
     if not (isinstance(value, list) and len(value) == 2 and all(_whole(s) and s >= 0 for s in value)):
-        raise a.error(a.refusal or f"'{name}' is [winner's points, loser's points]")
+        raise a.error(a.refusal or Reason.FIELD_SCORE, field=name)
     return (value[0], value[1])
 
 
 def _read_whole(value, name: str, a: Arg):
     if not (_whole(value) and (a.low is None or a.low <= value) and (a.high is None or value <= a.high)):
-        raise a.error(a.refusal or f"'{name}' is a whole number from {a.low} to {a.high}")
+        raise a.error(a.refusal or Reason.FIELD_WHOLE, field=name, low=a.low, high=a.high)
     return value
 
 
 def _read_flag(value, name: str, a: Arg):
     if not isinstance(value, bool):
-        raise a.error(a.refusal or f"'{name}' is true or false")
+        raise a.error(a.refusal or Reason.FIELD_FLAG, field=name)
     return value
 
 
 def _read_choice(value, name: str, a: Arg):
     if value not in a.choices:
-        raise a.error(a.refusal or f"'{name}' is one of {', '.join(a.choices)}")
+        raise a.error(a.refusal or Reason.FIELD_CHOICE, field=name, choices=", ".join(a.choices))
     return value
 
 
 def _read_round(value, name: str, a: Arg):
     if not _whole(value):  # the range is the event's: the decider names it
-        raise a.error(a.refusal or f"'{name}' is a round number of this event")
+        raise a.error(a.refusal or Reason.FIELD_ROUND, field=name)
     return value
 
 
@@ -160,11 +160,11 @@ def _read_pairings(value, name: str, a: Arg):
     if value is None:
         return None
     if not isinstance(value, list):
-        raise BadCommand("'pairings' is a list of [player, player] (or [player, null] for a bye)")
+        raise BadCommand(Reason.PAIRINGS_LIST)
     pairs = []
     for pair in value:
         if not (isinstance(pair, list) and len(pair) == 2 and is_id(pair[0]) and (pair[1] is None or is_id(pair[1]))):
-            raise BadPairings("each pairing is [player, player] or [player, null] for a bye")
+            raise BadPairings(Reason.EACH_PAIRING)
         pairs.append((pair[0], pair[1]))
     return tuple(pairs)
 
@@ -172,7 +172,7 @@ def _read_pairings(value, name: str, a: Arg):
 def _read_ids(value, name: str, a: Arg):
     if not (isinstance(value, list) and all(is_id(v) for v in value)
             and (a.low is None or len(value) >= a.low) and (a.high is None or len(value) <= a.high)):
-        raise a.error(a.refusal or f"'{name}' is a list of player ids")
+        raise a.error(a.refusal or Reason.FIELD_IDS, field=name)
     return tuple(value)
 
 
@@ -273,12 +273,12 @@ class Draw(TournamentCommand):
              "'previous' is the id of the league event the new season follows"),
     )
     method: str = arg("choice", default="random", choices=DRAW_METHODS, error=BadDrawMethod,
-                      refusal="method is random, rating or manual")
+                      refusal=Reason.METHOD_CHOICE)
     seeds: tuple[int, ...] | None = arg(
-        "ids", default=None, high=MAX_LIST, refusal="'seeds' must list every checked-in player exactly once",
+        "ids", default=None, high=MAX_LIST, refusal=Reason.BAD_SEEDS,
         help="method manual: every checked-in player once, the first seed first")
     previous: int | None = arg(
-        "id", default=None, refusal="'previous' is the id of the league event the new season follows",
+        "id", default=None, refusal=Reason.PREVIOUS_ID,
         help="method previous (a league): the league event whose final tables make this season's divisions, with "
              "promotion and relegation")
     # filled by the service: (player, rating) of the entrants for "rating"; a secret random seed for "random"
@@ -313,7 +313,7 @@ class Forbid(TournamentCommand):
     rules: ClassVar[tuple[Rule, ...]] = (
         Rule(lambda v: len(set(v.get("players", ()))) == 2, "players", "'players' are the two players who must not meet"),
     )
-    players: tuple[int, int] = arg("ids", low=2, high=2, refusal="'players' are the two players who must not meet",
+    players: tuple[int, int] = arg("ids", low=2, high=2, refusal=Reason.TWO_PLAYERS_APART,
                                    help="the two players who must not meet")
 
 
@@ -381,7 +381,6 @@ class VoidMatch(TournamentCommand):
     reason: str = arg("text", default="", help="why the slot's match is voided")
 
 
-TABLE = f"'table' is a table number from 1 to {MAX_TABLE}"
 
 
 @dataclass(frozen=True)
@@ -389,14 +388,14 @@ class AssignTable(TournamentCommand):
     type: ClassVar[str] = "assign_table"
     label: ClassVar[str] = pgettext("done", "move to a table")
     slot: str = arg("slot", help=SLOT_HELP)
-    table: int = arg("whole", low=1, high=MAX_TABLE, refusal=TABLE, help="the table the slot's match moves to")
+    table: int = arg("whole", low=1, high=MAX_TABLE, refusal=Reason.TABLE_NUMBER, help="the table the slot's match moves to")
 
 
 @dataclass(frozen=True)
 class SetTableService(TournamentCommand):
     type: ClassVar[str] = "set_table_service"
-    table: int = arg("whole", low=1, high=MAX_TABLE, refusal=TABLE)
-    in_service: bool = arg("flag", refusal="'in_service' is true (the table is back) or false (out of service)",
+    table: int = arg("whole", low=1, high=MAX_TABLE, refusal=Reason.TABLE_NUMBER)
+    in_service: bool = arg("flag", refusal=Reason.IN_SERVICE,
                            help="false: out of service (no new match is sent there)")
 
     @classmethod
@@ -428,7 +427,7 @@ class DeclineChallenge(TournamentCommand):
     director_only: ClassVar[bool] = False
     label: ClassVar[str] = pgettext("done", "decline the challenge")
     clocked: ClassVar[bool] = True
-    number: int = arg("id", refusal="'number' is a challenge's number",
+    number: int = arg("id", refusal=Reason.CHALLENGE_NUMBER,
                       help="the challenge's number (slot ladder:c{n})")
     reason: str = arg("text", default="", help="why, for the ladder's history")
     at: int = 0
@@ -479,9 +478,8 @@ class SetRated(TournamentCommand):
     """Rated or unrated from now on: the whole event, or one slot's match (a walkover, a friendly)."""
 
     type: ClassVar[str] = "set_rated"
-    rated: bool = arg("flag", refusal="'rated' is true or false",
-                      help="false: its results stay out of the ratings and the season tables")
-    slot: str = arg("slot", default="", refusal="'slot' is a slot's key, e.g. \"main:r1:m1\" (none: the whole event)",
+    rated: bool = arg("flag", help="false: its results stay out of the ratings and the season tables")
+    slot: str = arg("slot", default="", refusal=Reason.SLOT_OR_EVENT,
                     help="one slot's key, e.g. \"main:r1:m1\"; none: the whole event")
 
     @classmethod
@@ -523,14 +521,14 @@ COMMAND_TYPES = tuple(COMMANDS)
 def command_class(kind) -> type[TournamentCommand]:
     cls = COMMANDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise UnknownCommand(f"unknown command type {str(kind)[:40]!r}; expected one of {', '.join(COMMANDS)}")
+        raise UnknownCommand(Reason.UNKNOWN_COMMAND_TYPE, type=repr(str(kind)[:40]), types=", ".join(COMMANDS))
     return cls
 
 
 def parse(data: Any) -> TournamentCommand:
     """A command from a JSON object with a ``type`` (and ``expected_version``, ignored here: the service's)."""
     if not isinstance(data, dict):
-        raise BadCommand("a command is a JSON object with a 'type'")
+        raise BadCommand(Reason.COMMAND_OBJECT)
     return command_class(data.get("type")).from_dict(data)
 
 

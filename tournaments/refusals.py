@@ -161,6 +161,28 @@ class Reason(Enum):
     PLAYER_ID = gettext_noop("'player' is the id of a player")
     PREVIOUS_VISIBLE = gettext_noop("'previous' is a league event you can see")
     PREVIOUS_DIVIDED = gettext_noop("'previous' is a league event that has made its divisions")
+    # a command's fields, as tournaments/commands.py reads them
+    COMMAND_OBJECT = gettext_noop("a command is a JSON object with a 'type'")
+    UNKNOWN_COMMAND_TYPE = gettext_noop("unknown command type %(type)s; expected one of %(types)s")
+    FIELD_PLAYER_ID = gettext_noop("'%(field)s' is the id of a player")
+    FIELD_SLOT = gettext_noop("'%(field)s' is a slot's key, e.g. \"main:r1:m1\"")
+    FIELD_TOO_LONG = gettext_noop("'%(field)s' is at most %(most)s characters")
+    FIELD_NUL = gettext_noop("'%(field)s' cannot contain a NUL character")
+    FIELD_SCORE = gettext_noop("'%(field)s' is [winner's points, loser's points]")
+    FIELD_WHOLE = gettext_noop("'%(field)s' is a whole number from %(low)s to %(high)s")
+    FIELD_FLAG = gettext_noop("'%(field)s' is true or false")
+    FIELD_CHOICE = gettext_noop("'%(field)s' is one of %(choices)s")
+    FIELD_ROUND = gettext_noop("'%(field)s' is a round number of this event")
+    FIELD_IDS = gettext_noop("'%(field)s' is a list of player ids")
+    METHOD_CHOICE = gettext_noop("method is random, rating or manual")
+    PREVIOUS_ID = gettext_noop("'previous' is the id of the league event the new season follows")
+    TWO_PLAYERS_APART = gettext_noop("'players' are the two players who must not meet")
+    TABLE_NUMBER = gettext_noop("'table' is a table number from 1 to %(high)s")
+    IN_SERVICE = gettext_noop("'in_service' is true (the table is back) or false (out of service)")
+    CHALLENGE_NUMBER = gettext_noop("'number' is a challenge's number")
+    SLOT_OR_EVENT = gettext_noop("'slot' is a slot's key, e.g. \"main:r1:m1\" (none: the whole event)")
+    PAIRINGS_LIST = gettext_noop("'pairings' is a list of [player, player] (or [player, null] for a bye)")
+    EACH_PAIRING = gettext_noop("each pairing is [player, player] or [player, null] for a bye")
 
 
 class Refused(Refusal):

@@ -234,7 +234,7 @@ def read_command(*, actor, tournament: Tournament, data, read=None) -> tuple[cmd
     reads it: the API's serializer (``tournaments.serializers.read_command``), else
     :func:`tournaments.commands.parse`'s reading of a plain dict."""
     if not isinstance(data, Mapping):
-        raise cmds.BadCommand("a command is a JSON object with a 'type'")
+        raise cmds.BadCommand(Reason.COMMAND_OBJECT)
     cls = cmds.command_class(data.get("type"))
     try:
         decider.permit(cls, actor_of(actor, tournament))

@@ -4,7 +4,11 @@ from datetime import date
 
 import pytest
 
-from seasons.scoring import EventResult, Finish, RuleError, Version, Win, checked, event_points, table, version_on
+from seasons.scoring import (
+    EventResult, Finish, Reason, RuleError, Version, Win, checked, event_points, table, version_on,
+)
+
+from tests.refusals import refused
 
 # USBGF-style: the club's table of places x field sizes (master points grow with the field)
 USBGF = {"kind": "placement", "table": [
@@ -104,27 +108,34 @@ def test_the_version_in_force():
     assert version_on([v1], date(2025, 1, 1)) is None
 
 
-@pytest.mark.parametrize("bad, says", [
-    ([], "an object"),
-    ({"components": []}, "1 to 10"),
-    ({"components": [{"kind": "lottery"}]}, "'kind' is one of"),
-    ({"components": [{"kind": "attendance", "points": -1}]}, "from 0"),
-    ({"components": [{"kind": "attendance", "bonus": 1}]}, "unknown key 'bonus'"),
-    ({"components": [{"kind": "placement", "table": [{"min_field": 1, "points": [1]}]}]}, "'min_field'"),
+@pytest.mark.parametrize("bad, reason", [
+    ([], Reason.RULE_OBJECT),
+    ({"components": []}, Reason.COMPONENTS),
+    ({"components": [{"kind": "lottery"}]}, Reason.KIND),
+    ({"components": [{"kind": "attendance", "points": -1}]}, Reason.NUMBER),
+    ({"components": [{"kind": "attendance", "bonus": 1}]}, Reason.COMPONENT_KEY),
+    ({"components": [{"kind": "placement", "table": [{"min_field": 1, "points": [1]}]}]}, Reason.MIN_FIELD),
     ({"components": [{"kind": "placement", "table": [{"min_field": 8, "points": [1]},
-                                                      {"min_field": 8, "points": [2]}]}]}, "once per column"),
-    ({"components": [{"kind": "match_wins", "rounds": {"final": 2}}]}, "round number"),
+                                                      {"min_field": 8, "points": [2]}]}]}, Reason.MIN_FIELD),
+    ({"components": [{"kind": "match_wins", "rounds": {"final": 2}}]}, Reason.ROUNDS),
     # digits that are not 0-9: '²' made int() raise (a 500), Arabic-Indic ones were read and stored as "1"
-    ({"components": [{"kind": "match_wins", "rounds": {"²": 2}}]}, "written 0-9"),
-    ({"components": [{"kind": "match_wins", "rounds": {"\u0661": 2}}]}, "written 0-9"),
-    ({"components": [{"kind": "match_wins", "brackets": {f"b{i}": 1 for i in range(20_000)}}]}, "at most 64 brackets"),
-    ({"components": [{"kind": "match_wins", "rounds": {str(i): 1 for i in range(1, 100)}}]}, "at most 64 rounds"),
-    ({"components": [{"kind": "attendance"}], "best": 0}, "'best'"),
-    ({"components": [{"kind": "attendance"}], "worst": 1}, "unknown key 'worst'"),
+    ({"components": [{"kind": "match_wins", "rounds": {"²": 2}}]}, Reason.ROUNDS),
+    ({"components": [{"kind": "match_wins", "rounds": {"\u0661": 2}}]}, Reason.ROUNDS),
+    ({"components": [{"kind": "match_wins", "brackets": {f"b{i}": 1 for i in range(20_000)}}]}, Reason.BRACKETS_MOST),
+    ({"components": [{"kind": "match_wins", "rounds": {str(i): 1 for i in range(1, 100)}}]}, Reason.ROUNDS_MOST),
+    ({"components": [{"kind": "attendance"}], "best": 0}, Reason.BEST),
+    ({"components": [{"kind": "attendance"}], "worst": 1}, Reason.UNKNOWN_KEY),
 ])
-def test_a_bad_rule_is_refused_with_its_reason(bad, says):
-    with pytest.raises(RuleError, match=says):
+def test_a_bad_rule_is_refused_with_its_reason(bad, reason):
+    with refused(RuleError, reason):
         checked(bad)
+
+
+def test_a_numbers_place_in_the_rule_is_said_with_it():
+    with refused(RuleError, Reason.NUMBER, where=Reason.ATTENDANCE_POINTS, minimum="0") as caught:
+        checked({"components": [{"kind": "attendance", "points": -1}]})
+    assert caught.value.params["where"].params == {"component": 1}
+    assert str(caught.value) == "component 1: 'points' is a number from 0 to 1000000"
 
 
 # an eight-player knockout as the event publishes it: the semi-finals' losers share 3rd, the quarter-finals' 5th

@@ -8,7 +8,7 @@ import pytest
 from tournaments import commands as c
 from tournaments import decider
 from tournaments import events as ev
-from tournaments.refusals import NotPermitted, TournamentError, TournamentRefusal
+from tournaments.refusals import NotPermitted, Reason, TournamentError, TournamentRefusal
 
 from .test_decider import DIRECTOR, A, B, C, D, fold, knockout
 
@@ -39,6 +39,8 @@ def test_refusals():
     assert unknown.value.code == TournamentRefusal.UNKNOWN_SLOT
     with pytest.raises(NotPermitted):
         decider.decide(state, c.SetRated(rated=False, by=c.Actor(player=A)))
-    with pytest.raises(TournamentError, match="'rated' is true or false"):
+    with pytest.raises(TournamentError) as malformed:
         c.parse({"type": "set_rated", "rated": "no"})
+    assert (malformed.value.reason, malformed.value.params) == (Reason.FIELD_FLAG, {"field": "rated"})
+    assert str(malformed.value) == "'rated' is true or false"
     assert c.parse({"type": "set_rated", "rated": False}) == c.SetRated(rated=False)

@@ -67,13 +67,14 @@ def test_a_check_in_is_cancelled_before_the_draw_only():
 
 
 @pytest.mark.parametrize("data, why", [
-    ({"type": "assign_table", "slot": "main:r1:m1", "table": 0}, "'table' is a table number"),
-    ({"type": "assign_table", "slot": "main:r1:m1"}, "'table' is a table number"),
-    ({"type": "set_table_service", "table": 2, "in_service": "no"}, "'in_service' is true"),
+    ({"type": "assign_table", "slot": "main:r1:m1", "table": 0}, refusals.Reason.TABLE_NUMBER),
+    ({"type": "assign_table", "slot": "main:r1:m1"}, refusals.Reason.TABLE_NUMBER),
+    ({"type": "set_table_service", "table": 2, "in_service": "no"}, refusals.Reason.IN_SERVICE),
 ])
 def test_table_commands_are_read_strictly(data, why):
-    with pytest.raises(refusals.BadCommand, match=why):
+    with pytest.raises(refusals.BadCommand) as malformed:
         c.parse(data)
+    assert malformed.value.reason is why
 
 
 def test_the_tables_round_trip_through_their_payloads():
