@@ -13,6 +13,7 @@ from eventlog.store import ConcurrencyError
 from players import authority
 
 from . import config, console, names, services, stream
+from .event_form import setting_field
 from .models import Tournament
 
 
@@ -21,17 +22,17 @@ class TournamentForm(forms.ModelForm):
     format = forms.ChoiceField(choices=lambda: [(f, names.format_name(f)) for f in stream.FORMATS], required=False,
                                label=_("Format"),
                                help_text=_("Chosen when the event is created; it is part of the event's record."))
-    rounds = forms.IntegerField(required=False, min_value=1, label=_("Rounds"), help_text=_("Swiss only"))
+    rounds = setting_field("rounds", _("Rounds"), _("Swiss only"))
     length = forms.IntegerField(required=False, min_value=1, initial=7, label=_("Length"),
                                 help_text=_("Match length (odd)"))
     dice = forms.ChoiceField(choices=[("server", _("server dice (verifiable)")), ("board", _("dice from the board"))],
                              required=False, initial="server", label=_("Dice"),
                              help_text=_("Where the rolls of the event's matches come from; fixed for each match."))
-    groups = forms.IntegerField(required=False, min_value=1, label=_("Groups"),
-                                help_text=_("Round robin only: in this many groups (seeds dealt in snake order)."))
-    qualifiers = forms.IntegerField(required=False, min_value=2, label=_("Knockout of the top"),
-                                    help_text=_("Swiss or round robin in stages: its top K go on to a knockout, "
-                                                "drawn when you close stage 1. Empty: one stage."))
+    groups = setting_field("groups", _("Groups"), _("Round robin only: in this many groups (seeds dealt in snake "
+                                                    "order)."))
+    qualifiers = setting_field("qualifiers", _("Knockout of the top"),
+                               _("Swiss or round robin in stages: its top K go on to a knockout, drawn when you close "
+                                 "stage 1. Empty: one stage."))
     reentry_until_round = forms.IntegerField(
         required=False, min_value=1, label=_("Re-entry up to round"),
         help_text=_("Knockout: players knocked out up to this round may buy back in. Empty: no re-entry."))
@@ -39,28 +40,21 @@ class TournamentForm(forms.ModelForm):
 
     consolation = forms.BooleanField(required=False, label=_("Consolation"),
                                      help_text=_("Knockout: the early losers play on in a Consolation bracket."))
-    consolation_feeds = forms.IntegerField(required=False, min_value=1, max_value=config.MAX_ROUNDS,
-                                           label=_("Consolation fed up to round"),
-                                           help_text=_("Losers of the Main up to this round go to the Consolation. "
-                                                       "Empty: the first round's."))
+    consolation_feeds = setting_field("consolation_feeds", _("Consolation fed up to round"),
+                                      _("Losers of the Main up to this round go to the Consolation. Empty: the "
+                                        "first round's."))
     last_chance = forms.BooleanField(required=False, label=_("Last Chance"),
                                      help_text=_("Knockout with a Consolation: its early losers play a Last Chance."))
     reset = forms.BooleanField(required=False, initial=True, label=_("Grand final reset"),
                                help_text=_("Double elimination: if the losers' bracket winner wins the grand final, "
                                            "a second one is played."))
 
-    reach = forms.IntegerField(required=False, min_value=1, label=_("Reach"),
-                               help_text=_("Ladder: how many rungs up one may challenge"))
-    challenge_days = forms.IntegerField(required=False, min_value=1, label=_("Days per challenge"),
-                                        help_text=_("Ladder: days to play a challenge"))
-    division_size = forms.IntegerField(required=False, min_value=2, label=_("Division size"),
-                                       help_text=_("League: players per division"))
-    round_days = forms.IntegerField(required=False, min_value=1, label=_("Days per round"),
-                                    help_text=_("League: days per round"))
-    promote = forms.IntegerField(required=False, min_value=0, label=_("Promoted"),
-                                 help_text=_("League: how many go up each season"))
-    relegate = forms.IntegerField(required=False, min_value=0, label=_("Relegated"),
-                                  help_text=_("League: how many go down each season"))
+    reach = setting_field("reach", _("Reach"), _("Ladder: how many rungs up one may challenge"))
+    challenge_days = setting_field("challenge_days", _("Days per challenge"), _("Ladder: days to play a challenge"))
+    division_size = setting_field("division_size", _("Division size"), _("League: players per division"))
+    round_days = setting_field("round_days", _("Days per round"), _("League: days per round"))
+    promote = setting_field("promote", _("Promoted"), _("League: how many go up each season"))
+    relegate = setting_field("relegate", _("Relegated"), _("League: how many go down each season"))
 
     class Meta:
         model = Tournament

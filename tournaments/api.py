@@ -19,6 +19,7 @@ from players.identity import name_key
 from players.models import Club, Player
 from tournaments.formats.standings import TIEBREAKS
 
+from . import commands as cmds
 from . import config, console, selectors, services
 from . import serializers as bodies
 from .models import Tournament
@@ -57,52 +58,49 @@ class ReentrySettingsSerializer(serializers.Serializer):
                                      help_text="how many times one player may re-enter (default 1)")
 
 
-class SettingsSerializer(serializers.Serializer):
-    """The event's settings: documented here with their limits; ``tournaments/config.py`` checks them."""
+def _setting_field(setting: config.Setting) -> serializers.Field:
+    """A setting of :class:`tournaments.config.EventSettings` as the API's JSON types it."""
+    options: dict = {"required": False, **({"help_text": setting.help} if setting.help else {})}
+    if setting.kind == "whole":
+        return serializers.IntegerField(min_value=int(setting.low), max_value=int(setting.high), **options)
+    if setting.kind == "number":
+        return serializers.FloatField(min_value=setting.low, max_value=setting.high, **options)
+    if setting.kind == "flag":
+        return serializers.BooleanField(**options)
+    if setting.kind == "choice":
+        return serializers.ChoiceField(choices=list(setting.choices), **options)
+    if setting.kind == "tiebreaks":
+        return serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS), max_length=len(TIEBREAKS),
+                                     **options)
+    if setting.kind == "lengths":
+        return BracketLengthsSerializer(**options)
+    if setting.kind == "reentry":
+        return ReentrySettingsSerializer(**options)
+    raise AssertionError(f"a setting of kind {setting.kind!r}")
 
-    lengths = BracketLengthsSerializer(required=False)
-    rounds = serializers.IntegerField(min_value=1, max_value=config.MAX_ROUNDS, required=False, help_text="Swiss")
-    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS), required=False,
-                                      max_length=len(TIEBREAKS))
-    consolation = serializers.BooleanField(required=False)
-    consolation_feeds = serializers.IntegerField(min_value=1, max_value=config.MAX_ROUNDS, required=False)
-    last_chance = serializers.BooleanField(required=False)
-    reset = serializers.BooleanField(required=False, help_text="double elimination: a bracket reset")
-    cycles = serializers.IntegerField(min_value=1, max_value=config.MAX_CYCLES, required=False)
-    auto_pair = serializers.BooleanField(required=False)
-    late_entry_until_round = serializers.IntegerField(
-        min_value=0, max_value=config.MAX_ROUNDS, required=False,
-        help_text="Swiss: late entry is open until this round is paired (a late entrant plays from the next round "
-                  "to be paired); 0 or absent: no late entry. The director changes it on the event's settings page")
-    late_entry_points = serializers.FloatField(min_value=0, max_value=config.MAX_ROUNDS, required=False,
-                                               help_text="Swiss: points credited to a late entrant")
-    reach = serializers.IntegerField(min_value=1, required=False, help_text="ladder: how many rungs up one may challenge")
-    on_win = serializers.ChoiceField(choices=list(config.ON_WIN), required=False,
-                                     help_text="ladder: the winning challenger takes the rung (the others move down "
-                                               "one) or swaps")
-    challenge_days = serializers.IntegerField(min_value=1, max_value=config.MAX_DAYS, required=False,
-                                              help_text="ladder: days to play a challenge")
-    refused = serializers.ChoiceField(choices=list(config.LADDER_UNPLAYED), required=False,
-                                      help_text="ladder: a declined challenge is a walkover to the challenger, or "
-                                                "cancelled")
-    unplayed = serializers.ChoiceField(choices=list(config.LADDER_UNPLAYED + config.LEAGUE_UNPLAYED), required=False,
-                                       help_text="ladder: walkover or cancelled; league: double_loss or void — what "
-                                                 "a match unplayed by its deadline counts as")
-    division_size = serializers.IntegerField(min_value=2, required=False, help_text="league: players per division")
-    promote = serializers.IntegerField(min_value=0, required=False, help_text="league: how many go up a division")
-    relegate = serializers.IntegerField(min_value=0, required=False, help_text="league: how many go down")
-    round_days = serializers.IntegerField(min_value=1, max_value=config.MAX_DAYS, required=False,
-                                          help_text="league: days per round (each round's deadline)")
-    groups = serializers.IntegerField(min_value=1, max_value=config.MAX_GROUPS, required=False,
-                                      help_text="round robin: in groups (the seeds dealt in snake order)")
-    qualifiers = serializers.IntegerField(
-        min_value=2, max_value=config.MAX_QUALIFIERS, required=False,
-        help_text="Swiss or round robin: its top K go on to a knockout (stage two), drawn when the director closes "
-                  "stage one (command close_stage)")
-    reentry = ReentrySettingsSerializer(required=False, help_text="re-entry (buy-back) into a knockout's first round; "
-                                                                  "not with a consolation")
 
-    rated = serializers.BooleanField(required=False, help_text="default true; false: an unrated event (command set_rated changes it)")
+# the director's settings, generated from their declaration (tournaments.config.EventSettings), which checks them
+SettingsSerializer = type("SettingsSerializer", (serializers.Serializer,), {
+    "__doc__": "The event's settings, with their limits (``tournaments.config.EventSettings`` checks them).",
+    "__module__": __name__, **{name: _setting_field(s) for name, s in config.SETTINGS.items()}})
+
+
+def _set_by_command(command) -> serializers.Field:
+    """A setting a command sets (``setting``), one entry per value of its ``keyed_by`` field: the command's other
+    fields, as its body types them."""
+    values = type(f"{command.__name__}ValuesSerializer", (serializers.Serializer,), {
+        "__module__": __name__, **{f.name: bodies.field_of(f, a) for f, a in cmds.args_of(command)
+                                   if f.name != command.keyed_by}})
+    return serializers.DictField(child=values(), required=False,
+                                 help_text=f"set by the command {command.type}, by {command.keyed_by} "
+                                           f"(\"default\": the event's own)")
+
+
+# the event's settings as they stand: the director's, and those set by a command of their own
+EventSettingsSerializer = type("EventSettingsSerializer", (SettingsSerializer,), {
+    "__doc__": "The event's settings as they stand: its format, the director's settings and those its commands set.",
+    "__module__": __name__, "format": serializers.ChoiceField(choices=list(FORMATS)),
+    **{cls.setting: _set_by_command(cls) for cls in cmds.COMMANDS.values() if cls.setting}})
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -143,6 +141,17 @@ class TournamentDetail(APIView):
     @extend_schema(responses={200: bodies.TournamentSerializer, 404: bodies.ErrorSerializer})
     def get(self, request, pk: int):
         return Response(selectors.tournament_data(services.visible_or_404(request.user, pk)))
+
+
+class TournamentSettings(APIView):
+    """The event's settings as they stand (changed on its settings page, and by commands such as a round's
+    clock)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: EventSettingsSerializer, 404: bodies.ErrorSerializer})
+    def get(self, request, pk: int):
+        return Response(selectors.settings_data(services.visible_or_404(request.user, pk)))
 
 
 class TournamentCommands(APIView):

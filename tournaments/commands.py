@@ -201,6 +201,10 @@ class TournamentCommand:
     rules: ClassVar[tuple[Rule, ...]] = ()
     clocked: ClassVar[bool] = False  # the service fills ``at`` with its clock's reading (the decider reads none)
     example: ClassVar[dict | None] = None  # a body the API takes on a new single elimination event
+    # a setting the command sets, by the value of its field ``keyed_by``: the event's settings view shows it
+    # (``GET /api/tournaments/{id}/settings/``) from the settings its event folds into
+    setting: ClassVar[str] = ""
+    keyed_by: ClassVar[str] = ""
     by: Actor = field(default=Actor(), kw_only=True)
 
     @classmethod

@@ -1,13 +1,24 @@
-"""An event's settings, checked before ``TournamentConfigured`` is appended.
+"""An event's settings, typed and declared once: :class:`EventSettings`, checked before they are appended.
 
 The stream is folded for every view of the event and by the ``tournament_view`` projection: a
 setting the formats cannot read (a length of ``"abc"``, a tie-break that does not exist, an even
 length the engine refuses when the process manager creates the match) would stop the event
 forever. So every key is known, every value has its type and its range, and what is stored is
-the normalised copy returned here, never the client's dict.
+the normalised copy :func:`checked` returns, never the client's dict.
+
+Each field of :class:`EventSettings` carries its :class:`Setting` (kind, bounds, help text, the formats it
+belongs to, whether it may change after the draw): the API's ``settings`` body and the event's settings view are
+generated from them (``tournaments/api.py``), and the director's forms take their bounds from them
+(``tournaments/event_form.py``, ``tournaments/admin.py``). The stored form is the JSON object of the settings
+given, and nothing else (an absent setting reads as its default where it is used): a row stored before this
+class existed reads as it always did (:meth:`EventSettings.stored`).
 """
 
 from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
 
 from games.limits import MAX_MATCH_LENGTH
 from tournaments.formats.standings import TIEBREAKS
@@ -17,29 +28,194 @@ MAX_ROUNDS = 99  # Swiss rounds, and the round numbers a length may be set for
 MAX_CYCLES = 4  # round robin: each player meets each other this many times at most
 BRACKETS = ("main", "consolation", "last_chance", "winners", "losers", "grand_final", "rounds")
 LENGTH_KEYS = ("default", "final", "rounds")
-BOOLEANS = ("consolation", "last_chance", "reset", "auto_pair", "rated")
-KEYS = ("lengths", "consolation", "consolation_feeds", "last_chance", "reset", "cycles", "tiebreaks", "rounds",
-        "auto_pair", "late_entry_until_round", "late_entry_points", "dice", "qualifiers", "reentry", "groups",
-        "rated",
-        # ladders and leagues
-        "reach", "on_win", "challenge_days", "refused", "unplayed", "division_size", "promote", "relegate",
-        "round_days")
 MAX_GROUPS = 8  # a round robin in groups
 MAX_QUALIFIERS = 128  # a staged event's knockout: the top K of stage one
 MAX_REENTRIES = 9  # how many times one player may buy back
 REENTRY_KEYS = ("until_round", "times")
 MAX_DAYS = 90  # a challenge's or a league round's time to play
 MAX_FIELD = 4096
-LADDER_KEYS = ("reach", "on_win", "challenge_days", "refused", "unplayed")
-LEAGUE_KEYS = ("division_size", "promote", "relegate", "round_days", "unplayed")
 ON_WIN = ("take_place", "swap")  # tournaments.formats.ladder.ON_WIN
 LADDER_UNPLAYED = ("walkover", "cancelled")  # a refused or lapsed challenge: a walkover to the challenger, or nothing
 LEAGUE_UNPLAYED = ("double_loss", "void")  # tournaments.formats.league.UNPLAYED_RULES
 DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
+LADDER, LEAGUE = (Format.LADDER,), (Format.LEAGUE,)
 
 
 class SettingsError(ValueError):
     """Settings the formats cannot read: HTTP 400, with the setting named."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting, declared once. ``kind``: whole, number, flag, choice, lengths, tiebreaks, reentry.
+    ``formats``: the formats it belongs to (empty: every format); ``after_draw``: the director may still change it
+    once the draw is made (the event reads it as it goes on: the next rounds, the next matches); ``refusal``: the
+    message of a value out of its kind or range."""
+
+    kind: str
+    help: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    formats: tuple[str, ...] = ()
+    after_draw: bool = False
+    refusal: str = ""
+
+
+def setting(kind: str, help: str = "", **spec) -> Any:
+    return field(default=None, metadata={"setting": Setting(kind, help, **spec)})
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    """The director's settings of an event; None: not given (the format's default applies where it is read)."""
+
+    lengths: dict | None = setting("lengths", "lengths per bracket and round: {\"main\": {\"default\": 7, "
+                                              "\"final\": 9, \"rounds\": {\"2\": 5}}}")
+    consolation: bool | None = setting("flag", formats=(Format.SINGLE_ELIMINATION,))
+    consolation_feeds: int | None = setting("whole", low=1, high=MAX_ROUNDS, formats=(Format.SINGLE_ELIMINATION,))
+    last_chance: bool | None = setting("flag", formats=(Format.SINGLE_ELIMINATION,))
+    reset: bool | None = setting("flag", "double elimination: a bracket reset", formats=(Format.DOUBLE_ELIMINATION,))
+    cycles: int | None = setting("whole", low=1, high=MAX_CYCLES)
+    tiebreaks: list | None = setting("tiebreaks", after_draw=True)
+    rounds: int | None = setting("whole", "Swiss", low=1, high=MAX_ROUNDS, after_draw=True)
+    auto_pair: bool | None = setting("flag", after_draw=True)
+    late_entry_until_round: int | None = setting(
+        "whole", "Swiss: late entry is open until this round is paired (a late entrant plays from the next round to "
+                 "be paired); 0 or absent: no late entry. The director changes it on the event's settings page",
+        low=0, high=MAX_ROUNDS, after_draw=True)
+    late_entry_points: float | None = setting(
+        "number", "Swiss: points credited to a late entrant", low=0, high=MAX_ROUNDS, after_draw=True,
+        refusal=f"late_entry_points is a number of points from 0 to {MAX_ROUNDS}")
+    dice: str | None = setting("choice", choices=DICE_SOURCES, after_draw=True,
+                               refusal="dice is server (the server rolls, verifiably) or board (the players' own "
+                                       "dice)")
+    qualifiers: int | None = setting(
+        "whole", "Swiss or round robin: its top K go on to a knockout (stage two), drawn when the director closes "
+                 "stage one (command close_stage)", low=2, high=MAX_QUALIFIERS)
+    reentry: dict | None = setting("reentry", "re-entry (buy-back) into a knockout's first round; not with a "
+                                              "consolation")
+    groups: int | None = setting("whole", "round robin: in groups (the seeds dealt in snake order)", low=1,
+                                 high=MAX_GROUPS)
+    rated: bool | None = setting("flag", "default true; false: an unrated event (command set_rated changes it)")
+    # ladders and leagues
+    reach: int | None = setting("whole", "ladder: how many rungs up one may challenge", low=1, high=MAX_FIELD,
+                                formats=LADDER, after_draw=True)
+    on_win: str | None = setting(
+        "choice", "ladder: the winning challenger takes the rung (the others move down one) or swaps",
+        choices=ON_WIN, formats=LADDER,
+        refusal="on_win is take_place (the loser and those between move down one) or swap")
+    challenge_days: int | None = setting("whole", "ladder: days to play a challenge", low=1, high=MAX_DAYS,
+                                         formats=LADDER, after_draw=True)
+    refused: str | None = setting("choice", "ladder: a declined challenge is a walkover to the challenger, or "
+                                            "cancelled", choices=LADDER_UNPLAYED, formats=LADDER,
+                                  refusal="refused is walkover (to the challenger) or cancelled")
+    unplayed: str | None = setting(
+        "choice", "ladder: walkover or cancelled; league: double_loss or void — what a match unplayed by its "
+                  "deadline counts as", choices=LADDER_UNPLAYED + LEAGUE_UNPLAYED, formats=LADDER + LEAGUE)
+    division_size: int | None = setting("whole", "league: players per division", low=2, high=MAX_FIELD,
+                                        formats=LEAGUE)
+    promote: int | None = setting("whole", "league: how many go up a division", low=0, high=MAX_FIELD,
+                                  formats=LEAGUE)
+    relegate: int | None = setting("whole", "league: how many go down", low=0, high=MAX_FIELD, formats=LEAGUE)
+    round_days: int | None = setting("whole", "league: days per round (each round's deadline)", low=1,
+                                     high=MAX_DAYS, formats=LEAGUE)
+
+    @classmethod
+    def checked(cls, format: str, settings) -> EventSettings:
+        """The director's settings (a JSON object) for an event of ``format``: every key known, every value of its
+        kind and range, and the combinations the formats read; else :class:`SettingsError`, the setting named."""
+        if settings is None:
+            settings = {}
+        if not isinstance(settings, dict):
+            raise SettingsError("settings is an object")
+        unknown = [k for k in settings if k not in SETTINGS]
+        if unknown:
+            raise SettingsError(f"unknown setting {str(unknown[0])[:40]!r}; the settings are {', '.join(KEYS)}")
+        values = {key: _read(key, SETTINGS[key], value, format) for key, value in settings.items()}
+        made = cls(**values)
+        made._check_across(format)
+        return made
+
+    @classmethod
+    def stored(cls, config: dict) -> EventSettings:
+        """The settings of a stored configuration (``TournamentConfigured``, ``SettingsChanged``), as they were
+        checked when stored: the event's record (format, limits) and unknown keys left out."""
+        return cls(**{k: v for k, v in config.items() if k in SETTINGS})
+
+    def as_dict(self) -> dict:
+        """The stored form: the settings given, each as JSON."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if getattr(self, f.name) is not None}
+
+    def _check_across(self, format: str) -> None:
+        out = self.as_dict()
+        if format == Format.SWISS and "rounds" not in out:
+            raise SettingsError("a Swiss event needs a number of rounds")
+        own = LADDER_KEYS if format == Format.LADDER else LEAGUE_KEYS if format == Format.LEAGUE else ()
+        foreign = [k for k in out if k in set(LADDER_KEYS + LEAGUE_KEYS) - set(own)]
+        if foreign:
+            raise SettingsError(f"{foreign[0]} is a setting of a "
+                                f"{'ladder' if foreign[0] in LADDER_KEYS else 'league'}")
+        if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
+            raise SettingsError("qualifiers go from a Swiss or a round robin on to a knockout stage")
+        if "groups" in out and format != Format.ROUND_ROBIN:
+            raise SettingsError("groups are a round robin's: each group plays its own round robin")
+        if "reentry" in out:
+            if not (format == Format.SINGLE_ELIMINATION or "qualifiers" in out):
+                raise SettingsError("re-entry is into a knockout: a single elimination, or a staged event's knockout")
+            if out.get("consolation"):
+                raise SettingsError("re-entry and a consolation both take the early losers: choose one")
+        if out.get("last_chance") and not out.get("consolation"):
+            raise SettingsError("a Last Chance flight is fed by the Consolation: set consolation too")
+
+
+SETTINGS: dict[str, Setting] = {f.name: f.metadata["setting"] for f in dataclasses.fields(EventSettings)}
+KEYS = tuple(SETTINGS)
+BOOLEANS = tuple(k for k, s in SETTINGS.items() if s.kind == "flag")
+LADDER_KEYS = tuple(k for k, s in SETTINGS.items() if Format.LADDER in s.formats)
+LEAGUE_KEYS = tuple(k for k, s in SETTINGS.items() if Format.LEAGUE in s.formats)
+# what the director may still change once the draw is made (tournaments.decider judges a change after it)
+AFTER_DRAW = tuple(k for k, s in SETTINGS.items() if s.after_draw)
+
+
+def checked(format: str, settings) -> dict:
+    """The settings as stored: known keys only, each of its type and within its range."""
+    return EventSettings.checked(format, settings).as_dict()
+
+
+def _read(key: str, s: Setting, value, format: str):
+    if s.kind == "whole":
+        return _whole(value, key, int(s.low), int(s.high))
+    if s.kind == "flag":
+        if not isinstance(value, bool):
+            raise SettingsError(s.refusal or f"{key} is true or false")
+        return value
+    if s.kind == "number":
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not s.low <= value <= s.high:
+            raise SettingsError(s.refusal)
+        return value
+    if s.kind == "choice":
+        choices = s.choices
+        if key == "unplayed":  # its values are the format's own
+            choices = LEAGUE_UNPLAYED if format == Format.LEAGUE else LADDER_UNPLAYED
+        if value not in choices:
+            raise SettingsError(s.refusal or f"{key} is {' or '.join(choices)}")
+        return value
+    if s.kind == "tiebreaks":
+        if not (isinstance(value, list) and all(isinstance(t, str) and t in TIEBREAKS for t in value)
+                and len(set(value)) == len(value)):
+            raise SettingsError(f"tiebreaks is a list of distinct tie-breaks from {', '.join(TIEBREAKS)}")
+        return list(value)
+    if s.kind == "lengths":
+        if not isinstance(value, dict):
+            raise SettingsError("lengths is an object of brackets: {\"main\": {\"default\": 7}}")
+        bad = [b for b in value if b not in BRACKETS]
+        if bad:
+            raise SettingsError(f"lengths are set for {', '.join(BRACKETS)}; not {str(bad[0])[:40]!r}")
+        return {b: _lengths(spec, f"lengths.{b}") for b, spec in value.items()}
+    if s.kind == "reentry":
+        return _reentry(value)
+    raise AssertionError(f"a setting of kind {s.kind!r}")
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
@@ -77,91 +253,6 @@ def _lengths(spec, name: str) -> dict:
                 raise SettingsError(f"{name}.rounds: a round is a number from 1 to {MAX_ROUNDS}")
             number = _whole(int(text), f"{name}.rounds: a round", 1, MAX_ROUNDS)
             out["rounds"][str(number)] = _length(value, f"{name}.rounds.{number}")
-    return out
-
-
-def checked(format: str, settings) -> dict:
-    """The settings as stored: known keys only, each of its type and within its range."""
-    if settings is None:
-        settings = {}
-    if not isinstance(settings, dict):
-        raise SettingsError("settings is an object")
-    unknown = [k for k in settings if k not in KEYS]
-    if unknown:
-        raise SettingsError(f"unknown setting {str(unknown[0])[:40]!r}; the settings are {', '.join(KEYS)}")
-    out: dict = {}
-    for key, value in settings.items():
-        if key == "lengths":
-            if not isinstance(value, dict):
-                raise SettingsError("lengths is an object of brackets: {\"main\": {\"default\": 7}}")
-            bad = [b for b in value if b not in BRACKETS]
-            if bad:
-                raise SettingsError(f"lengths are set for {', '.join(BRACKETS)}; not {str(bad[0])[:40]!r}")
-            out[key] = {b: _lengths(spec, f"lengths.{b}") for b, spec in value.items()}
-        elif key in BOOLEANS:
-            if not isinstance(value, bool):
-                raise SettingsError(f"{key} is true or false")
-            out[key] = value
-        elif key == "tiebreaks":
-            if not (isinstance(value, list) and all(isinstance(t, str) and t in TIEBREAKS for t in value)
-                    and len(set(value)) == len(value)):
-                raise SettingsError(f"tiebreaks is a list of distinct tie-breaks from {', '.join(TIEBREAKS)}")
-            out[key] = list(value)
-        elif key == "rounds":
-            out[key] = _whole(value, "rounds", 1, MAX_ROUNDS)
-        elif key == "cycles":
-            out[key] = _whole(value, "cycles", 1, MAX_CYCLES)
-        elif key in ("consolation_feeds", "late_entry_until_round"):
-            out[key] = _whole(value, key, 1 if key == "consolation_feeds" else 0, MAX_ROUNDS)
-        elif key == "dice":
-            if value not in DICE_SOURCES:
-                raise SettingsError("dice is server (the server rolls, verifiably) or board (the players' own dice)")
-            out[key] = value
-        elif key in ("reach", "division_size", "promote", "relegate"):
-            low = 2 if key == "division_size" else 1 if key == "reach" else 0
-            out[key] = _whole(value, key, low, MAX_FIELD)
-        elif key in ("challenge_days", "round_days"):
-            out[key] = _whole(value, key, 1, MAX_DAYS)
-        elif key == "on_win":
-            if value not in ON_WIN:
-                raise SettingsError("on_win is take_place (the loser and those between move down one) or swap")
-            out[key] = value
-        elif key == "refused":
-            if value not in LADDER_UNPLAYED:
-                raise SettingsError("refused is walkover (to the challenger) or cancelled")
-            out[key] = value
-        elif key == "unplayed":
-            choices = LEAGUE_UNPLAYED if format == Format.LEAGUE else LADDER_UNPLAYED
-            if value not in choices:
-                raise SettingsError(f"unplayed is {' or '.join(choices)}")
-            out[key] = value
-        elif key == "groups":
-            out[key] = _whole(value, "groups", 1, MAX_GROUPS)
-        elif key == "qualifiers":
-            out[key] = _whole(value, "qualifiers", 2, MAX_QUALIFIERS)
-        elif key == "reentry":
-            out[key] = _reentry(value)
-        elif key == "late_entry_points":
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_ROUNDS:
-                raise SettingsError(f"late_entry_points is a number of points from 0 to {MAX_ROUNDS}")
-            out[key] = value
-    if format == Format.SWISS and "rounds" not in out:
-        raise SettingsError("a Swiss event needs a number of rounds")
-    own = LADDER_KEYS if format == Format.LADDER else LEAGUE_KEYS if format == Format.LEAGUE else ()
-    foreign = [k for k in out if k in set(LADDER_KEYS + LEAGUE_KEYS) - set(own)]
-    if foreign:
-        raise SettingsError(f"{foreign[0]} is a setting of a {'ladder' if foreign[0] in LADDER_KEYS else 'league'}")
-    if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
-        raise SettingsError("qualifiers go from a Swiss or a round robin on to a knockout stage")
-    if "groups" in out and format != Format.ROUND_ROBIN:
-        raise SettingsError("groups are a round robin's: each group plays its own round robin")
-    if "reentry" in out:
-        if not (format == Format.SINGLE_ELIMINATION or "qualifiers" in out):
-            raise SettingsError("re-entry is into a knockout: a single elimination, or a staged event's knockout")
-        if out.get("consolation"):
-            raise SettingsError("re-entry and a consolation both take the early losers: choose one")
-    if out.get("last_chance") and not out.get("consolation"):
-        raise SettingsError("a Last Chance flight is fed by the Consolation: set consolation too")
     return out
 
 

@@ -21,6 +21,7 @@ from tournaments.formats.core import READY, SETTLED, Bracket, FormatError, SlotS
 from tournaments.formats.knockout import OpenPlace
 
 from . import commands as c
+from . import config
 from . import derive, tables
 from . import events as ev
 from .refusals import (
@@ -579,9 +580,9 @@ def _publish(facts: State, cmd: c.Publish) -> list:
 
 
 # what the director may still change once the draw is made: what the event reads as it goes on (the next rounds'
-# pairing, late entries, the tables' order, the next matches' dice, the next challenges), never the draw's shape
-SETTINGS_AFTER_DRAW = ("rounds", "tiebreaks", "auto_pair", "late_entry_until_round", "late_entry_points", "dice",
-                       "reach", "challenge_days")
+# pairing, late entries, the tables' order, the next matches' dice, the next challenges), never the draw's shape;
+# each setting says it of itself (``tournaments.config.EventSettings``)
+SETTINGS_AFTER_DRAW = config.AFTER_DRAW
 
 
 def _configure(facts: State, cmd: c.Configure) -> list:

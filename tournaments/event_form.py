@@ -5,7 +5,7 @@ Every setting of ``tournaments/config.py`` is a field here, in the director's wo
 to (the page shows the chosen format's; ``event_form.js`` switches them as the format changes, and without the
 script a button shows the new format's). Each field is checked with a message that names it; the settings the
 form builds are the API's JSON, checked again by the services (``config.checked``), and a change after the draw
-is judged by the decider (``decider.SETTINGS_AFTER_DRAW``): the fields it would refuse are shown, not editable.
+is judged by the decider (``config.AFTER_DRAW``): the fields it would refuse are shown, not editable.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from games.limits import MAX_MATCH_LENGTH
 from players import authority
 from players.models import Club
 
-from . import config, decider, names, stream
+from . import config, names, stream
 from .events import SETTINGS_KEPT
 from .formats.standings import TIEBREAKS
 from .models import Tournament
@@ -61,6 +61,13 @@ def whole(label, low, high=None, help_text="", initial=None):
                               initial=initial, widget=forms.NumberInput(attrs={"size": 3}))
 
 
+def setting_field(name: str, label, help_text="", initial=None) -> forms.Field:
+    """A whole-number setting's field, within the bounds of its declaration (``tournaments.config.EventSettings``):
+    the director's forms (this one, the admin's) check what the services will."""
+    s = config.SETTINGS[name]
+    return whole(label, int(s.low), int(s.high), help_text, initial)
+
+
 # each section of the form: its legend, and its fields, each with the formats it belongs to
 SECTIONS: list[tuple[str, str, list[tuple[str, tuple[str, ...]]]]] = [
     ("rounds", _("Rounds and match lengths"), [
@@ -91,7 +98,7 @@ SECTIONS: list[tuple[str, str, list[tuple[str, tuple[str, ...]]]]] = [
         ("round_days", (F.LEAGUE,)), ("league_unplayed", (F.LEAGUE,))]),
 ]
 FORMATS_OF = {name: formats for _key, _legend, fields in SECTIONS for name, formats in fields}
-# the setting each field says (a change after the draw is allowed by the setting: decider.SETTINGS_AFTER_DRAW)
+# the setting each field says (a change after the draw is allowed by the setting: config.AFTER_DRAW)
 SETTING_OF = {name: ("lengths" if name.rsplit("_", 1)[-1] in ("default", "final", "rounds") and name != "rounds"
                      else "tiebreaks" if name.startswith("tiebreak_")
                      else "reentry" if name.startswith("reentry_")
@@ -118,10 +125,10 @@ class EventForm(forms.Form):
                                help_text=_("Its results count for the ratings and the season tables (the console "
                                            "changes it later)."))
 
-    rounds = whole(_("Rounds"), 1, config.MAX_ROUNDS, _("How many Swiss rounds are played."))
-    cycles = whole(_("Cycles"), 1, config.MAX_CYCLES, _("Each player meets each other this many times."), initial=1)
-    groups = whole(_("Groups"), 1, config.MAX_GROUPS, _("Played in this many groups, the seeds dealt in snake "
-                                                         "order; 1: one group."), initial=1)
+    rounds = setting_field("rounds", _("Rounds"), _("How many Swiss rounds are played."))
+    cycles = setting_field("cycles", _("Cycles"), _("Each player meets each other this many times."), initial=1)
+    groups = setting_field("groups", _("Groups"), _("Played in this many groups, the seeds dealt in snake "
+                                                    "order; 1: one group."), initial=1)
     auto_pair = forms.BooleanField(label=_("Pair each round as soon as the one before is decided"), required=False,
                                    initial=True, help_text=_("Unticked: the director pairs each round from the "
                                                              "console."))
@@ -129,18 +136,19 @@ class EventForm(forms.Form):
     rounds_final = length(_("Last round's length"), _("Empty: as the others."))
     rounds_rounds = lengths_by_round(_("Lengths of particular rounds"))
 
-    late_entry_until_round = whole(
-        _("Late entry until round"), 0, config.MAX_ROUNDS,
+    late_entry_until_round = setting_field(
+        "late_entry_until_round", _("Late entry until round"),
         _("Late entry is open until this round is paired: a player entered late plays from the next round to be "
           "paired. Empty or 0: no late entry."))
     late_entry_points = forms.FloatField(
-        label=_("Points credited to a late entrant"), required=False, min_value=0, max_value=config.MAX_ROUNDS,
+        label=_("Points credited to a late entrant"), required=False,
+        min_value=config.SETTINGS["late_entry_points"].low, max_value=config.SETTINGS["late_entry_points"].high,
         help_text=_("Added to their score for the rounds they missed (e.g. 0.5 a round). Empty: 0."),
         widget=forms.NumberInput(attrs={"size": 3, "step": "0.5"}))
 
-    qualifiers = whole(_("Knockout of the top"), 2, config.MAX_QUALIFIERS,
-                       _("The top K of the table go on to a knockout, drawn when you close stage one. Empty: one "
-                         "stage."))
+    qualifiers = setting_field("qualifiers", _("Knockout of the top"),
+                               _("The top K of the table go on to a knockout, drawn when you close stage one. Empty: "
+                                 "one stage."))
 
     main_default = length(_("Match length"), EMPTY_SEVEN)
     main_final = length(_("Final's length"), _("Empty: as the other rounds."))
@@ -148,9 +156,9 @@ class EventForm(forms.Form):
 
     consolation = forms.BooleanField(label=_("Consolation"), required=False,
                                      help_text=_("The early losers of the Main play on in a Consolation bracket."))
-    consolation_feeds = whole(_("Consolation fed up to round"), 1, config.MAX_ROUNDS,
-                              _("Losers of the Main up to this round go to the Consolation. Empty: the first "
-                                "round's."))
+    consolation_feeds = setting_field("consolation_feeds", _("Consolation fed up to round"),
+                                      _("Losers of the Main up to this round go to the Consolation. Empty: the "
+                                        "first round's."))
     consolation_default = length(_("Consolation's match length"), EMPTY_SEVEN)
     consolation_final = length(_("Consolation final's length"), _("Empty: as its other rounds."))
     last_chance = forms.BooleanField(label=_("Last Chance"), required=False,
@@ -173,11 +181,11 @@ class EventForm(forms.Form):
                                help_text=_("If the losers' bracket winner wins the grand final, a second one is "
                                            "played."))
 
-    reach = whole(_("Reach"), 1, config.MAX_FIELD, _("How many rungs up a player may challenge."), initial=3)
+    reach = setting_field("reach", _("Reach"), _("How many rungs up a player may challenge."), initial=3)
     on_win = forms.ChoiceField(label=_("A winning challenger"), required=False, initial="take_place", choices=[
         ("take_place", _("takes the defender's rung (those between move down one)")),
         ("swap", _("swaps rungs with the defender"))])
-    challenge_days = whole(_("Days to play a challenge"), 1, config.MAX_DAYS)
+    challenge_days = setting_field("challenge_days", _("Days to play a challenge"))
     refused = forms.ChoiceField(label=_("A declined challenge"), required=False, initial="walkover", choices=[
         ("walkover", _("is a walkover to the challenger")), ("cancelled", _("is cancelled"))])
     ladder_unplayed = forms.ChoiceField(label=_("A challenge unplayed by its deadline"), required=False,
@@ -185,10 +193,10 @@ class EventForm(forms.Form):
                                             ("walkover", _("is a walkover to the challenger")),
                                             ("cancelled", _("is cancelled"))])
 
-    division_size = whole(_("Players per division"), 2, config.MAX_FIELD)
-    promote = whole(_("Promoted each season"), 0, config.MAX_FIELD, initial=1)
-    relegate = whole(_("Relegated each season"), 0, config.MAX_FIELD, initial=1)
-    round_days = whole(_("Days per round"), 1, config.MAX_DAYS, _("Each round's deadline comes this many days after "
+    division_size = setting_field("division_size", _("Players per division"))
+    promote = setting_field("promote", _("Promoted each season"), initial=1)
+    relegate = setting_field("relegate", _("Relegated each season"), initial=1)
+    round_days = setting_field("round_days", _("Days per round"), _("Each round's deadline comes this many days after "
                                                                    "the one before."))
     league_unplayed = forms.ChoiceField(label=_("A match unplayed by its round's deadline"), required=False,
                                         initial="double_loss", choices=[
@@ -221,7 +229,7 @@ class EventForm(forms.Form):
                 self.fields[fixed].disabled = True
             if facts is not None and facts.drawn:
                 for name, setting in SETTING_OF.items():
-                    if setting not in decider.SETTINGS_AFTER_DRAW:
+                    if setting not in config.AFTER_DRAW:
                         self.fields[name].disabled = True
 
     # -- what the page shows ------------------------------------------------------------------

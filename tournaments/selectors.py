@@ -12,7 +12,7 @@ from players.selectors import display_names
 
 from eventlog import store
 
-from . import decider, derive, stream
+from . import commands, config, decider, derive, stream
 from .refusals import NotLadder, NotLeague
 from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
 
@@ -20,6 +20,14 @@ from .models import Tournament, TournamentSlot, TournamentStanding, TournamentSt
 def tournament_facts(tournament: Tournament) -> stream.Facts:
     """The fold of the event's own stream: everything it knows, its matches' results included."""
     return stream.fold(store.read_stream(stream.stream_id_of(tournament.pk)))
+
+
+def settings_data(tournament: Tournament) -> dict:
+    """The event's settings as they stand: its format, the director's settings (``EventSettings``) and those its
+    commands set (a command's ``setting``), from the fold of its stream."""
+    stored = tournament_facts(tournament).config
+    own = {cls.setting: stored[cls.setting] for cls in commands.COMMANDS.values() if cls.setting in stored}
+    return {"format": stored.get("format", ""), **config.EventSettings.stored(stored).as_dict(), **own}
 
 
 def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:

@@ -74,7 +74,8 @@ FIELD_OF_KIND = {
 MAX_SLOT = 40  # a slot's key
 
 
-def _field(f, a: c.Arg) -> serializers.Field:
+def field_of(f, a: c.Arg) -> serializers.Field:
+    """A command's field (a dataclass field with its :class:`~tournaments.commands.Arg`) as the API types it."""
     options: dict = {"help_text": a.help} if a.help else {}
     if not c.api_required(f, a):
         options["required"] = False
@@ -112,7 +113,7 @@ def serializer_of(command: type[c.TournamentCommand]) -> type[CommandSerializer]
     """The API's body of a command, from its declaration: one field per :class:`~tournaments.commands.Arg`; the
     class's docstring is its description in the OpenAPI document, its name the schema's component."""
     fields = {"type": serializers.ChoiceField(choices=[command.type])}
-    fields.update({f.name: _field(f, a) for f, a in c.args_of(command)})
+    fields.update({f.name: field_of(f, a) for f, a in c.args_of(command)})
     doc = command.__doc__ or ""
     if doc.startswith(f"{command.__name__}("):  # the signature dataclasses write for a class without a docstring
         doc = ""

@@ -243,6 +243,8 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.league_previous = e.previous
         case ev.MatchUnplayed(slot=slot):
             facts.unplayed.add(slot)
+        case _ if hasattr(e, "fold"):
+            e.fold(facts)  # an event that says its own state change beside its fields (tournaments/events.py)
 
 
 def _settle(facts: Facts, slot: str, how: str) -> None:
