@@ -4,7 +4,9 @@ changes shape, these fail and the recipe is rewritten with it."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -107,3 +109,41 @@ def test_every_command_and_format_is_in_the_api_guide():
     guide = (ROOT / "docs" / "api.md").read_text()
     missing = [name for name in (*MATCH_COMMANDS, *EVENT_COMMANDS, *FORMATS) if not re.search(rf"\b{name}\b", guide)]
     assert not missing, f"docs/api.md does not name {missing}"
+
+
+def test_a_tournament_command_made_by_the_recipe_is_read_served_and_judged():
+    """The command recipe, followed for a command the platform does not have: one declaration gives the dict
+    reader, the API's body and the decider's dispatch, and who may send it is the decider's one rule. (Declared
+    here, after ``tournaments.commands.COMMANDS`` was made at import: it does not join the API's commands.)"""
+    from tournaments import events as ev
+    from tournaments.commands import MAX_TABLE, Actor, TournamentCommand, arg, pgettext
+    from tournaments.decider import decide
+    from tournaments.refusals import BadCommand, NotPermitted, Reason
+    from tournaments.serializers import serializer_of
+    from tournaments.stream import Facts
+
+    @dataclass(frozen=True)
+    class CloseTable(TournamentCommand):
+        """Take a table out of service for the rest of the evening."""
+
+        type: ClassVar[str] = "close_table"
+        label: ClassVar[str] = pgettext("done", "table out of service")
+        table: int = arg("whole", low=1, high=MAX_TABLE, refusal=Reason.TABLE_NUMBER, help="the table's number")
+
+        def decide(self, state) -> list:
+            return [ev.TableService(table=self.table, in_service=False)]
+
+    assert CloseTable.from_dict({"type": "close_table", "table": 3}) == CloseTable(table=3)
+    with pytest.raises(BadCommand) as refused:
+        CloseTable.from_dict({"type": "close_table", "table": 0})
+    assert refused.value.reason is Reason.TABLE_NUMBER
+
+    body = serializer_of(CloseTable)
+    assert body(data={"type": "close_table", "table": 3}).is_valid()
+    assert not body(data={"type": "close_table", "table": MAX_TABLE + 1}).is_valid()
+    assert "rest of the evening" in body.__doc__  # its description in the OpenAPI document
+
+    director = CloseTable(table=3, by=Actor(official=True))
+    assert decide(Facts(), director) == [ev.TableService(table=3, in_service=False)]
+    with pytest.raises(NotPermitted):
+        decide(Facts(), CloseTable(table=3, by=Actor(official=False, player=7)))
