@@ -92,10 +92,12 @@ def export_run(*, pk: int) -> str:
     job = ExportJob.objects.filter(pk=pk).first()
     if job is None or job.status == ExportJob.DONE:
         return job.status if job else "gone"
-    ExportJob.objects.filter(pk=pk).update(status=ExportJob.RUNNING)
+    ExportJob.objects.filter(pk=pk).update(status=ExportJob.RUNNING, games_done=0, progress=[])
     record = services.match_load(job.stream_id)
-    text = services.match_export_mat(record, store.read_stream(job.stream_id, until=job.version))
-    ExportJob.objects.filter(pk=pk).update(status=ExportJob.DONE, text=text, finished_at=timezone.now())
+    progress = imports.Progress(ExportJob, pk, job.games)
+    text = services.match_export_mat(record, store.read_stream(job.stream_id, until=job.version), on_game=progress)
+    ExportJob.objects.filter(pk=pk).update(status=ExportJob.DONE, text=text, finished_at=timezone.now(),
+                                           **progress.finished())
     cache.set(services.export_cache_key(job.stream_id, job.version), text, timeout=CACHE_SECONDS)
     ExportJob.objects.filter(stream_id=job.stream_id, version__lt=job.version).delete()
     return ExportJob.DONE

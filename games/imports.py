@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 BIG_RECORD_BYTES = 32_000  # a 7-point match is ~5-15 kB and is judged in a fraction of a second
 BIG_RECORD_GAMES = 25
 MAX_ATTEMPTS = 3
+PROGRESS_REPORTS = 50  # at most this many progress writes a job, whatever its length
 STALE_AFTER = timedelta(minutes=10)  # a job queued or running this long lost its message or its worker
 
 _GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
@@ -53,13 +54,44 @@ class ImportBudgetSpent(BadCommand):
         self.retry_after = retry_after
 
 
-# how a job into an event is recorded: (job) -> MatchRecord, raising as the event's synchronous import does
+# how a job into an event is recorded: (job, its record read) -> MatchRecord, raising as the event's synchronous
+# import does
 _event_recorder: Callable | None = None
 
 
 def register_event_recorder(recorder: Callable) -> None:
     global _event_recorder
     _event_recorder = recorder
+
+
+class Progress:
+    """How many of a job's ``total`` games are done, written to its row as the worker goes: every
+    ``total / PROGRESS_REPORTS`` games, never per action (a row update costs more than judging a move). Every
+    figure written is kept, in order, in the row's ``progress``."""
+
+    def __init__(self, model, pk: int, total: int):
+        self.model, self.pk, self.total = model, pk, total
+        self.step = max(1, total // PROGRESS_REPORTS)
+        self.written: list[int] = []
+
+    def __call__(self, done: int) -> None:
+        done = min(done, self.total)  # a file whose "Game" headers miscount its games
+        if (done % self.step and done < self.total) or self.written[-1:] == [done]:
+            return
+        self.written.append(done)
+        self.model.objects.filter(pk=self.pk).update(games_done=self.written[-1], progress=self.written)
+
+    def finished(self) -> dict:
+        """The row's fields once the job is done: every game."""
+        last = self.written[-1:] == [self.total]
+        return {"games_done": self.total, "progress": self.written if last else [*self.written, self.total]}
+
+
+def percent_done(job) -> int:
+    """100 once done; until then at most 99, the last games' storing (or writing) still to come."""
+    if job.status == "done":
+        return 100
+    return min(99, 100 * job.games_done // job.games) if job.games else 0
 
 
 def games_in(text: str) -> int:
@@ -135,6 +167,7 @@ def send(pk: int) -> None:
 def import_run(*, pk: int) -> str:
     """Judge and store the job's record, as a small import is in the request; return the job's status."""
     from . import services
+    from .engine.matfile import read_mat
 
     with transaction.atomic():
         job = ImportJob.objects.select_for_update().filter(pk=pk).first()
@@ -149,15 +182,20 @@ def import_run(*, pk: int) -> str:
             job.save(update_fields=["status", "finished_at", "refusal"])
             return job.status
         job.status, job.started_at, job.attempts = ImportJob.RUNNING, timezone.now(), job.attempts + 1
-        job.save(update_fields=["status", "started_at", "attempts"])
+        job.games_done, job.progress = 0, []  # an attempt judges the record from its start
+        job.save(update_fields=["status", "started_at", "attempts", "games_done", "progress"])
+    progress = Progress(ImportJob, pk, job.games)
     try:
+        # judged outside the transaction that stores it: each progress figure is committed as it is written
+        read = read_mat(job.text, on_game=progress)
         with transaction.atomic():  # players named in a refused file are not kept
             if job.tournament_id is not None:
-                record = _event_recorder(job)
+                record = _event_recorder(job, read)
             else:
                 player0, player1 = services.players_for_import(job.text, job.player0_id, job.player1_id)
                 services.check_may_create(job.user, (player0, player1))
-                record = services.match_import_mat(actor=job.user, text=job.text, player0=player0, player1=player1)
+                record = services.match_import_mat(actor=job.user, text=job.text, player0=player0, player1=player1,
+                                                   read=read)
     except (BadCommand, EngineError, PermissionDenied) as refused:
         return _finish(pk, status=ImportJob.FAILED, refusal=refusal_of(refused))
     except Exception as crashed:  # noqa: BLE001 - an attempt; the sweep tries again, at most MAX_ATTEMPTS
@@ -171,12 +209,12 @@ def import_run(*, pk: int) -> str:
     from . import viewer
 
     viewer.game_bounds(record.stream_id)  # where each game begins, cached now: no visitor pays for it
-    return _finish(pk, status=ImportJob.DONE, stream_id=record.stream_id)
+    return _finish(pk, status=ImportJob.DONE, stream_id=record.stream_id, **progress.finished())
 
 
-def _finish(pk: int, *, status: str, stream_id: str = "", refusal: dict | None = None) -> str:
+def _finish(pk: int, *, status: str, stream_id: str = "", refusal: dict | None = None, **done) -> str:
     ImportJob.objects.filter(pk=pk).update(status=status, stream_id=stream_id, refusal=refusal,
-                                           finished_at=timezone.now())
+                                           finished_at=timezone.now(), **done)
     return status
 
 

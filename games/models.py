@@ -98,6 +98,8 @@ class ImportJob(models.Model):
     # tournament_id: games never looks events up, the recorder registered by the events' app does
     tournament_id = models.BigIntegerField(_("event"), null=True, blank=True)
     games = models.PositiveIntegerField(_("games"), default=0)
+    games_done = models.PositiveIntegerField(default=0)  # judged so far, told by the worker
+    progress = models.JSONField(default=list, blank=True)  # every games_done written, in order
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     stream_id = models.CharField(_("match stream"), max_length=64, blank=True)
     refusal = models.JSONField(_("refusal"), null=True, blank=True)  # the API's answer to the record, when refused
@@ -123,6 +125,8 @@ class ExportJob(models.Model):
     version = models.PositiveIntegerField(_("version"))
     status = models.CharField(_("status"), max_length=8, choices=STATUSES, default=QUEUED)
     games = models.PositiveIntegerField(_("games"), default=0)
+    games_done = models.PositiveIntegerField(default=0)  # written so far, told by the worker
+    progress = models.JSONField(default=list, blank=True)  # every games_done written, in order
     text = models.TextField(null=True, blank=True)  # the .mat file, once written
     claimed_at = models.DateTimeField()  # a claim this old without a file: its worker died
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)

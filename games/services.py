@@ -640,19 +640,20 @@ _GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
 
 def match_import_mat(
     *, actor, text: str, player0: Player, player1: Player, officiating_director_id: int | None = None,
-    rating_ramp: str = "fibs", tournament_id: int | None = None, published: bool = True,
+    rating_ramp: str = "fibs", tournament_id: int | None = None, published: bool = True, read=None,
 ) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
 
     ``officiating_director_id``, ``rating_ramp``, ``tournament_id`` and ``published`` are recorded as
-    :func:`match_create` records them. A record imported by one of its players is not rated until the other player (or an official)
+    :func:`match_create` records them. ``read``: ``text`` already read by ``read_mat`` (a worker reads it first,
+    telling its progress). A record imported by one of its players is not rated until the other player (or an official)
     confirms it (``confirm_import``); one imported by the official it names, or a federation official, is. The same record of moves is
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
     second import of it is refused."""
     if player0.pk == player1.pk:  # as match_create: a record of one player against themselves rates nothing true
         raise engine_errors.InvalidAction("a match needs two different players")
     check_import_games(text)
-    read = read_mat(text)
+    read = read if read is not None else read_mat(text)
     engine_events = read.events
     if len(engine_events) > limits.MAX_IMPORT_EVENTS:
         raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_EVENTS} actions; this file has "
@@ -706,9 +707,10 @@ def record_fingerprint(engine_events) -> str:
     return hashlib.sha256(json.dumps(facts, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def match_export_mat(record: MatchRecord, rows) -> str:
+def match_export_mat(record: MatchRecord, rows, on_game=None) -> str:
+    """The match's ``.mat`` file; ``on_game(done)`` is told after each game written."""
     events = [streams.engine_event(r.event_type, r.payload) for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
-    return write_mat(events, headers={"Site": "Crawford"})
+    return write_mat(events, headers={"Site": "Crawford"}, on_game=on_game)
 
 
 def export_cache_key(stream_id: str, version: int) -> str:

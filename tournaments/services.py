@@ -193,19 +193,19 @@ def tournament_add_match(*, actor, tournament: Tournament, player0: Player, play
 
 
 def tournament_import_match(*, actor, tournament: Tournament, text: str, player0: Player,
-                            player1: Player) -> MatchRecord:
+                            player1: Player, read=None) -> MatchRecord:
     """A match the event holds, read from a ``.mat`` file (vouched for: its director imports it); hidden while
     the event is."""
     check_may_add_matches(actor, tournament)
     return matches.match_import_mat(
         actor=actor, text=text, player0=player0, player1=player1, tournament_id=tournament.pk,
         officiating_director_id=tournament.director_id, rating_ramp=rating_ramp_of(tournament),
-        published=tournament.published)
+        published=tournament.published, read=read)
 
 
-def tournament_import_job(job) -> MatchRecord:
+def tournament_import_job(job, read) -> MatchRecord:
     """A director's big record, recorded by the worker (games/imports.py) as :func:`tournament_import_match`
-    records a small one in the request, with the same refusals: the director is asked again, the event may have
+    records a small one in the request (``read``: its record, judged by the worker), with the same refusals: the director is asked again, the event may have
     changed hands since."""
     tournament = Tournament.objects.filter(pk=job.tournament_id).first()
     if tournament is None:
@@ -213,7 +213,7 @@ def tournament_import_job(job) -> MatchRecord:
     check_may_add_matches(job.user, tournament)
     player0, player1 = matches.players_for_import(job.text, job.player0_id, job.player1_id)
     return tournament_import_match(actor=job.user, tournament=tournament, text=job.text, player0=player0,
-                                   player1=player1)
+                                   player1=player1, read=read)
 
 
 # -- commands --------------------------------------------------------------------------------

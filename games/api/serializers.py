@@ -306,6 +306,8 @@ class ImportJobSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
     games = serializers.IntegerField()
+    games_done = serializers.IntegerField(help_text="how many of them the worker has done so far")
+    percent = serializers.IntegerField(help_text="0 to 100: 100 once done")
     match = serializers.CharField(allow_null=True, help_text="the imported match, once done")
     tournament = serializers.IntegerField(allow_null=True, help_text="the event imported into (its director's "
                                                                      "import); null for a casual match")
@@ -321,6 +323,8 @@ class ExportJobSerializer(serializers.Serializer):
     match = serializers.CharField()
     version = serializers.IntegerField(help_text="the match's version the file is written of")
     games = serializers.IntegerField()
+    games_done = serializers.IntegerField(help_text="how many of them the worker has done so far")
+    percent = serializers.IntegerField(help_text="0 to 100: 100 once done")
     file = serializers.CharField(help_text="the .mat file's address: served from there once done")
     claimed_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)

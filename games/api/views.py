@@ -224,8 +224,9 @@ class MatchExport(APIView):
 
 def _being_written(request, job: ExportJob) -> HttpResponse:
     if "text/html" in request.META.get("HTTP_ACCEPT", ""):  # a browser following the match page's link
+        done = {"done": job.games_done, "total": job.games, "percent": imports.percent_done(job)}
         return printing.come_back_page(_("This match's file is being written; it downloads by itself in a few "
-                                         "seconds."))
+                                         "seconds."), _("%(done)s of %(total)s games written (%(percent)s%%).") % done)
     answer = Response(export_job_data(job), status=status.HTTP_202_ACCEPTED)
     answer["Location"] = reverse("export-job", args=[job.pk])
     answer["Retry-After"] = str(printing.COME_BACK_SECONDS)
@@ -235,7 +236,7 @@ def _being_written(request, job: ExportJob) -> HttpResponse:
 
 def export_job_data(job: ExportJob) -> dict:
     return {"id": job.pk, "status": job.status, "match": job.stream_id, "version": job.version, "games": job.games,
-            "file": reverse("match-export", args=[job.stream_id]), "claimed_at": job.claimed_at,
+            "games_done": job.games_done, "percent": imports.percent_done(job), "file": reverse("match-export", args=[job.stream_id]), "claimed_at": job.claimed_at,
             "finished_at": job.finished_at}
 
 
@@ -302,8 +303,8 @@ def big_import_or_charge(request, text: str, data: dict, *, tournament_id: int |
 
 
 def import_job_data(job) -> dict:
-    return {"id": job.pk, "status": job.status, "games": job.games, "match": job.stream_id or None,
-            "tournament": job.tournament_id, "refusal": job.refusal, "created_at": job.created_at,
+    return {"id": job.pk, "status": job.status, "games": job.games, "games_done": job.games_done,
+            "percent": imports.percent_done(job), "match": job.stream_id or None, "tournament": job.tournament_id, "refusal": job.refusal, "created_at": job.created_at,
             "finished_at": job.finished_at}
 
 

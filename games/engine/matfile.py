@@ -42,6 +42,7 @@ up), each kept as a :class:`MatWarning` (file line and reason) on the record:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import commands as cmd
@@ -302,8 +303,9 @@ def _header_options(headers: dict[str, str], length: int, warnings: list[MatWarn
     return options
 
 
-def read_mat(text: str) -> MatRecord:
-    """Read and judge a ``.mat`` file: every action is decided by the engine."""
+def read_mat(text: str, on_game: Callable[[int], None] | None = None) -> MatRecord:
+    """Read and judge a ``.mat`` file: every action is decided by the engine. ``on_game(done)`` is told after each
+    game is judged (how far a long record is: a worker reports it)."""
     headers, length, games = parse_mat(text)
     if not games:
         raise MatFileError("the file holds no game")
@@ -328,9 +330,11 @@ def read_mat(text: str) -> MatRecord:
         )
     except EngineError as broken:
         raise MatFileError(str(broken)) from None
-    for game in games:
+    for done, game in enumerate(games, 1):
         warnings.extend(game.warnings)
         replayer.game(game)
+        if on_game is not None:
+            on_game(done)
     warnings.sort(key=lambda w: w.line)
     return MatRecord(tuple(names), length, headers, replayer.events, replayer.state, len(games), warnings)
 
@@ -489,9 +493,11 @@ class _Replayer:
 # -- writing -----------------------------------------------------------------
 
 
-def write_mat(events, headers: dict[str, str] | None = None) -> str:
-    """Write a match's events as a ``.mat`` file in GNU Backgammon's layout."""
+def write_mat(events, headers: dict[str, str] | None = None, on_game: Callable[[int], None] | None = None) -> str:
+    """Write a match's events as a ``.mat`` file in GNU Backgammon's layout. ``on_game(done)`` is told after each
+    game is written (how far a long match's file is: a worker reports it)."""
     state = MatchState()
+    won = 0
     lines: list[str] = []
     row: list[str | None] = [None, None]
     number = 0
@@ -550,6 +556,9 @@ def write_mat(events, headers: dict[str, str] | None = None) -> str:
                     lines += _game_header(event.game, state.players, before.score)
                 lines.append(" " * (6 if event.winner == 0 else 34) + wins)
             lines.append("")
+            won += 1
+            if on_game is not None:
+                on_game(won)
     flush()
     # gnubg ends every game, the last one too, with a blank line; its importer needs it
     return "\n".join(lines).rstrip("\n") + "\n\n"
