@@ -23,3 +23,10 @@ def refused(cls: type[Exception], reason: Enum, **params):
     for name, value in params.items():
         got = refusal.params[name]
         assert (got.reason if isinstance(value, Enum) else got) == value, (name, got, str(refusal))
+
+
+def innermost_reason(refusal: Exception) -> Enum:
+    """The reason at the heart of a refusal: its own, or its nested ``why``'s, all the way down."""
+    while "why" in refusal.params:
+        refusal = refusal.params["why"]
+    return refusal.reason

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .errors import InvalidPosition
+from .errors import InvalidPosition, Reason
 
 CHECKERS = 15
 OFF = 0
@@ -47,14 +47,15 @@ class Position(NamedTuple):
 
     def validated(self) -> Position:
         """Return self, or raise :class:`InvalidPosition` if no game can reach it."""
-        for name, side in (("mover", self.mine), ("opponent", self.theirs)):
+        for side, counts, checkers in ((self.mine, Reason.MOVER_SIDE, Reason.MOVER_CHECKERS),
+                                       (self.theirs, Reason.OPPONENT_SIDE, Reason.OPPONENT_CHECKERS)):
             if len(side) != 26 or any(n < 0 for n in side):
-                raise InvalidPosition(f"the {name}'s side must be 26 counts, none negative")
+                raise InvalidPosition(counts)
             if sum(side) != CHECKERS:
-                raise InvalidPosition(f"the {name} has {sum(side)} checkers, not {CHECKERS}")
+                raise InvalidPosition(checkers, count=sum(side), checkers=CHECKERS)
         for p in range(1, 25):
             if self.mine[p] and self.theirs[25 - p]:
-                raise InvalidPosition(f"both players have checkers on the {p} point")
+                raise InvalidPosition(Reason.BOTH_ON_POINT, point=p)
         return self
 
     def pip_count(self) -> tuple[int, int]:
@@ -115,7 +116,7 @@ def _side_from_map(points: dict[int, int]) -> tuple[int, ...]:
     side = [0] * 26
     for point, count in points.items():
         if not 1 <= point <= 25:
-            raise InvalidPosition(f"point {point} is not on the board (1-24, 25 = bar)")
+            raise InvalidPosition(Reason.OFF_THE_BOARD, point=point)
         side[point] = count
     side[OFF] = CHECKERS - sum(side)
     return tuple(side)

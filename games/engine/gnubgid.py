@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from .board import BAR, CHECKERS, OFF, Position
-from .errors import InvalidPosition, NotationError
+from .errors import InvalidPosition, NotationError, Reason
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*")
 
@@ -52,16 +52,16 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]*")
 def _from_base64(text: str, length: int, what: str) -> bytes:
     """Decode ``length`` base64 characters; the unused low bits of the last one must be 0."""
     if not isinstance(text, str) or len(text) != length or not _BASE64.fullmatch(text):
-        raise NotationError(f"a {what} is {length} base64 characters (A-Z a-z 0-9 + /), not {text!r}")
+        raise NotationError(Reason.BASE64_LENGTH, what=what, length=length, text=repr(text))
     padded = text + "=" * (-length % 4)
     try:
         data = base64.b64decode(padded, validate=True)
     except binascii.Error as exc:  # pragma: no cover - the regex already guards this
-        raise NotationError(f"{text!r} is not base64: {exc}") from exc
+        raise NotationError(Reason.NOT_BASE64, text=repr(text), error=str(exc)) from exc
     # b64decode silently drops the bits of the last character that do not fill
     # a byte; a genuine ID leaves them 0, so anything else is a typo.
     if base64.b64encode(data).decode().rstrip("=") != text:
-        raise NotationError(f"{text!r} is not a {what}: its last character has stray bits")
+        raise NotationError(Reason.STRAY_BITS, text=repr(text), what=what)
     return data
 
 
@@ -100,13 +100,13 @@ def position_from_id(text: str) -> Position:
     for k in range(80):
         if side == 2:  # all 50 slots read: the rest is padding
             if bits >> k:
-                raise NotationError(f"Position ID {text!r} has checkers past the last point")
+                raise NotationError(Reason.PAST_LAST_POINT, text=repr(text))
             break
         if bits >> k & 1:
             sides[side][slot] += 1
             if sum(sides[side]) > CHECKERS:
-                name = "opponent" if side == 0 else "player on roll"
-                raise NotationError(f"Position ID {text!r} gives the {name} more than {CHECKERS} checkers")
+                raise NotationError(Reason.OPPONENT_TOO_MANY if side == 0 else Reason.ROLLER_TOO_MANY, text=repr(text),
+                                    checkers=CHECKERS)
         else:
             slot += 1
             if slot == 26:
@@ -118,10 +118,10 @@ def position_from_id(text: str) -> Position:
     try:
         position.validated()
     except InvalidPosition as exc:
-        raise NotationError(f"Position ID {text!r}: {exc}") from exc
+        raise NotationError(Reason.POSITION_ID, text=repr(text), why=exc) from exc
     # gnubg's CheckPosition also refuses this one: nobody could have moved last.
     if mine[BAR] and theirs[BAR] and all(mine[p] >= 2 and theirs[p] >= 2 for p in range(1, 7)):
-        raise NotationError(f"Position ID {text!r}: both players are on the bar against closed boards")
+        raise NotationError(Reason.POSITION_ID, text=repr(text), why=NotationError(Reason.BOTH_ON_BAR))
     return position
 
 
@@ -195,23 +195,23 @@ def _check(info: MatchIdInfo) -> None:
     """Raise :class:`NotationError` unless gnubg could write and read ``info``."""
     cube = info.cube_value
     if cube < 1 or cube & (cube - 1) or cube > 1 << 15:
-        raise NotationError(f"cube value {cube} is not a power of 2 from 1 to 32768")
+        raise NotationError(Reason.CUBE_VALUE, cube=cube)
     if info.cube_owner not in (0, 1, None):
-        raise NotationError(f"cube owner {info.cube_owner!r} is not 0, 1 or None (centred)")
+        raise NotationError(Reason.CUBE_OWNER, owner=repr(info.cube_owner))
     for name in ("player_on_roll", "turn"):
         if getattr(info, name) not in (0, 1):
-            raise NotationError(f"{name} must be player 0 or 1, not {getattr(info, name)!r}")
+            raise NotationError(Reason.PLAYER_FIELD, field=name, value=repr(getattr(info, name)))
     d1, d2 = info.dice
     if not (d1 == d2 == 0 or (1 <= d1 <= 6 and 1 <= d2 <= 6)):
-        raise NotationError(f"dice {info.dice} are neither (0, 0) (not rolled) nor two dice 1-6")
+        raise NotationError(Reason.ID_DICE, dice=info.dice)
     if not 0 <= info.match_length < 1 << 15:
-        raise NotationError(f"match length {info.match_length} does not fit in 15 bits")
+        raise NotationError(Reason.LENGTH_BITS, length=info.match_length)
     for score in info.score:
         # gnubg's MatchFromKey refuses a score above the match length
         if score < 0 or (info.match_length and score > info.match_length) or score >= 1 << 15:
-            raise NotationError(f"score {info.score} does not fit a {info.match_length}-point match")
+            raise NotationError(Reason.SCORE_FIT, score=info.score, length=info.match_length)
     if info.crawford and not info.match_length:
-        raise NotationError("a money game (match length 0) has no Crawford game")
+        raise NotationError(Reason.MONEY_CRAWFORD)
 
 
 def match_id(info: MatchIdInfo) -> str:
@@ -244,12 +244,12 @@ def match_from_id(text: str) -> MatchIdInfo:
     """Read a gnubg Match ID; raise :class:`NotationError` if it is malformed."""
     bits = _bits_to_int(_from_base64(text, 12, "Match ID"))
     if bits >> 67:
-        raise NotationError(f"Match ID {text!r} has bits set past bit 66")
+        raise NotationError(Reason.PAST_BIT_66, text=repr(text))
     v = {name: bits >> start & ((1 << size) - 1) for name, start, size in _LAYOUT}
     if v["cube_owner"] == 2:
-        raise NotationError(f"Match ID {text!r}: cube owner bits 10 mean nothing (0, 1 or 11 = centred)")
+        raise NotationError(Reason.MATCH_ID, text=repr(text), why=NotationError(Reason.OWNER_BITS))
     if v["game_state"] > GameState.DROPPED:
-        raise NotationError(f"Match ID {text!r}: game state {v['game_state']} is unknown (0-4)")
+        raise NotationError(Reason.MATCH_ID, text=repr(text), why=NotationError(Reason.GAME_STATE, state=v["game_state"]))
     info = MatchIdInfo(
         cube_value=1 << v["cube_log2"],
         cube_owner=None if v["cube_owner"] == _CENTRED else v["cube_owner"],
@@ -267,5 +267,5 @@ def match_from_id(text: str) -> MatchIdInfo:
     try:
         _check(info)
     except NotationError as exc:
-        raise NotationError(f"Match ID {text!r}: {exc}") from exc
+        raise NotationError(Reason.MATCH_ID, text=repr(text), why=exc) from exc
     return info

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .errors import NotationError
+from .errors import NotationError, Reason
 from .moves import Step
 
 _TOKEN = re.compile(r"^(bar|off|\d{1,2})((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$", re.I)
@@ -29,7 +29,7 @@ def _point(text: str) -> int:
         return 0
     value = int(text)
     if not 0 <= value <= 25:
-        raise NotationError(f"{text} is not a point (1-24, bar/25, off/0)")
+        raise NotationError(Reason.NOT_A_POINT, text=text)
     return value
 
 
@@ -46,7 +46,7 @@ def parse_move(text: str) -> tuple[Step, ...]:
     for token in text.replace(",", " ").split():
         match = _TOKEN.match(token)
         if not match:
-            raise NotationError(f"cannot read {token!r} as a move (expected e.g. 24/18, bar/22, 6/off, 8/5(2))")
+            raise NotationError(Reason.UNREADABLE_MOVE, text=repr(token))
         start, rest, repeat = match.groups()
         points = [_point(start)]
         hits = [False]
@@ -56,7 +56,7 @@ def parse_move(text: str) -> tuple[Step, ...]:
         path = [Step(points[i], points[i + 1], hits[i + 1]) for i in range(len(points) - 1)]
         for step in path:
             if step.to_point >= step.from_point:
-                raise NotationError(f"{token}: checkers move from higher to lower points")
+                raise NotationError(Reason.MOVE_UPWARDS, text=token)
         steps.extend(path)
         # "6/1*(4)": the first checker hits, the others land on the point
         steps.extend(Step(st.from_point, st.to_point, False) for st in path * (int(repeat or 1) - 1))

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from .board import BAR, CHECKERS, OFF, Position
-from .errors import InvalidPosition, NotationError
+from .errors import InvalidPosition, NotationError, Reason
 
 BOTTOM = 1  # the player with upper-case checkers, drawn at the bottom
 TOP = -1
@@ -82,36 +82,35 @@ _INT = re.compile(r"-?\d+")
 _DICE = re.compile(r"00|[1-6][1-6]|[DBR]")
 
 
-def _log2(value: int, what: str) -> int:
+def _log2(value: int, what: Reason) -> int:
     if value < 1 or value & (value - 1):
-        raise NotationError(f"{what} {value} is not a power of 2")
+        raise NotationError(what, value=value)
     return value.bit_length() - 1
 
 
 def _check(info: XgidInfo) -> None:
     """Raise :class:`NotationError` unless ``info`` makes a valid XGID."""
     if info.turn not in (BOTTOM, TOP):
-        raise NotationError(f"turn must be 1 (bottom player) or -1 (top player), not {info.turn!r}")
+        raise NotationError(Reason.XGID_TURN, turn=repr(info.turn))
     if info.cube_position not in (-1, 0, 1):
-        raise NotationError(f"cube position must be 1, 0 or -1, not {info.cube_position!r}")
+        raise NotationError(Reason.XGID_CUBE_POSITION, position=repr(info.cube_position))
     d1, d2 = info.dice
     if not (d1 == d2 == 0 or (1 <= d1 <= 6 and 1 <= d2 <= 6)):
-        raise NotationError(f"dice {info.dice} are neither (0, 0) (not rolled) nor two dice 1-6")
+        raise NotationError(Reason.ID_DICE, dice=info.dice)
     if info.cube_action is not CubeAction.NONE and info.dice != (0, 0):
-        raise NotationError("the dice are not rolled while a cube decision is pending")
-    _log2(info.cube_value, "cube value")
-    _log2(info.max_cube, "maximum cube")
+        raise NotationError(Reason.DICE_DURING_CUBE)
+    _log2(info.cube_value, Reason.CUBE_POWER)
+    _log2(info.max_cube, Reason.MAX_CUBE_POWER)
     if info.match_length < 0 or info.score_bottom < 0 or info.score_top < 0:
-        raise NotationError("match length and scores cannot be negative")
+        raise NotationError(Reason.NEGATIVE_SCORES)
     if info.match_length:
         if max(info.score_bottom, info.score_top) >= info.match_length:
-            raise NotationError(
-                f"score {info.score_bottom}-{info.score_top} is not below the match length {info.match_length}"
-            )
+            raise NotationError(Reason.SCORE_BELOW_LENGTH, bottom=info.score_bottom, top=info.score_top,
+                                length=info.match_length)
         if info.jacoby or info.beaver:
-            raise NotationError("the Jacoby and beaver rules belong to money play (match length 0)")
+            raise NotationError(Reason.MONEY_RULES)
     elif info.crawford:
-        raise NotationError("a money game (match length 0) has no Crawford game")
+        raise NotationError(Reason.MONEY_CRAWFORD)
 
 
 def xgid(info: XgidInfo) -> str:
@@ -136,7 +135,7 @@ def xgid(info: XgidInfo) -> str:
     rules = int(info.crawford) if info.match_length else int(info.jacoby) + 2 * int(info.beaver)
     fields = [
         "".join(cells),
-        _log2(info.cube_value, "cube value"),
+        _log2(info.cube_value, Reason.CUBE_POWER),
         info.cube_position,
         info.turn,
         dice,
@@ -144,7 +143,7 @@ def xgid(info: XgidInfo) -> str:
         info.score_top,
         rules,
         info.match_length,
-        _log2(info.max_cube, "maximum cube"),
+        _log2(info.max_cube, Reason.MAX_CUBE_POWER),
     ]
     return "XGID=" + ":".join(str(f) for f in fields)
 
@@ -160,18 +159,15 @@ def parse_xgid(text: str) -> XgidInfo:
         body = body[5:]
     fields = body.split(":")
     if len(fields) != 10:
-        raise NotationError(f"an XGID has 10 fields separated by ':', {text!r} has {len(fields)}")
+        raise NotationError(Reason.XGID_FIELDS, text=repr(text), count=len(fields))
     board, *numbers = fields
     dice_text = numbers.pop(3)
     if not all(_INT.fullmatch(f) for f in numbers):
-        raise NotationError(f"XGID {text!r}: fields 2-4 and 6-10 must be whole numbers")
+        raise NotationError(Reason.XGID, text=repr(text), why=NotationError(Reason.WHOLE_FIELDS))
     cube_log2, cube_position, turn, score_bottom, score_top, rules, match_length, max_log2 = map(int, numbers)
 
     if not re.fullmatch(r"[-a-o][-A-Oa-o]{24}[-A-O]", board):
-        raise NotationError(
-            f"XGID {text!r}: the board must be 26 characters: '-' or a-o for the top player's bar, "
-            "'-', A-O (bottom player) or a-o (top player) for points 1-24, '-' or A-O for the bottom player's bar"
-        )
+        raise NotationError(Reason.XGID, text=repr(text), why=NotationError(Reason.XGID_BOARD))
     bottom = [0] * 26
     top = [0] * 26
     top[BAR] = 0 if board[0] == "-" else _count(board[0])
@@ -182,21 +178,21 @@ def parse_xgid(text: str) -> XgidInfo:
             bottom[p] = _count(char)
         elif char.islower():
             top[25 - p] = _count(char)
-    for name, side in (("bottom", bottom), ("top", top)):
+    for too_many, side in ((Reason.BOTTOM_TOO_MANY, bottom), (Reason.TOP_TOO_MANY, top)):
         if sum(side) > CHECKERS:
-            raise NotationError(f"XGID {text!r}: the {name} player has more than {CHECKERS} checkers")
+            raise NotationError(Reason.XGID, text=repr(text), why=NotationError(too_many, checkers=CHECKERS))
         side[OFF] = CHECKERS - sum(side)
 
     if not _DICE.fullmatch(dice_text):
-        raise NotationError(f"XGID {text!r}: dice field {dice_text!r} is not 00, two dice 1-6, D, B or R")
+        raise NotationError(Reason.XGID, text=repr(text), why=NotationError(Reason.XGID_DICE, dice=repr(dice_text)))
     if dice_text.isdigit():
         dice, action = (int(dice_text[0]), int(dice_text[1])), CubeAction.NONE
     else:
         dice, action = (0, 0), CubeAction(dice_text)
     if not 0 <= cube_log2 <= 15 or not 0 <= max_log2 <= 15:
-        raise NotationError(f"XGID {text!r}: cube fields are log2 of the cube value (0-15)")
+        raise NotationError(Reason.XGID, text=repr(text), why=NotationError(Reason.CUBE_FIELDS))
     if match_length > 0 and rules not in (0, 1) or match_length == 0 and rules not in (0, 1, 2, 3):
-        raise NotationError(f"XGID {text!r}: Crawford/Jacoby field {rules} does not fit this kind of game")
+        raise NotationError(Reason.XGID, text=repr(text), why=NotationError(Reason.RULES_FIELD, rules=rules))
 
     info = XgidInfo(
         position=Position(tuple(bottom), tuple(top)),
@@ -217,7 +213,7 @@ def parse_xgid(text: str) -> XgidInfo:
         _check(info)
         info.position.validated()
     except (NotationError, InvalidPosition) as exc:
-        raise NotationError(f"XGID {text!r}: {exc}") from exc
+        raise NotationError(Reason.XGID, text=repr(text), why=exc) from exc
     if turn == TOP:  # the engine sees the board from the player on roll
         info = replace(info, position=info.position.swap())
     return info

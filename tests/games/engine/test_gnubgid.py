@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from games.engine.board import Position
 from games.engine.casefile import position_from_json, read_cases
-from games.engine.errors import NotationError
+from games.engine.errors import NotationError, Reason
 from games.engine.gnubgid import (
     GameState,
     MatchIdInfo,
@@ -25,6 +25,8 @@ from games.engine.gnubgid import (
     position_from_id,
     position_id,
 )
+
+from tests.refusals import innermost_reason
 
 CASES = Path(__file__).resolve().parents[2] / "fixtures" / "gnubg" / "cases.jsonl"
 GNUBG = "/usr/games/gnubg"
@@ -147,30 +149,32 @@ def test_position_round_trip(position):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("4HPwATDgc/ABM", "14 base64"),  # too short
-        ("4HPwATDgc/ABMAA", "14 base64"),  # too long
-        ("4HPwATDgc/AB=A", "14 base64"),  # padding character
-        ("4HPwATDgc ABMA", "14 base64"),
-        ("4HPwATDgc/ABMB", "stray bits"),  # the last character keeps 4 unused bits
-        ("//////////////"[:13] + "w", "more than 15"),  # all ones
-        (raw_position_id([16] + [0] * 24, [0] * 25), "more than 15"),
-        (raw_position_id([0] * 25, [0] * 24 + [16]), "more than 15"),
+        ("4HPwATDgc/ABM", Reason.BASE64_LENGTH),  # too short
+        ("4HPwATDgc/ABMAA", Reason.BASE64_LENGTH),  # too long
+        ("4HPwATDgc/AB=A", Reason.BASE64_LENGTH),  # padding character
+        ("4HPwATDgc ABMA", Reason.BASE64_LENGTH),
+        ("4HPwATDgc/ABMB", Reason.STRAY_BITS),  # the last character keeps 4 unused bits
+        ("//////////////"[:13] + "w", (Reason.ROLLER_TOO_MANY, Reason.OPPONENT_TOO_MANY)),  # all ones
+        (raw_position_id([16] + [0] * 24, [0] * 25), (Reason.ROLLER_TOO_MANY, Reason.OPPONENT_TOO_MANY)),
+        (raw_position_id([0] * 25, [0] * 24 + [16]), (Reason.ROLLER_TOO_MANY, Reason.OPPONENT_TOO_MANY)),
         # opponent's point 24 (index 23) is the mover's point 1
-        (raw_position_id([0] * 23 + [1, 0], [1] + [0] * 24), "both players"),
-        (raw_position_id([2] * 6 + [0] * 18 + [1], [2] * 6 + [0] * 18 + [1]), "closed boards"),
+        (raw_position_id([0] * 23 + [1, 0], [1] + [0] * 24), Reason.BOTH_ON_POINT),
+        (raw_position_id([2] * 6 + [0] * 18 + [1], [2] * 6 + [0] * 18 + [1]), Reason.BOTH_ON_BAR),
     ],
 )
 def test_malformed_position_ids(text, message):
-    with pytest.raises(NotationError, match=message):
+    with pytest.raises(NotationError) as refused:
         position_from_id(text)
+    assert innermost_reason(refused.value) in (message if isinstance(message, tuple) else (message,))
 
 
 def test_padding_after_the_last_point_is_refused():
     good = position_id(Position.from_points({6: 1}, {6: 1}))  # few bits used
     data = bytearray(base64.b64decode(good + "=="))
     data[8] |= 0x01  # bit 64, well past the 50th zero
-    with pytest.raises(NotationError, match="past the last point"):
+    with pytest.raises(NotationError) as refused:
         position_from_id(base64.b64encode(bytes(data)).decode()[:14])
+    assert refused.value.reason is Reason.PAST_LAST_POINT
 
 
 # -- Match ID ----------------------------------------------------------------
@@ -279,23 +283,24 @@ def _key(**overrides: tuple[int, int]) -> str:
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("cAkAAAAAAAA", "12 base64"),
-        ("cAkAAAAAAAAAA", "12 base64"),
-        ("cAkAAAAAAA-A", "12 base64"),
-        (_key(b67=(1, 1)), "past bit 66"),
-        (_key(b70=(2, 3)), "past bit 66"),
-        (_key(b4=(2, 2)), "cube owner"),
-        (_key(b8=(3, 5)), "game state"),
-        (_key(b8=(3, 7)), "game state"),
-        (_key(b15=(3, 7), b18=(3, 1)), "dice"),
-        (_key(b15=(3, 4)), "dice"),  # one die rolled, the other not
-        (_key(b7=(1, 1)), "Crawford"),  # Crawford in a money game
-        (_key(b21=(15, 5), b36=(15, 6)), "score"),  # 6 in a 5-point match
+        ("cAkAAAAAAAA", Reason.BASE64_LENGTH),
+        ("cAkAAAAAAAAAA", Reason.BASE64_LENGTH),
+        ("cAkAAAAAAA-A", Reason.BASE64_LENGTH),
+        (_key(b67=(1, 1)), Reason.PAST_BIT_66),
+        (_key(b70=(2, 3)), Reason.PAST_BIT_66),
+        (_key(b4=(2, 2)), Reason.OWNER_BITS),
+        (_key(b8=(3, 5)), Reason.GAME_STATE),
+        (_key(b8=(3, 7)), Reason.GAME_STATE),
+        (_key(b15=(3, 7), b18=(3, 1)), Reason.ID_DICE),
+        (_key(b15=(3, 4)), Reason.ID_DICE),  # one die rolled, the other not
+        (_key(b7=(1, 1)), Reason.MONEY_CRAWFORD),  # Crawford in a money game
+        (_key(b21=(15, 5), b36=(15, 6)), Reason.SCORE_FIT),  # 6 in a 5-point match
     ],
 )
 def test_malformed_match_ids(text, message):
-    with pytest.raises(NotationError, match=message):
+    with pytest.raises(NotationError) as refused:
         match_from_id(text)
+    assert innermost_reason(refused.value) is message
 
 
 @pytest.mark.parametrize(

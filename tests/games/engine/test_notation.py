@@ -7,6 +7,8 @@ from games.engine.events import DiceRolled, GameWon, MatchStarted, from_dict, to
 from games.engine.moves import Step
 from games.engine.notation import format_mat_move
 
+from tests.refusals import refused
+
 
 @pytest.mark.parametrize(
     "text, steps",
@@ -50,10 +52,11 @@ def test_unreadable_text_is_refused(bad):
 
 
 def test_star_on_a_point_without_a_blot_is_refused():
-    from games.engine import IllegalMove
+    from games.engine import IllegalMove, Reason
 
-    with pytest.raises(IllegalMove, match="no blot to hit on the 5 point"):
+    with refused(IllegalMove, Reason.NOT_LEGAL, move="8/5*", why=Reason.NO_BLOT_TO_HIT) as caught:
         play(Position.start(), (3, 1), "8/5* 6/5")
+    assert caught.value.params["why"].params == {"point": 5}
 
 
 @pytest.mark.parametrize(
