@@ -257,6 +257,9 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
                 RatedSet, SettingsChanged, VisibilitySet, *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
+# events that change no result, only how the matches to come are played: a follower of the results (the seasons,
+# subscribed by published.tournaments.EVENT_TYPES) need not be told of them
+CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = ()
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 
