@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from . import events as ev
 from .config import MAX_ROUNDS
 from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, Reason, Refused, UnknownCommand
 
@@ -29,6 +30,8 @@ DRAW_METHODS = ("random", "rating", "manual", "previous")  # "previous": a leagu
 MAX_TABLE = 999  # a club's room, or a federation's hall
 MAX_ID = 2**63 - 1  # a player id: what a bigint column holds
 MAX_LIST = 4096  # seeds, pairings: a field of players
+MAX_CLOCK_MINUTES = 600  # a player's budget for a whole match: a long final's
+MAX_CLOCK_DELAY = 60  # seconds per move before a player's budget runs
 
 
 def pgettext(context: str, message: str) -> str:
@@ -489,6 +492,28 @@ class SetRated(TournamentCommand):
     @classmethod
     def done(cls, values: dict) -> str:
         return pgettext("done", "make rated") if values.get("rated") else pgettext("done", "make unrated")
+
+
+@dataclass(frozen=True)
+class SetRoundClock(TournamentCommand):
+    """The chess clock of a round's matches, or the event's default (no ``round``): each player's budget in minutes
+    and a delay in seconds per move before it runs. A later one replaces it; the event's settings view shows them,
+    by round (only the setting: the matches' clocks come later)."""
+
+    type: ClassVar[str] = "set_round_clock"
+    setting: ClassVar[str] = "clock"
+    keyed_by: ClassVar[str] = "round"
+    example: ClassVar[dict | None] = {"minutes": 30, "delay": 12}
+    minutes: int = arg("whole", low=1, high=MAX_CLOCK_MINUTES, help="each player's budget for the match, in minutes")
+    delay: int = arg("whole", low=0, high=MAX_CLOCK_DELAY, help="seconds of delay per move before a player's budget runs")
+    round: int | None = arg("whole", default=None, low=1, high=MAX_ROUNDS, error=BadRound,
+                            help="the round whose matches it times; none: the event's default")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        key = "default" if self.round is None else str(self.round)
+        if facts.config.get(self.setting, {}).get(key) == {"minutes": self.minutes, "delay": self.delay}:
+            return []
+        return [ev.RoundClockSet(self.round, self.minutes, self.delay)]
 
 
 @dataclass(frozen=True)

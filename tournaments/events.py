@@ -39,6 +39,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``RatedSet``              the event (``slot`` empty) or one slot's match is rated or unrated from now on
 ``SettingsChanged``       the director's new settings, whole (format, limits and ``rated`` kept as they were)
 ``VisibilitySet``         the event published or hidden from now on (none recorded: published, the default)
+``RoundClockSet``         a round's chess clock (or the event's default): minutes per player, a delay per move
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -234,9 +235,10 @@ class ReentryClosed(TournamentEvent):
     open_places: tuple[str, ...] = ()  # the places left open, byes from now on
 
 
-# what a change of settings keeps: the format and the site's limits are the event's record, and rated-or-not is
-# changed by RatedSet (which the ratings projection follows) once the event exists
-SETTINGS_KEPT = ("format", "max_players", "rated")
+# what a change of settings keeps: the format and the site's limits are the event's record, rated-or-not is
+# changed by RatedSet (which the ratings projection follows) once the event exists, and the rounds' clocks by their
+# own command (RoundClockSet)
+SETTINGS_KEPT = ("format", "max_players", "rated", "clock")
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,22 @@ class SettingsChanged(TournamentEvent):
     """The director's settings from now on, whole: every setting but ``SETTINGS_KEPT`` is replaced."""
 
     settings: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RoundClockSet(TournamentEvent):
+    """A round's chess clock (``round`` None: the event's default): each player's budget in minutes and a delay in
+    seconds per move. It is a setting of the event: folded into its settings' ``clock``, by round ("default": the
+    event's), replacing the round's earlier one."""
+
+    round: int | None
+    minutes: int
+    delay: int
+
+    def fold(self, facts) -> None:
+        clock = {**facts.config.get("clock", {}),
+                 "default" if self.round is None else str(self.round): {"minutes": self.minutes, "delay": self.delay}}
+        facts.config = {**facts.config, "clock": clock}
 
 
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
@@ -255,11 +273,11 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
-                RatedSet, SettingsChanged, VisibilitySet, *LADDER_EVENTS, *LEAGUE_EVENTS)
+                RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, *LADDER_EVENTS, *LEAGUE_EVENTS)
 }
 # events that change no result, only how the matches to come are played: a follower of the results (the seasons,
 # subscribed by published.tournaments.EVENT_TYPES) need not be told of them
-CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = ()
+CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet,)
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 
