@@ -259,7 +259,8 @@ _READ_STREAM_SQL = ('SELECT version, stream_type, event_type, schema_version, pa
 
 
 def read_all(after: int = 0, limit: int = 1000) -> list[Event]:
-    return [upcasting.read(row) for row in Event.objects.filter(global_position__gt=after).order_by("global_position")[:limit]]
+    rows = Event.objects.filter(global_position__gt=after).order_by("global_position")[:limit]
+    return [upcasting.read(row) for row in rows]
 
 
 def lock_log() -> None:

@@ -198,7 +198,7 @@ class _Batch:
             if not match.slot_key and was_rated != match.rated:
                 self.recompute = True  # in or out at its result's own position: recomputed in log order
             return
-        if isinstance(fact, m.MatchVisibilityChanged):  # as MatchRatedSet: a slot's result follows its event's visibility
+        if isinstance(fact, m.MatchVisibilityChanged):  # as MatchRatedSet: a slot's result follows its event
             match.hidden = not fact.published
             if not match.slot_key and was_rated != match.rated:
                 self.recompute = True
@@ -312,10 +312,10 @@ class _Batch:
     def void_slot_result(self, slot: RatedSlot, match: RatedMatch) -> None:
         """The slot's current match voided: the paper result (or forfeit) it was closed with is void too, by the
         published rule (``published/slots.py``); a director's correction stands."""
-        said = slot.paper
+        said, alias = slot.paper, self.alias
         if said and slots.voided_with_match(
-                (self.alias.get(said["winner"], said["winner"]), self.alias.get(said["loser"], said["loser"])),
-                (self.alias.get(match.player0_id, match.player0_id), self.alias.get(match.player1_id, match.player1_id))):
+                (alias.get(said["winner"], said["winner"]), alias.get(said["loser"], said["loser"])),
+                (alias.get(match.player0_id, match.player0_id), alias.get(match.player1_id, match.player1_id))):
             slot.paper = None
 
     def settle_slot(self, slot: RatedSlot, position: int) -> None:

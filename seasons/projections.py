@@ -2,9 +2,10 @@
 
 It reads the seasons' streams (events added and removed, rule versions) and follows the tournaments' streams
 (the published language's names, ``published/tournaments.py``): an event that changes re-derives what it gave
-each player (its published finishes, ``seasons/results.py``) and every season that counts it is scored again (``seasons/scoring.py``), so a
-correction of any result re-derives every table that depends on it. Like the tournaments' view, it reads a
-stream as it stands (the projection runs after the appends it reads), so a live run and a rebuild agree.
+each player (its published finishes, ``seasons/results.py``) and every season that counts it is scored again
+(``seasons/scoring.py``), so a correction of any result re-derives every table that depends on it. Like the
+tournaments' view, it reads a stream as it stands (the projection runs after the appends it reads), so a live
+run and a rebuild agree.
 """
 
 from __future__ import annotations
