@@ -8,6 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import page_not_found
 from django.templatetags.static import static
 from django.views.generic import RedirectView
+from django.utils.translation import gettext as _
 from django.views.i18n import JavaScriptCatalog
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -21,7 +22,6 @@ from tournaments.services import visible_or_404
 
 from . import player_page, records_api
 from .health import Health
-from .refusal_messages import translated
 
 urlpatterns = [
     # browsers ask for /favicon.ico on every page, the admin's too
@@ -70,7 +70,7 @@ urlpatterns = [
 def not_found(request, exception=None):
     """API clients get a JSON reason for an unknown address; people get the site's page."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": translated("not_found", f"no such address: {request.path[:200]}"),
+        return JsonResponse({"detail": _("no such address: %(path)s") % {"path": request.path[:200]},
                              "code": "not_found"}, status=404)
     return page_not_found(request, exception)
 
@@ -80,19 +80,18 @@ def bad_request(request, exception=None):
     if request.path.startswith("/api/"):
         if isinstance(exception, RequestDataTooBig):
             limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-            detail = translated("too_large", f"the request body is larger than {limit / 1_000_000:g} MB")
+            detail = _("the request body is larger than %(n)s MB") % {"n": f"{limit / 1_000_000:g}"}
             return JsonResponse({"detail": detail, "code": "too_large"}, status=413)
-        return JsonResponse({"detail": translated("bad_request", "the request could not be read"), "code": "bad_request"},
-                            status=400)
+        return JsonResponse({"detail": _("the request could not be read"), "code": "bad_request"}, status=400)
     return defaults.bad_request(request, exception)
 
 
 def server_error(request):
     """A failure the API could not turn into a 4xx (say, its database connection killed): still JSON for API clients."""
     if request.path.startswith("/api/"):
-        detail = ("the server failed while answering; it is logged. Retry the request with the same Idempotency-Key: "
-                  "it is applied at most once.")
-        return JsonResponse({"detail": translated("server_error", detail), "code": "server_error"}, status=500)
+        detail = _("the server failed while answering; it is logged. Retry the request with the same "
+                   "Idempotency-Key: it is applied at most once.")
+        return JsonResponse({"detail": detail, "code": "server_error"}, status=500)
     return defaults.server_error(request)
 
 

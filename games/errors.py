@@ -1,12 +1,16 @@
 """The platform's refusals of a match command (the engine's own are in :mod:`games.engine.errors`).
 
-Each carries a stable ``code`` that API clients receive as ``"code"``: the
-exception's name in snake_case, as it always was, so no client breaks.
+Each carries a stable ``code`` that API clients receive as ``"code"``: the exception's name in snake_case, as it
+always was, so no client breaks. Each is data, as the engine's are: a :class:`Reason` (whose value is the English
+template) and its ``params``; ``str(exc)`` is the English, and the API says it in the reader's language.
+No Django here: the tournament's pure decider reads ``games.limits``, which refuses with these.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import Enum, StrEnum
+
+from games.engine.errors import Refusal, gettext_noop
 
 
 class PlatformErrorCode(StrEnum):
@@ -17,13 +21,78 @@ class PlatformErrorCode(StrEnum):
     NOT_REPRESENTABLE = "not_representable"
 
 
-class BadCommand(ValueError):
+class Reason(Enum):
+    """Exactly why the platform refuses: the member's name says it, its value is the English template."""
+
+    NO_MATCH = gettext_noop("no match %(match)s")
+    NO_EXPORT = gettext_noop("no export %(job)s")
+    NO_IMPORT = gettext_noop("no import %(job)s of yours")
+    AFTER_VERSION = gettext_noop("'after' is a version number")
+    MAT_FILE_FIELD = gettext_noop("send the .mat file as 'file' (multipart) or its content as 'text'")
+    COMMAND_OBJECT = gettext_noop("a command is a JSON object with a 'type'")
+    UNKNOWN_COMMAND_TYPE = gettext_noop("unknown command type %(type)s; expected one of %(types)s")
+    UNKNOWN_COMMAND = gettext_noop("unknown command %(command)s; expected one of %(types)s")
+    TWO_DIFFERENT_PLAYERS = gettext_noop("a match needs two different players")
+    EVENT_MATCHES = gettext_noop("the matches of an event are created by the event (its director's commands), not "
+                                 "here; leave out 'tournament' for a casual match")
+    EXPECTED_VERSION = gettext_noop("'expected_version' (the version of the match you are looking at) is required")
+    DICE_SOURCE = gettext_noop("'dice' is one of %(choices)s")
+    ID_OR_NONE = gettext_noop("'%(field)s' is an id or None")
+    RATING_RAMP = gettext_noop("'rating_ramp' is the name of a rating ramp, e.g. \"fibs\"")
+    WHOLE_NUMBER = gettext_noop("'%(field)s' is a whole number from %(low)s to %(high)s")
+    SERVER_DICE = gettext_noop("this match uses server dice: send the roll without 'dice' and the server rolls")
+    BOARD_DICE = gettext_noop("this match's dice come from the board: send the numbers rolled as 'dice', e.g. "
+                              "[3, 1]")
+    NOT_AWAITING_CONFIRMATION = gettext_noop("this match is not an import waiting for confirmation")
+    PLAYER_SEAT = gettext_noop("'player' is 0 or 1")
+    MOVE_TOO_LONG = gettext_noop("'move' is a play of at most %(n)s characters, e.g. \"24/18 13/11*\"")
+    MOVE_NOTATION = gettext_noop("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
+    DICE_FIELD = gettext_noop("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
+    RATED_FLAG = gettext_noop("'rated' is true or false")
+    REASON_REQUIRED = gettext_noop("a director's correction or void needs a 'reason'")
+    REASON_TOO_LONG = gettext_noop("'reason' is at most %(n)s characters")
+    WINNER_SEAT = gettext_noop("'winner' is 0 or 1")
+    SCORE_FIELD = gettext_noop("'score' is the final score of both players, e.g. [7, 4]")
+    WINNER_POINTS = gettext_noop("in a %(length)s-point match the winner has at least %(length)s points and the "
+                                 "loser fewer")
+    FINAL_SCORE = gettext_noop("a final score is at most %(most)s points here")
+    OFFICIATING_ID = gettext_noop("'officiating_director_id' is a user id or None")
+    HOW = gettext_noop("'how' is one of %(choices)s")
+    IMPORT_ACTIONS = gettext_noop("a match imported here has at most %(most)s actions; this file has %(actions)s")
+    ALREADY_IMPORTED = gettext_noop("this record has already been imported (match %(match)s)")
+    IMPORT_GAMES = gettext_noop("a match imported here has at most %(most)s games; this file has %(games)s")
+    FILE_TOO_LARGE = gettext_noop("the file is larger than %(mb)s MB; a .mat file is text of a few KB")
+    BINARY_FILE = gettext_noop("this is not a .mat text file (it contains binary data)")
+    UNKNOWN_PLAYER_ID = gettext_noop("unknown player id")
+    IMPORT_UNDER_WAY = gettext_noop("your import %(job)s is still being judged; send the next one once it is done")
+    IMPORT_BUDGET = gettext_noop("an import may bring %(n)s games an hour; this record of %(games)s games must wait "
+                                 "%(s)s s")
+    # a match the read models and the gnubg IDs cannot hold (games/limits.py)
+    MATCH_TOO_LONG = gettext_noop("a match is at most %(most)s points long (gnubg's Match ID holds no more)")
+    NAME_TOO_LONG = gettext_noop("a player's name is at most %(most)s characters; one has %(length)s")
+    CUBE_TOO_HIGH = gettext_noop("the cube cannot go above %(most)s here (gnubg's Match ID holds no more); this one "
+                                 "reaches %(cube)s")
+    SCORE_TOO_HIGH = gettext_noop("a score above %(most)s points cannot be stored")
+    # who may do what: Django's 403
+    PLAYERS_SEND = gettext_noop("only the match's players, its official and the federation's officials may send "
+                                "commands")
+    OFFICIAL_CORRECTS = gettext_noop("only the match's official (its event's director) or a federation official may "
+                                     "correct or void a match")
+    OTHER_CONFIRMS = gettext_noop("an imported match is confirmed by the other player or an official, not by the "
+                                  "one who imported it")
+    ONLY_YOURSELF = gettext_noop("you can act only for yourself")
+    LOG_IN_TO_CREATE = gettext_noop("log in to create a match")
+    BETWEEN_YOURSELF = gettext_noop("you may create matches only between yourself and another player")
+    RECORDERS_ONLY = gettext_noop("only the players, the event's director and officials record this match")
+
+
+class BadCommand(Refusal, ValueError):
     """A command the API cannot read (missing field, wrong type): HTTP 400."""
 
     code = PlatformErrorCode.BAD_COMMAND
 
 
-class MatchNotFound(LookupError):
+class MatchNotFound(Refusal, LookupError):
     """No match with that id (or none this user may see): HTTP 404."""
 
     code = PlatformErrorCode.NOT_FOUND

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from . import limits
 from .engine.errors import EngineError
-from .errors import BadCommand
+from .errors import BadCommand, Reason
 from .models import ImportJob
 
 log = logging.getLogger(__name__)
@@ -49,8 +49,8 @@ class ImportBudgetSpent(BadCommand):
 
     code = "import_budget_spent"
 
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message)
+    def __init__(self, reason: Reason, /, *, retry_after: int, **params):
+        super().__init__(reason, **params)
         self.retry_after = retry_after
 
 
@@ -108,11 +108,9 @@ def check_readable(text: str) -> None:
         raise MatFileError("the file holds no game")
     for name in names_of(headers, games):
         if len(name) > limits.MAX_NAME:
-            raise limits.NotRepresentable(f"a player's name is at most {limits.MAX_NAME} characters; one has "
-                                          f"{len(name)}")
+            raise limits.NotRepresentable(Reason.NAME_TOO_LONG, most=limits.MAX_NAME, length=len(name))
     if length > limits.MAX_MATCH_LENGTH:
-        raise limits.NotRepresentable(f"a match is at most {limits.MAX_MATCH_LENGTH} points long (gnubg's Match ID "
-                                      "holds no more)")
+        raise limits.NotRepresentable(Reason.MATCH_TOO_LONG, most=limits.MAX_MATCH_LENGTH)
 
 
 def is_big(text: str) -> bool:
@@ -132,8 +130,7 @@ def charge(*, user, games: int) -> None:
     except Exception as storage_down:  # noqa: BLE001 - a throttle must never take the API down with Redis
         log.warning("import budget skipped: %s", storage_down)
         return
-    raise ImportBudgetSpent(f"an import may bring {item.amount} games an hour; this record of {games} games must "
-                            f"wait {retry} s", retry)
+    raise ImportBudgetSpent(Reason.IMPORT_BUDGET, n=item.amount, games=games, s=retry, retry_after=retry)
 
 
 def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | None,
@@ -147,7 +144,7 @@ def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | 
         type(user).objects.select_for_update().filter(pk=user.pk).first()
         busy = ImportJob.objects.filter(user=user, status__in=[ImportJob.QUEUED, ImportJob.RUNNING]).first()
         if busy is not None:
-            raise ImportUnderWay(f"your import {busy.pk} is still being judged; send the next one once it is done")
+            raise ImportUnderWay(Reason.IMPORT_UNDER_WAY, job=busy.pk)
         charge(user=user, games=games)
         job = ImportJob.objects.create(user=user, text=text, player0_id=player0_id, player1_id=player1_id,
                                        tournament_id=tournament_id, games=games)

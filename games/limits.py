@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from games.engine.errors import InvalidAction
 from games.engine.match import MatchState
-from games.errors import PlatformErrorCode
+from games.errors import PlatformErrorCode, Reason
 
 # gnubg's Match ID keeps the match length in 15 bits (bits 21-35)
 MAX_MATCH_LENGTH = 2**15 - 1
@@ -52,15 +52,14 @@ def check_representable(state: MatchState) -> None:
     Cheap (a few comparisons): the services call it on every state a command passes through,
     before appending."""
     if state.length > MAX_MATCH_LENGTH:
-        raise NotRepresentable(f"a match is at most {MAX_MATCH_LENGTH} points long (gnubg's Match ID holds no more)")
+        raise NotRepresentable(Reason.MATCH_TOO_LONG, most=MAX_MATCH_LENGTH)
     for name in state.players:
         if len(name) > MAX_NAME:
-            raise NotRepresentable(f"a player's name is at most {MAX_NAME} characters; one has {len(name)}")
+            raise NotRepresentable(Reason.NAME_TOO_LONG, most=MAX_NAME, length=len(name))
     if state.cube > MAX_CUBE:
-        raise NotRepresentable(f"the cube cannot go above {MAX_CUBE} here (gnubg's Match ID holds no more); "
-                               f"this one reaches {state.cube}")
+        raise NotRepresentable(Reason.CUBE_TOO_HIGH, most=MAX_CUBE, cube=state.cube)
     if max(state.score) > MAX_SCORE:
-        raise NotRepresentable(f"a score above {MAX_SCORE} points cannot be stored")
+        raise NotRepresentable(Reason.SCORE_TOO_HIGH, most=MAX_SCORE)
 
 
 def gnubg_match_id(state: MatchState) -> str | None:

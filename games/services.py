@@ -8,7 +8,6 @@ import threading
 import uuid
 from collections import OrderedDict
 
-from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, IntegrityError, transaction
 
 from eventlog import live, store
@@ -37,7 +36,8 @@ from .commands import (
     SetRated,
     VoidMatch,
 )
-from .errors import BadCommand, MatchNotFound
+from .errors import BadCommand, MatchNotFound, Reason
+from .forbidden import Forbidden
 from .models import DiceSeed
 from .streams import DiceSource, Ending, MatchRecord
 
@@ -59,7 +59,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
     if version is not None:
         rows = store.read_stream(stream_id, until=version)
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
-            raise MatchNotFound(f"no match {stream_id}")
+            raise MatchNotFound(Reason.NO_MATCH, match=stream_id)
         return streams.fold(stream_id, rows)
     cached = _held(stream_id)
     if cached is None:
@@ -67,7 +67,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
     rows = store.read_stream_rows(stream_id, after=cached.version if cached else 0)
     if cached is None:
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
-            raise MatchNotFound(f"no match {stream_id}")
+            raise MatchNotFound(Reason.NO_MATCH, match=stream_id)
     record = streams.fold(stream_id, rows, cached) if rows else cached
     _remember_on_commit(record, share=len(rows) >= _SHARE_AFTER)
     return record
@@ -192,9 +192,9 @@ def match_create(
     ``dice`` is where every roll of the match comes from, fixed here by whoever creates it (the event's
     director, through the event's settings): ``server`` or ``board``. A player recording cannot switch."""
     if dice not in streams.DICE_SOURCES:
-        raise BadCommand(f"'dice' is one of {', '.join(streams.DICE_SOURCES)}")
+        raise BadCommand(Reason.DICE_SOURCE, choices=", ".join(streams.DICE_SOURCES))
     if player0.pk == player1.pk:
-        raise engine_errors.InvalidAction("a match needs two different players")
+        raise engine_errors.InvalidAction(Reason.TWO_DIFFERENT_PLAYERS)
     _check_in_range("length", length, 0, limits.MAX_MATCH_LENGTH)
     _check_in_range("automatic_doubles", automatic_doubles, 0, limits.MAX_AUTOMATIC_DOUBLES)
     _check_in_range("cube_limit", cube_limit, 0, limits.MAX_CUBE)
@@ -218,16 +218,16 @@ def _registration(published, officiating_director_id, rating_ramp, tournament_id
     """What the creator told the match of its surroundings, checked for its type only: the match trusts it."""
     for name, value in (("officiating_director_id", officiating_director_id), ("tournament_id", tournament_id)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise BadCommand(f"'{name}' is an id or None")
+            raise BadCommand(Reason.ID_OR_NONE, field=name)
     if not isinstance(rating_ramp, str) or not rating_ramp or len(rating_ramp) > 32:
-        raise BadCommand("'rating_ramp' is the name of a rating ramp, e.g. \"fibs\"")
+        raise BadCommand(Reason.RATING_RAMP)
     return {"published": bool(published), "officiating_director_id": officiating_director_id,
             "rating_ramp": rating_ramp, "tournament_id": tournament_id}
 
 
 def _check_in_range(name: str, value, low: int, high: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise BadCommand(f"'{name}' is a whole number from {low} to {high}")
+        raise BadCommand(Reason.WHOLE_NUMBER, field=name, low=low, high=high)
 
 
 def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
@@ -281,9 +281,9 @@ def match_command(
     (ConcurrencyError). ``command_id`` (the client's Idempotency-Key) and ``correlation_id`` go into the events'
     metadata."""
     if type(command) not in TYPE_OF:
-        raise BadCommand(f"unknown command {type(command).__name__}; expected one of {', '.join(COMMAND_TYPES)}")
+        raise BadCommand(Reason.UNKNOWN_COMMAND, command=type(command).__name__, types=", ".join(COMMAND_TYPES))
     if not isinstance(expected_version, int) or isinstance(expected_version, bool) or expected_version < 1:
-        raise BadCommand("'expected_version' (the version of the match you are looking at) is required")
+        raise BadCommand(Reason.EXPECTED_VERSION)
     record, read = _record_for(stream_id, expected_version)
     try:
         return _judge_and_append(actor, record, command, expected_version, command_id, correlation_id)
@@ -319,8 +319,7 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
     # a player acting in their own seat needs no official's powers: spare the lookups on the hot path
     official = (seat is None or director_command) and is_official(actor, record)
     if not official and seat is None:
-        raise PermissionDenied("only the match's players, its official and the federation's officials may send "
-                               "commands")
+        raise Forbidden(Reason.PLAYERS_SEND)
     if record.version != expected_version:
         raise store.ConcurrencyError(stream_id, expected_version, record.version)
     if record.voided is not None:
@@ -331,8 +330,7 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
                 new = _confirm_import(actor, record, seat, official)
             else:
                 if not official:
-                    raise PermissionDenied("only the match's official (its event's director) or a federation "
-                                           "official may correct or void a match")
+                    raise Forbidden(Reason.OFFICIAL_CORRECTS)
                 # marking it rated reveals no dice: the match may still be at the board
                 new = (_rated_event(command, record) if isinstance(command, SetRated)
                        else _director_event(command, record) + _reveal_open_seed(stream_id))
@@ -385,9 +383,9 @@ _ANSWERS = (cmd.Take, cmd.Drop, cmd.Beaver, cmd.Raccoon, cmd.Resign)
 def _check_dice_source(command: RollDice, record: MatchRecord) -> None:
     """A roll comes from the source the match was created with: nobody picks their own dice in a server match."""
     if record.dice_source == DiceSource.SERVER and command.dice is not None:
-        raise BadCommand("this match uses server dice: send the roll without 'dice' and the server rolls")
+        raise BadCommand(Reason.SERVER_DICE)
     if record.dice_source == DiceSource.BOARD and command.dice is None:
-        raise BadCommand("this match's dice come from the board: send the numbers rolled as 'dice', e.g. [3, 1]")
+        raise BadCommand(Reason.BOARD_DICE)
 
 
 def _confirm_import(actor, record: MatchRecord, seat: int | None, official: bool) -> list[NewEvent]:
@@ -395,10 +393,9 @@ def _confirm_import(actor, record: MatchRecord, seat: int | None, official: bool
 
     The event carries what the ratings need to rate it at this point of the log (players, length, result)."""
     if not record.awaiting_confirmation:
-        raise BadCommand("this match is not an import waiting for confirmation")
+        raise BadCommand(Reason.NOT_AWAITING_CONFIRMATION)
     if not official and (seat is None or seat == record.imported_by):
-        raise PermissionDenied("an imported match is confirmed by the other player or an official, "
-                               "not by the one who imported it")
+        raise Forbidden(Reason.OTHER_CONFIRMS)
     return [NewEvent(streams.IMPORT_CONFIRMED, {
         "by_seat": None if official and seat is None else seat, "player_ids": list(record.player_ids),
         "length": record.state.length, "finished": record.finished, "winner": record.winner,
@@ -409,13 +406,13 @@ def _confirm_import(actor, record: MatchRecord, seat: int | None, official: bool
 def _acting_player(command, state: MatchState, seat: int | None, official: bool) -> int | None:
     requested = command.player
     if requested is not None and (isinstance(requested, bool) or requested not in (0, 1)):
-        raise BadCommand("'player' is 0 or 1")
+        raise BadCommand(Reason.PLAYER_SEAT)
     if isinstance(command, RollDice) and state.phase == OPENING:
         return None  # both players roll one die each
     if official and seat is None:
         return requested if requested is not None else _expected_actor(command, state)
     if requested is not None and requested != seat:
-        raise PermissionDenied("you can act only for yourself")
+        raise Forbidden(Reason.ONLY_YOURSELF)
     return seat
 
 
@@ -439,9 +436,9 @@ def _decide(command, record: MatchRecord, player: int | None, stream_id: str) ->
     if isinstance(command, cmd.Move):
         move = command.move
         if isinstance(move, str) and len(move) > limits.MAX_MOVE_TEXT:
-            raise BadCommand(f"'move' is a play of at most {limits.MAX_MOVE_TEXT} characters, e.g. \"24/18 13/11*\"")
+            raise BadCommand(Reason.MOVE_TOO_LONG, n=limits.MAX_MOVE_TEXT)
         if not isinstance(move, str):
-            raise BadCommand("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
+            raise BadCommand(Reason.MOVE_NOTATION)
     return decide(record.state, dataclasses.replace(command, player=player))
 
 
@@ -453,7 +450,7 @@ def _roll(command: RollDice, record: MatchRecord, player: int | None, stream_id:
     if dice is not None:
         if not (isinstance(dice, (list, tuple)) and len(dice) == 2
                 and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
-            raise BadCommand("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")
+            raise BadCommand(Reason.DICE_FIELD)
         return decide(state, cmd.Roll(player, tuple(dice), RollSource.PHYSICAL))
     # server dice: drawn from the game's secret seed, whose hash is published before its first roll; the roll's
     # index is the count of the game's server rolls in the log (the record's), so two tablets racing draw the
@@ -527,29 +524,29 @@ def _reveal_open_seed(stream_id: str) -> list[NewEvent]:
 
 def _rated_event(command: SetRated, record: MatchRecord) -> list[NewEvent]:
     if not isinstance(command.rated, bool):
-        raise BadCommand("'rated' is true or false")
+        raise BadCommand(Reason.RATED_FLAG)
     return [NewEvent(streams.RATED_SET, {"rated": command.rated})]
 
 
 def _director_event(command: CorrectResult | VoidMatch, record: MatchRecord) -> list[NewEvent]:
     reason = command.reason
     if not isinstance(reason, str) or not reason.strip():
-        raise BadCommand("a director's correction or void needs a 'reason'")
+        raise BadCommand(Reason.REASON_REQUIRED)
     if len(reason) > limits.MAX_REASON:
-        raise BadCommand(f"'reason' is at most {limits.MAX_REASON} characters")
+        raise BadCommand(Reason.REASON_TOO_LONG, n=limits.MAX_REASON)
     if isinstance(command, VoidMatch):
         return [NewEvent(streams.VOIDED, {"reason": reason})]
     winner, score = command.winner, command.score
     if isinstance(winner, bool) or winner not in (0, 1):
-        raise BadCommand("'winner' is 0 or 1")
+        raise BadCommand(Reason.WINNER_SEAT)
     if not (isinstance(score, (list, tuple)) and len(score) == 2
             and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
-        raise BadCommand("'score' is the final score of both players, e.g. [7, 4]")
+        raise BadCommand(Reason.SCORE_FIELD)
     length = record.state.length
     if length and (score[winner] < length or score[1 - winner] >= length):
-        raise BadCommand(f"in a {length}-point match the winner has at least {length} points and the loser fewer")
+        raise BadCommand(Reason.WINNER_POINTS, length=length)
     if max(score) > limits.max_final_score(length):
-        raise BadCommand(f"a final score is at most {limits.max_final_score(length)} points here")
+        raise BadCommand(Reason.FINAL_SCORE, most=limits.max_final_score(length))
     return [NewEvent(streams.RESULT_CORRECTED, {"winner": winner, "score": list(score), "reason": reason})]
 
 
@@ -570,7 +567,7 @@ def match_assign_official(*, stream_id: str, officiating_director_id: int | None
     if officiating_director_id is not None and (
         not isinstance(officiating_director_id, int) or isinstance(officiating_director_id, bool)
     ):
-        raise BadCommand("'officiating_director_id' is a user id or None")
+        raise BadCommand(Reason.OFFICIATING_ID)
     record = match_load(stream_id)
     if record.officiating_director_id == officiating_director_id:
         return False
@@ -586,7 +583,7 @@ def match_close(*, stream_id: str, winner_player: int, score: tuple[int, int] | 
     Nothing more is played in it: one slot, one result. A match already over (finished at the board, voided,
     corrected, closed) is left as it is; returns whether it was closed."""
     if how not in streams.CLOSINGS:
-        raise BadCommand(f"'how' is one of {', '.join(streams.CLOSINGS)}")
+        raise BadCommand(Reason.HOW, choices=", ".join(streams.CLOSINGS))
     record = match_load(stream_id)
     if record.finished or winner_player not in record.player_ids:
         return False
@@ -651,13 +648,12 @@ def match_import_mat(
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
     second import of it is refused."""
     if player0.pk == player1.pk:  # as match_create: a record of one player against themselves rates nothing true
-        raise engine_errors.InvalidAction("a match needs two different players")
+        raise engine_errors.InvalidAction(Reason.TWO_DIFFERENT_PLAYERS)
     check_import_games(text)
     read = read if read is not None else read_mat(text)
     engine_events = read.events
     if len(engine_events) > limits.MAX_IMPORT_EVENTS:
-        raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_EVENTS} actions; this file has "
-                         f"{len(engine_events)}")
+        raise BadCommand(Reason.IMPORT_ACTIONS, most=limits.MAX_IMPORT_EVENTS, actions=len(engine_events))
     warnings = [w.to_dict() for w in read.warnings]
     fingerprint = record_fingerprint(engine_events)
     seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)
@@ -669,7 +665,7 @@ def match_import_mat(
                                         payload__import_fingerprint=fingerprint)
                   .values_list("stream_id", flat=True).first())
         if earlier is not None:
-            raise BadCommand(f"this record has already been imported (match {earlier})")
+            raise BadCommand(Reason.ALREADY_IMPORTED, match=earlier)
         record = _open_stream(actor, player0, player1, registration, engine_events, import_warnings=warnings,
                               dice=DiceSource.BOARD, import_fingerprint=fingerprint, imported_by_seat=seat,
                               awaiting_confirmation=not vouched)
@@ -691,7 +687,7 @@ def check_import_games(text: str) -> int:
     """The record's games, counted before reading it: a 10,000-game file is refused at once."""
     games = len(_GAME_HEADER.findall(text))
     if games > limits.MAX_IMPORT_GAMES:
-        raise BadCommand(f"a match imported here has at most {limits.MAX_IMPORT_GAMES} games; this file has {games}")
+        raise BadCommand(Reason.IMPORT_GAMES, most=limits.MAX_IMPORT_GAMES, games=games)
     return games
 
 
@@ -758,17 +754,17 @@ MAX_MAT_BYTES = 2_000_000
 def check_may_create(user, players: tuple[Player, Player]) -> None:
     """A casual match (outside any event: an event creates its own): one of the two players or an official."""
     if not user or not user.is_authenticated:
-        raise PermissionDenied("log in to create a match")
+        raise Forbidden(Reason.LOG_IN_TO_CREATE)
     if authority.officiates_everything(user) or any(p.user_id == user.pk for p in players):
         return
-    raise PermissionDenied("you may create matches only between yourself and another player")
+    raise Forbidden(Reason.BETWEEN_YOURSELF)
 
 
 def decode_mat_upload(raw: bytes) -> str:
     if len(raw) > MAX_MAT_BYTES:
-        raise BadCommand(f"the file is larger than {MAX_MAT_BYTES // 1_000_000} MB; a .mat file is text of a few KB")
+        raise BadCommand(Reason.FILE_TOO_LARGE, mb=MAX_MAT_BYTES // 1_000_000)
     if b"\x00" in raw:
-        raise BadCommand("this is not a .mat text file (it contains binary data)")
+        raise BadCommand(Reason.BINARY_FILE)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -782,7 +778,7 @@ def players_for_import(text: str, player0_id: int | None, player1_id: int | None
     if player0_id is not None and player1_id is not None:
         found = {p.pk: p for p in Player.objects.filter(pk__in=[player0_id, player1_id])}
         if player0_id not in found or player1_id not in found:
-            raise BadCommand("unknown player id")
+            raise BadCommand(Reason.UNKNOWN_PLAYER_ID)
         return found[player0_id], found[player1_id]
     headers, _, games = parse_mat(text)
     names = names_of(headers, games)  # the engine's reading: empty names become the header's or "Player 1"/"Player 2"

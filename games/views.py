@@ -1,7 +1,6 @@
 """Public match pages: the move-by-move viewer and the recording screen at the table."""
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
@@ -9,6 +8,8 @@ from eventlog import live, store
 
 from . import selectors, services, viewer
 from .engine.match import Phase
+from .errors import Reason
+from .forbidden import Forbidden
 
 
 def _record_or_404(request, stream_id: str):
@@ -50,7 +51,7 @@ def match_page(request, stream_id: str):
 def match_record(request, stream_id: str):
     record = _record_or_404(request, stream_id)
     if not _may_record(request.user, record):
-        raise PermissionDenied("only the players, the event's director and officials record this match")
+        raise Forbidden(Reason.RECORDERS_ONLY)
     return render(request, "games/record.html", {"m": selectors.match_state_data(record),
                                                  "seat": services.seat_of(request.user, record),
                                                  "phases": {phase.name: phase.value for phase in Phase}})

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from django.conf import settings as django_settings
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -27,7 +26,7 @@ from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from games import services as matches
-from games.engine.errors import Refusal
+from games.forbidden import Forbidden
 from games.streams import MatchRecord
 from players import authority
 from players.models import Player
@@ -44,10 +43,6 @@ from .refusals import (
 )
 
 __all__ = ["TournamentError", "Refused", "TournamentForbidden", "TournamentRefusal"]
-
-
-class Forbidden(Refusal, PermissionDenied):
-    """Django's 403 as a refusal with its reason (code ``permission_denied``, as for any PermissionDenied)."""
 
 
 class TournamentForbidden(Forbidden):

@@ -19,7 +19,7 @@ from games.commands import COMMAND_TYPES, ConfirmImport, CorrectResult, RollDice
 from games.engine import commands as engine
 from games.engine.events import KIND_VALUE
 from games.engine.match import Phase
-from games.errors import BadCommand
+from games.errors import BadCommand, Reason
 from games.models import MatchSummary
 from games.streams import CLOSINGS, DICE_SOURCES
 
@@ -103,8 +103,7 @@ class MatchCreateSerializer(serializers.Serializer):
 def _casual(form: serializers.Serializer, attrs: dict) -> dict:
     """The games API creates casual matches: a body naming an event is refused, not quietly made casual."""
     if isinstance(form.initial_data, dict) and "tournament" in form.initial_data:
-        raise BadCommand("the matches of an event are created by the event (its director's commands), not here; "
-                         "leave out 'tournament' for a casual match")
+        raise BadCommand(Reason.EVENT_MATCHES)
     return attrs
 
 
@@ -260,11 +259,11 @@ def typed_command(body) -> tuple:
     Refused with :class:`~games.errors.BadCommand` (HTTP 400, ``bad_command``), as the service refuses what it
     cannot take, with reasons that name the fields."""
     if not isinstance(body, dict):
-        raise BadCommand("a command is a JSON object with a 'type'")
+        raise BadCommand(Reason.COMMAND_OBJECT)
     kind = body.get("type")
     form_class = COMMAND_SERIALIZERS.get(kind) if isinstance(kind, str) else None
     if form_class is None:
-        raise BadCommand(f"unknown command type {kind!r}; expected one of {', '.join(COMMAND_SERIALIZERS)}")
+        raise BadCommand(Reason.UNKNOWN_COMMAND_TYPE, type=repr(kind), types=", ".join(COMMAND_SERIALIZERS))
     form = form_class(data=body)
     if not form.is_valid():  # refused as the service refuses a command: one reason, the code clients know
         raise BadCommand("; ".join(_reason(field, problems) for field, problems in _flat(form.errors)))

@@ -14,9 +14,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit import paging, printing
+from apikit.refusals import refusal_text
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
 from games import exports, imports, selectors, services, viewer
+from games.errors import Reason
 from games.models import ExportJob, ImportJob
 from players.models import Player
 
@@ -51,7 +53,7 @@ def _is_number(text: str | None) -> bool:
 def _readable(request, stream_id: str):
     record = services.match_load(stream_id)
     if not services.can_read(request.user, record):
-        raise services.MatchNotFound(f"no match {stream_id}")
+        raise services.MatchNotFound(Reason.NO_MATCH, match=stream_id)
     return record
 
 
@@ -167,7 +169,7 @@ class MatchEvents(APIView):
         _readable(request, stream_id)
         after = request.query_params.get("after", "0")
         if not _is_number(after) or len(after) > 12:
-            raise services.BadCommand("'after' is a version number")
+            raise services.BadCommand(Reason.AFTER_VERSION)
         after, limit = int(after), paging.limit_of(request)
         rows = store.read_stream(stream_id, after=after, until=after + limit)  # versions follow on: one page
         headers = paging.next_link(request, after=after + limit, limit=limit) if len(rows) == limit else {}
@@ -249,7 +251,7 @@ class ExportJobView(APIView):
     def get(self, request, pk: int):
         job = ExportJob.objects.filter(pk=pk).first()
         if job is None:
-            raise services.MatchNotFound(f"no export {pk}")
+            raise services.MatchNotFound(Reason.NO_EXPORT, job=pk)
         _readable(request, job.stream_id)
         return Response(export_job_data(job))
 
@@ -273,7 +275,7 @@ class MatchImport(APIView):
             raw = data["file"].read(services.MAX_MAT_BYTES + 1)
             text = services.decode_mat_upload(raw)
         if not text:
-            raise services.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
+            raise services.BadCommand(Reason.MAT_FILE_FIELD)
         if (queued := big_import_or_charge(request, text, data)) is not None:
             return queued
         with transaction.atomic():  # players named in a refused file are not kept
@@ -298,7 +300,7 @@ def big_import_or_charge(request, text: str, data: dict, *, tournament_id: int |
             return answer
         imports.charge(user=request.user, games=imports.games_in(text))
     except imports.ImportBudgetSpent as spent:
-        raise Throttled(wait=spent.retry_after, detail=str(spent)) from spent
+        raise Throttled(wait=spent.retry_after, detail=refusal_text(spent)) from spent
     return None
 
 
@@ -318,5 +320,5 @@ class ImportJobView(APIView):
     def get(self, request, pk: int):
         job = ImportJob.objects.filter(pk=pk, user=request.user).first()
         if job is None:
-            raise services.MatchNotFound(f"no import {pk} of yours")
+            raise services.MatchNotFound(Reason.NO_IMPORT, job=pk)
         return Response(import_job_data(job))

@@ -307,49 +307,23 @@ def test_the_cube_refusals_say_videau_and_keep_the_players_names(api, make_user)
 
 
 @pytest.mark.django_db
-def test_a_refusal_no_pattern_reads_gets_its_codes_french_sentence(board_match):
-    from deploy import refusal_messages
-    from django.utils import translation
-
-    with translation.override("fr"):
-        assert refusal_messages.translated("illegal_move", "a reason the engine may give one day") == \
-            "Ce coup n'est pas légal."
-        assert refusal_messages.translated("illegal_move", "8/5 is not legal: a reason not yet read") == \
-            "Ce coup n'est pas légal."
-    with translation.override("en"):
-        assert refusal_messages.translated("illegal_move", "8/5 is not legal: anything") == \
-            "8/5 is not legal: anything"
-
-
-def test_every_refusal_code_the_api_declares_has_a_french_sentence():
-    from deploy import api_errors, refusal_messages
-
-    drf_own = {"authentication_failed", "not_authenticated", "method_not_allowed", "not_acceptable",
-               "unsupported_media_type", "throttled", "parse_error", "invalid", "error", "permission_denied",
-               "not_found"}  # Django REST framework's, translated by its own French catalogue
-    missing = set(api_errors.known_codes()) - set(refusal_messages.GENERAL) - drf_own \
-        - refusal_messages.SAID_IN_THE_READERS_LANGUAGE
-    assert missing == set()
-
-
-@pytest.mark.django_db
 def test_the_imports_refusals_reach_a_french_reader_in_french(api, make_user):
     """A big record's import refused while another is judged or past the hour's games, and the console's member
     list refused line by line (written in the reader's language by the console itself, kept as it is)."""
-    from deploy import refusal_messages
+    from deploy import refusals
     from django.utils import translation
+    from games.errors import Reason
+    from games.imports import ImportBudgetSpent, ImportUnderWay
     from players.models import Club
     from tournaments import services
 
     with translation.override("fr"):
-        assert refusal_messages.translated(
-            "import_under_way", "your import 12 is still being judged; send the next one once it is done") == \
+        assert refusals.said(ImportUnderWay(Reason.IMPORT_UNDER_WAY, job=12)) == \
             "votre importation 12 est encore en cours d'examen ; envoyez la suivante une fois celle-ci terminée"
-        assert refusal_messages.translated(
-            "import_budget_spent", "an import may bring 200 games an hour; this record of 30 games must wait 61 s") \
+        assert refusals.said(ImportBudgetSpent(Reason.IMPORT_BUDGET, n=200, games=30, s=61, retry_after=61)) \
             == "une importation peut apporter 200 parties par heure ; cet enregistrement de 30 parties doit " \
                "attendre 61 s"
-        assert refusal_messages.translated("same_person", "Ines") == \
+        assert refusals.said(ValueError("Ines"), "same_person") == \
             "Des lignes désignent des membres du club par leur seul nom : dites pour chacune s'il s'agit de la " \
             "même personne ; rien n'a été importé."
     club = Club.objects.create(name="Lyon BG")
@@ -361,30 +335,6 @@ def test_the_imports_refusals_reach_a_french_reader_in_french(api, make_user):
                                  format="json", HTTP_ACCEPT_LANGUAGE="fr")
     assert refused.status_code == 400 and refused.json()["code"] == "import_refused"
     assert refused.json()["detail"] == "ligne 2 : un nom de 1 à 80 caractères"
-
-
-def test_every_code_of_every_refusal_enum_has_a_french_sentence():
-    """A code added to the engine's, the platform's, the tournament's or the season's enum, or the console's own,
-    gets its general French sentence with it: a French reader never gets the English reason of a new code."""
-    from deploy import refusal_messages
-    from django.utils import translation
-    from games.engine.errors import ErrorCode
-    from games.errors import PlatformErrorCode
-    from seasons.decider import SeasonRefusal
-    from tournaments.console import NothingToUndo
-    from tournaments.refusals import TournamentRefusal
-
-    codes = {str(c) for enum in (ErrorCode, PlatformErrorCode, TournamentRefusal, SeasonRefusal) for c in enum}
-    codes.add(NothingToUndo.code)
-    assert sorted(codes - set(refusal_messages.GENERAL)) == []
-    with translation.override("fr"):
-        for code in codes:
-            french = refusal_messages.translated(code, "an English reason no pattern reads")
-            assert french != "an English reason no pattern reads", code
-        assert refusal_messages.translated("table_taken", "table 3 is taken by the match main:r1:m2") == \
-            "la table 3 est déjà prise par le match main:r1:m2"
-        assert refusal_messages.translated("season_full", "a season holds at most 60 events") == \
-            "une saison compte au plus 60 tournois"
 
 
 @pytest.mark.django_db
@@ -415,26 +365,6 @@ def test_django_rest_frameworks_own_messages_and_unknown_addresses_in_french(api
     lost = api().get("/api/nowhere/", **FRENCH)
     assert lost.status_code == 404 and lost.json() == {"detail": "adresse inconnue : /api/nowhere/",
                                                        "code": "not_found"}
-
-
-def test_every_pattern_of_the_refusal_table_reads_and_writes_its_groups_in_french():
-    """Each translated sentence takes exactly its regex's groups (a missing one would fail at a player's refusal)."""
-    from django.utils import translation
-
-    from deploy import refusal_messages as rm
-
-    samples = {"action": "roll", "kind": "gammon", "status": "ready", "part": "the 5 point is closed"}
-
-    def written(language: str, pattern) -> str:
-        with translation.override(language):
-            groups = {name: rm._group(name, samples.get(name, "7")) for name in pattern.regex.groupindex}
-            return str(pattern.text) % groups
-
-    for code, patterns in rm.PATTERNS.items():
-        for pattern in patterns:
-            french = written("fr", pattern)
-            assert french and "%(" not in french, (code, pattern.regex.pattern)
-            assert pattern.text is rm.PART_ONLY or french != written("en", pattern), (code, french)
 
 
 def test_the_viewers_move_list_is_written_in_the_readers_language():

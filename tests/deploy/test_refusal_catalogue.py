@@ -143,3 +143,65 @@ def test_a_refusal_given_as_text_only_keeps_its_english_and_gets_its_codes_sente
     with translation.override(language):
         said = refusals.said(ValueError("a reason the engine may give one day"), "illegal_move")
     assert said == {"en": "a reason the engine may give one day", "fr": "Ce coup n'est pas légal."}[language]
+
+
+def test_every_code_of_every_refusal_enum_has_its_general_sentence_in_french():
+    """A code added to the engine's, the platform's, the tournament's or the season's enum, or the console's own,
+    gets its general French sentence with it: a refusal given as a text alone never reaches a French reader in
+    English."""
+    from games.engine.errors import ErrorCode
+    from games.errors import PlatformErrorCode
+    from seasons.decider import SeasonRefusal
+    from tournaments.console import NothingToUndo
+    from tournaments.refusals import TournamentRefusal
+
+    codes = {str(c) for enum in (ErrorCode, PlatformErrorCode, TournamentRefusal, SeasonRefusal) for c in enum}
+    codes.add(NothingToUndo.code)
+    assert sorted(codes - set(refusals.GENERAL)) == []
+    with translation.override("fr"):
+        for code in codes:
+            assert refusals.said(ValueError("an English reason"), code) != "an English reason", code
+
+
+def test_every_refusal_code_the_api_declares_has_its_general_sentence():
+    from deploy import api_errors
+
+    drf_own = {"authentication_failed", "not_authenticated", "method_not_allowed", "not_acceptable",
+               "unsupported_media_type", "throttled", "parse_error", "invalid", "error", "permission_denied",
+               "not_found"}  # Django REST framework's, translated by its own French catalogue
+    missing = set(api_errors.known_codes()) - set(refusals.GENERAL) - drf_own - refusals.SAID_IN_THE_READERS_LANGUAGE
+    assert missing == set()
+
+
+def test_every_reason_enum_of_the_project_is_in_the_catalogue():
+    """Each layer declares its reasons in an enum named ``Reason``: every one the apps define is one the catalogue
+    says, so no refusal raised with a reason is left out of the French."""
+    import importlib
+    from enum import Enum
+
+    root = Path(__file__).resolve().parents[2]
+    apps = ("eventlog", "players", "games", "tournaments", "seasons", "ratings", "analysis", "apikit")
+    for source in (path for app in apps for path in (root / app).rglob("*.py")):
+        if "class Reason(" in source.read_text():
+            importlib.import_module(".".join(source.relative_to(root).with_suffix("").parts))
+
+    def every(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from every(sub)
+
+    declared = {cls for cls in every(Enum) if cls.__name__ == "Reason" and cls.__module__.split(".")[0] in apps}
+    assert len(declared) >= 8
+    assert declared == set(refusals.REASONS)
+
+
+def test_a_refusal_is_said_with_its_own_names_and_numbers_in_french():
+    from seasons.decider import Reason as SeasonReason
+    from seasons.decider import SeasonError, SeasonRefusal
+    from tournaments.refusals import Reason, TableTaken
+
+    with translation.override("fr"):
+        assert refusals.said(TableTaken(Reason.TABLE_TAKEN, table=3, slot="main:r1:m2")) == \
+            "la table 3 est déjà prise par le match main:r1:m2"
+        assert refusals.said(SeasonError(SeasonRefusal.SEASON_FULL, SeasonReason.EVENTS_FULL, most=60)) == \
+            "une saison compte au plus 60 tournois"
