@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test install messages bench bench-load bench-scale bench-events bench-hammer clean
+.PHONY: run test test-fast install messages bench bench-load bench-scale bench-events bench-hammer clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,12 +31,23 @@ run: $(STAMP)
 # (started when none answers). Both go through scripts/test-services.sh, which also installs gnubg, the pure run's
 # oracle. Both in TEST_PROCESSES processes (pytest-xdist; a test file stays in one of them, each with its own
 # test database and Redis database: tests/settings.py). PYTEST_ARGS go to the second run.
+# The second run is in two tiers (tests/conftest.py): the system tier (`-m system`: a browser, a live worker, a
+# server, a build, the import linter) and the rest; `make test` runs both in one run, the system tier's files first;
+# `make test-fast` leaves the system tier out, for the edit-and-check loop (`make test` before landing).
 PURE_TESTS := $(wildcard tests/games/engine tests/tournaments/formats tests/tournaments/decider tests/tournaments/test_decider*.py tests/seasons/scoring)
 TEST_PROCESSES ?= 2
 PARALLEL = -n $(TEST_PROCESSES) --dist loadfile
+MAIN_RUN = scripts/test-services.sh $(BIN)/python -m pytest $(addprefix --ignore=,$(PURE_TESTS)) $(PARALLEL)
+# pytest compiles each test module (and the plugins' modules) again unless it may keep the result: with
+# PYTHONDONTWRITEBYTECODE set (non-empty), every process of every run rewrites and compiles ~500 modules
+test test-fast: export PYTHONDONTWRITEBYTECODE :=
 test: $(STAMP)
 	scripts/test-services.sh $(BIN)/python -m pytest -p no:django -p tests.pure $(PURE_TESTS) $(PARALLEL)
-	scripts/test-services.sh $(BIN)/python -m pytest $(addprefix --ignore=,$(PURE_TESTS)) $(PARALLEL) $(PYTEST_ARGS)
+	$(MAIN_RUN) $(PYTEST_ARGS)
+
+test-fast: $(STAMP)
+	scripts/test-services.sh $(BIN)/python -m pytest -p no:django -p tests.pure $(PURE_TESTS) $(PARALLEL)
+	$(MAIN_RUN) -m "not system" $(PYTEST_ARGS)
 
 # The French catalogue after a string was wrapped or changed (needs GNU gettext: apt-get install gettext); the
 # compiled .mo is committed so that no other machine needs it (deploy/locale/README.md)

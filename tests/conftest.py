@@ -19,6 +19,27 @@ def pytest_configure(config):
     config.pluginmanager.import_plugin("tests.hypothesis_profile")  # no deadline: not the machine's speed
     config.addinivalue_line("markers", "postgres: needs PostgreSQL (make test provides it)")
     config.addinivalue_line("markers", "worker: needs Redis and a live Celery worker (make test provides them)")
+    config.addinivalue_line("markers", "system: a whole process or program at work (a browser, a live worker, a "
+                                       "server, a build, the import linter): set here, by fixture or by path")
+
+
+# The system tier: the tests that drive processes (a Celery worker, a live server and Chromium, gunicorn, a wheel
+# build, lint-imports) rather than the code in this process. `-m "not system"` leaves the rest, the quick tier.
+SYSTEM_FIXTURES = {"live_worker", "worker_env", "live_server"}
+SYSTEM_PATHS = ("system/", "test_import_contracts.py", "deploy/test_packaging.py", "deploy/test_gunicorn_",
+                "deploy/test_services.py", "deploy/test_embedded_run.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        where = item.path.relative_to(tests).as_posix() if item.path.is_relative_to(tests) else ""
+        if SYSTEM_FIXTURES & set(getattr(item, "fixturenames", ())) or where.startswith(SYSTEM_PATHS):
+            item.add_marker(pytest.mark.system)
+    # the files with system tests first, each file's tests in their order: the long ones start while the quick ones
+    # can still fill the other process (pytest-xdist's --dist loadfile hands out the files in this order)
+    slow = {item.path for item in items if item.get_closest_marker("system")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 def officials_group():

@@ -38,6 +38,11 @@ API_THROTTLE_STORAGE = "memory://"  # tests/deploy/test_throttles.py counts on t
 # so the processes the tests start (the Celery worker, gunicorn) hash as fast as the test process
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# The test databases are thrown away: a commit need not wait for the disk (PostgreSQL's synchronous_commit, set per
+# session here, so for every process the suite starts with these settings; what other sessions see is unchanged)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"  # noqa: F405
+
 # the replica's alias as production has it with DATABASE_REPLICA_URL set (deploy/replica.py), a mirror of the
 # test database: present always, routed to only where a test turns the router on (tests/deploy/test_replica_router.py)
 if "replica" not in DATABASES:  # noqa: F405
