@@ -39,8 +39,10 @@ API_THROTTLE_STORAGE = "memory://"  # tests/deploy/test_throttles.py counts on t
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # The test databases are thrown away: a commit need not wait for the disk (PostgreSQL's synchronous_commit, set per
-# session here, so for every process the suite starts with these settings; what other sessions see is unchanged)
+# session here, so for every process the suite starts with these settings; what other sessions see is unchanged);
+# a transactional test's flush deletes the rows rather than truncating every table (tests/postgresql/base.py)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"]["ENGINE"] = "tests.postgresql"  # noqa: F405
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"  # noqa: F405
 
 # the replica's alias as production has it with DATABASE_REPLICA_URL set (deploy/replica.py), a mirror of the
