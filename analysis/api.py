@@ -12,7 +12,9 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import services as match_services
+from games.errors import MatchNotFound
+from games.loading import match_load
+from games.rights import can_read, is_official, seat_of
 
 from . import selectors, services
 from .serializers import EventAverageSerializer, HistoryPointSerializer, MatchAnalysisSerializer
@@ -31,9 +33,9 @@ class MatchAnalysisView(APIView):
                     "done or failed.",
     )
     def get(self, request, stream_id: str):
-        record = match_services.match_load(stream_id)  # MatchNotFound: 404
-        if not match_services.can_read(request.user, record):
-            raise match_services.MatchNotFound(f"no match {stream_id}")
+        record = match_load(stream_id)  # MatchNotFound: 404
+        if not can_read(request.user, record):
+            raise MatchNotFound(f"no match {stream_id}")
         plies = request.query_params.get("plies")
         if plies is not None and plies not in ("0", "1", "2"):
             raise ValidationError({"plies": "an evaluation depth: 0, 1 or 2"})
@@ -63,10 +65,10 @@ class MatchAnalysisRequest(APIView):
                                "match or its director/an official. Queued once per match and depth; asking again "
                                "answers the existing analysis.")
     def post(self, request, stream_id: str):
-        record = match_services.match_load(stream_id)
-        if not match_services.can_read(request.user, record):
-            raise match_services.MatchNotFound(f"no match {stream_id}")
-        if not (match_services.is_official(request.user, record) or match_services.seat_of(request.user, record) is not None):
+        record = match_load(stream_id)
+        if not can_read(request.user, record):
+            raise MatchNotFound(f"no match {stream_id}")
+        if not (is_official(request.user, record) or seat_of(request.user, record) is not None):
             raise PermissionDenied("only a player of the match or its director may ask for its analysis")
         refused = services.why_not_analysable(record)
         if refused is not None:  # said now, with the reason: nothing is queued that gnubg cannot do

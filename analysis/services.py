@@ -16,11 +16,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from eventlog import store
-from games import services as match_services
 from games import streams
 from games.engine import events as engine_events
 from games.engine.match import MOVE, OVER, ROLL, evolve, may_double, MatchState
 from games.engine.moves import legal_moves
+from games.loading import match_load
+from games.mat_io import match_export_mat
 
 from . import gnubg
 from .models import Decision, MatchAnalysis, PlayerFigures
@@ -108,7 +109,7 @@ def analysis_run(*, pk: int) -> str:
             return "busy"
         row.status, row.lease_until, row.attempts = MatchAnalysis.RUNNING, now + timedelta(seconds=timeout + LEASE_MARGIN), row.attempts + 1
         row.save(update_fields=["status", "lease_until", "attempts"])
-    record = match_services.match_load(row.stream_id)
+    record = match_load(row.stream_id)
     refused = why_not_analysable(record)
     if refused is not None:  # before the export: a dead letter at once, not three tries of what cannot work
         return _failed(pk, refused, final=True)
@@ -118,7 +119,7 @@ def analysis_run(*, pk: int) -> str:
         # the total is announced before gnubg starts (autocommit: the pages see it while it runs)
         MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(
             decisions_total=sum(per_game), decisions_done=0, games_done=0, games=len(per_game))
-        result = gnubg.analyse_mat(match_services.match_export_mat(record, rows), plies=row.plies,
+        result = gnubg.analyse_mat(match_export_mat(record, rows), plies=row.plies,
                                    gnubg=settings.GNUBG, timeout=timeout, on_progress=_progress(pk, per_game))
     except gnubg.GnubgFailed as failed:
         return _failed(pk, str(failed))

@@ -166,7 +166,7 @@ def main() -> int:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from games import services as matches
+    from games.creation import match_create
     from players.models import Player
 
     call_command("migrate", verbosity=0)
@@ -174,7 +174,7 @@ def main() -> int:
     official = get_user_model().objects.create_superuser("official", password=secrets.token_hex(8))
     token = Token.objects.create(user=official).key
     a, b = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
-    record = matches.match_create(actor=official, player0=a, player1=b, length=0, dice="board")
+    record = match_create(actor=official, player0=a, player1=b, length=0, dice="board")
     print(f"{code_version()}; CPython {sys.version.split()[0]}; {os.cpu_count()} CPUs")
 
     logs = Path(tempfile.mkdtemp(prefix="crawford-live-crowd-"))

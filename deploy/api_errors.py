@@ -25,8 +25,8 @@ from eventlog.idempotency import BadIdempotencyKey, IdempotencyKeyReused
 from eventlog.store import ConcurrencyError, EventRejected
 from games.engine.errors import EngineError
 from games.engine.matfile import MatFileError
+from games.errors import BadCommand, MatchNotFound
 from games.imports import ImportUnderWay
-from games.services import BadCommand, MatchNotFound
 from seasons.decider import SeasonError
 from tournaments.services import TournamentError
 

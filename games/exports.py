@@ -19,7 +19,9 @@ from django.utils import timezone
 
 from eventlog import store
 
-from . import imports, services
+from . import imports
+from .loading import match_load
+from .mat_io import export_cache_key, match_export_mat
 from .models import ExportJob
 from .streams import MatchRecord
 
@@ -37,12 +39,12 @@ def is_big(record: MatchRecord) -> bool:
 def export_or_job(record: MatchRecord) -> str | ExportJob:
     """The version's file if it is written (or small enough to write now); else the job that writes it, claimed
     and sent to a worker by the first request that finds none."""
-    key = services.export_cache_key(record.stream_id, record.version)
+    key = export_cache_key(record.stream_id, record.version)
     text = cache.get(key)
     if text is not None:
         return text
     if not is_big(record):
-        text = services.match_export_mat(record, store.read_stream(record.stream_id))
+        text = match_export_mat(record, store.read_stream(record.stream_id))
         cache.set(key, text, timeout=CACHE_SECONDS)
         return text
     job = ExportJob.objects.filter(stream_id=record.stream_id, version=record.version).first()
@@ -93,11 +95,11 @@ def export_run(*, pk: int) -> str:
     if job is None or job.status == ExportJob.DONE:
         return job.status if job else "gone"
     ExportJob.objects.filter(pk=pk).update(status=ExportJob.RUNNING, games_done=0, progress=[])
-    record = services.match_load(job.stream_id)
+    record = match_load(job.stream_id)
     progress = imports.Progress(ExportJob, pk, job.games)
-    text = services.match_export_mat(record, store.read_stream(job.stream_id, until=job.version), on_game=progress)
+    text = match_export_mat(record, store.read_stream(job.stream_id, until=job.version), on_game=progress)
     ExportJob.objects.filter(pk=pk).update(status=ExportJob.DONE, text=text, finished_at=timezone.now(),
                                            **progress.finished())
-    cache.set(services.export_cache_key(job.stream_id, job.version), text, timeout=CACHE_SECONDS)
+    cache.set(export_cache_key(job.stream_id, job.version), text, timeout=CACHE_SECONDS)
     ExportJob.objects.filter(stream_id=job.stream_id, version__lt=job.version).delete()
     return ExportJob.DONE

@@ -163,8 +163,9 @@ def send(pk: int) -> None:
 
 def import_run(*, pk: int) -> str:
     """Judge and store the job's record, as a small import is in the request; return the job's status."""
-    from . import services
     from .engine.matfile import read_mat
+    from .mat_io import match_import_mat, players_for_import
+    from .rights import check_may_create
 
     with transaction.atomic():
         job = ImportJob.objects.select_for_update().filter(pk=pk).first()
@@ -189,10 +190,10 @@ def import_run(*, pk: int) -> str:
             if job.tournament_id is not None:
                 record = _event_recorder(job, read)
             else:
-                player0, player1 = services.players_for_import(job.text, job.player0_id, job.player1_id)
-                services.check_may_create(job.user, (player0, player1))
-                record = services.match_import_mat(actor=job.user, text=job.text, player0=player0, player1=player1,
-                                                   read=read)
+                player0, player1 = players_for_import(job.text, job.player0_id, job.player1_id)
+                check_may_create(job.user, (player0, player1))
+                record = match_import_mat(actor=job.user, text=job.text, player0=player0, player1=player1,
+                                          read=read)
     except (BadCommand, EngineError, PermissionDenied) as refused:
         return _finish(pk, status=ImportJob.FAILED, refusal=refusal_of(refused))
     except Exception as crashed:  # noqa: BLE001 - an attempt; the sweep tries again, at most MAX_ATTEMPTS

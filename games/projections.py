@@ -16,8 +16,8 @@ from games.engine.state_ids import position_id_of
 from games.limits import gnubg_match_id
 
 from . import streams
+from .loading import match_load_with
 from .models import GameSummary, MatchSummary
-from .services import match_load_with
 
 _GAME_EVENTS = ("GameStarted", "GameWon")
 _SUMMARY_FIELDS = [f.name for f in MatchSummary._meta.concrete_fields if not f.primary_key]

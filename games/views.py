@@ -6,24 +6,26 @@ from django.shortcuts import render
 
 from eventlog import live, store
 
-from . import selectors, services, viewer
+from . import selectors, viewer
+from .errors import MatchNotFound, Reason
+from .loading import match_load
+from .rights import can_read, is_official, seat_of
 from .engine.match import Phase
-from .errors import Reason
 from .forbidden import Forbidden
 
 
 def _record_or_404(request, stream_id: str):
     try:
-        record = services.match_load(stream_id)
-    except services.MatchNotFound:
+        record = match_load(stream_id)
+    except MatchNotFound:
         raise Http404("no such match") from None
-    if not services.can_read(request.user, record):
+    if not can_read(request.user, record):
         raise Http404("no such match")
     return record
 
 
 def _may_record(user, record) -> bool:
-    return services.is_official(user, record) or services.seat_of(user, record) is not None
+    return is_official(user, record) or seat_of(user, record) is not None
 
 
 def match_page(request, stream_id: str):
@@ -53,7 +55,7 @@ def match_record(request, stream_id: str):
     if not _may_record(request.user, record):
         raise Forbidden(Reason.RECORDERS_ONLY)
     return render(request, "games/record.html", {"m": selectors.match_state_data(record),
-                                                 "seat": services.seat_of(request.user, record),
+                                                 "seat": seat_of(request.user, record),
                                                  "phases": {phase.name: phase.value for phase in Phase}})
 
 

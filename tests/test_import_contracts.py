@@ -88,8 +88,8 @@ def add_import(tree: Path, module: str, statement: str) -> Path:
 @pytest.mark.parametrize("contract, module, statement, expected", [
     ("layers", "players.authority", "from tournaments import models",
      "players.authority -> tournaments.models"),
-    ("eventlog-imports-no-app", "eventlog.store", "import games.services",
-     "eventlog.store -> games.services"),
+    ("eventlog-imports-no-app", "eventlog.store", "import games.loading",
+     "eventlog.store -> games.loading"),
     ("pure-engine", "games.engine.board", "from django.db import models",
      "games.engine.board -> django"),
     ("pure-formats", "tournaments.formats.swiss", "from tournaments import models",

@@ -27,7 +27,7 @@ def test_a_pure_test_runs(tmp_path):
 
 
 def test_a_pure_test_that_reaches_django_fails_the_run(tmp_path):
-    result = pure_run(tmp_path, "def test_reaches():\n    from games import services  # imports Django\n")
+    result = pure_run(tmp_path, "def test_reaches():\n    from games import loading  # imports Django\n")
     assert result.returncode == 1 and "imported by a pure test" in result.stdout, result.stdout + result.stderr
 
 

@@ -10,7 +10,8 @@ from rest_framework.views import APIView
 
 from eventlog import store
 from eventlog.idempotency import run_once
-from games import services as matches
+from games.errors import BadCommand
+from games.mat_io import MAX_MAT_BYTES, decode_mat_upload, players_for_import
 from games.api.serializers import ImportJobSerializer
 from games.api.views import big_import_or_charge
 from games.limits import MAX_MATCH_LENGTH
@@ -224,13 +225,13 @@ class TournamentMatchImport(APIView):
         data = form.validated_data
         text = data.get("text")
         if data.get("file") is not None:
-            text = matches.decode_mat_upload(data["file"].read(matches.MAX_MAT_BYTES + 1))
+            text = decode_mat_upload(data["file"].read(MAX_MAT_BYTES + 1))
         if not text:
-            raise matches.BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
+            raise BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
         if (queued := big_import_or_charge(request, text, data, tournament_id=tournament.pk)) is not None:
             return queued
         with transaction.atomic():  # players named in a refused file are not kept
-            player0, player1 = matches.players_for_import(text, data.get("player0"), data.get("player1"))
+            player0, player1 = players_for_import(text, data.get("player0"), data.get("player1"))
             record = services.tournament_import_match(actor=request.user, tournament=tournament, text=text,
                                                       player0=player0, player1=player1)
         return Response(_match_answer(tournament, record), status=status.HTTP_201_CREATED)

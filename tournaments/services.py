@@ -25,7 +25,12 @@ from eventlog import store
 from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
-from games import services as matches
+from games import streams
+from games.creation import match_create
+from games.director import match_close, match_set_published, match_set_result, match_void
+from games.errors import BadCommand
+from games.loading import match_load
+from games.mat_io import match_import_mat, players_for_import
 from games.forbidden import Forbidden
 from games.streams import MatchRecord
 from players import authority
@@ -160,10 +165,10 @@ def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tou
         locked.published = published
         locked.save(update_fields=["published"])
         # every match registered in the event, from the log itself (the process manager's and those added by hand)
-        ids = Event.objects.filter(stream_type=matches.streams.STREAM_TYPE, event_type=matches.streams.REGISTERED,
+        ids = Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
                                    payload__tournament_id=locked.pk).order_by("global_position")
         for match_id in ids.values_list("stream_id", flat=True):
-            matches.match_set_published(stream_id=match_id, published=published, actor=actor)
+            match_set_published(stream_id=match_id, published=published, actor=actor)
     tournament.published = published
     return locked
 
@@ -181,7 +186,7 @@ def tournament_add_match(*, actor, tournament: Tournament, player0: Player, play
     """A match the event holds outside its slots (a side match, a replay): the event's director creates it,
     officiates it, and it is rated with the club's ramp; it is shown only while the event is."""
     check_may_add_matches(actor, tournament)
-    return matches.match_create(
+    return match_create(
         actor=actor, player0=player0, player1=player1, length=length, tournament_id=tournament.pk,
         published=published and tournament.published, officiating_director_id=tournament.director_id,
         rating_ramp=rating_ramp_of(tournament), **engine_options)
@@ -192,7 +197,7 @@ def tournament_import_match(*, actor, tournament: Tournament, text: str, player0
     """A match the event holds, read from a ``.mat`` file (vouched for: its director imports it); hidden while
     the event is."""
     check_may_add_matches(actor, tournament)
-    return matches.match_import_mat(
+    return match_import_mat(
         actor=actor, text=text, player0=player0, player1=player1, tournament_id=tournament.pk,
         officiating_director_id=tournament.director_id, rating_ramp=rating_ramp_of(tournament),
         published=tournament.published, read=read)
@@ -204,9 +209,9 @@ def tournament_import_job(job, read) -> MatchRecord:
     changed hands since."""
     tournament = Tournament.objects.filter(pk=job.tournament_id).first()
     if tournament is None:
-        raise matches.BadCommand(f"the event {job.tournament_id} no longer exists")
+        raise BadCommand(f"the event {job.tournament_id} no longer exists")
     check_may_add_matches(job.user, tournament)
-    player0, player1 = matches.players_for_import(job.text, job.player0_id, job.player1_id)
+    player0, player1 = players_for_import(job.text, job.player0_id, job.player1_id)
     return tournament_import_match(actor=job.user, tournament=tournament, text=job.text, player0=player0,
                                    player1=player1, read=read)
 
@@ -352,10 +357,10 @@ def _effects(actor, facts: stream.Facts, command, decided: list[ev.TournamentEve
             link = facts.matches.get(e.slot)
             if link is not None and set(link["players"]) == {e.winner, e.loser}:
                 # the slot's match shows the corrected result too (its viewer, the home page)
-                if matches.match_set_result(stream_id=link["match_id"], winner_player=e.winner,
-                                            score=(e.winner_points, e.loser_points), reason=e.reason, actor=actor):
+                if match_set_result(stream_id=link["match_id"], winner_player=e.winner,
+                                    score=(e.winner_points, e.loser_points), reason=e.reason, actor=actor):
                     out.append(ev.SlotMatchResultCorrected(
-                        e.slot, link["match_id"], matches.match_load(link["match_id"]).version, e.winner, e.loser,
+                        e.slot, link["match_id"], match_load(link["match_id"]).version, e.winner, e.loser,
                         e.winner_points, e.loser_points, e.reason))
         elif isinstance(e, (ev.ChallengeDeclined, ev.ChallengeLapsed)) and e.outcome == "cancelled":
             out += _void_slot_match(facts, f"ladder:c{e.number}", f"challenge {e.event_type[9:].lower()}", actor)
@@ -373,10 +378,10 @@ def _close_slot_match(actor, facts: stream.Facts, result, how: str) -> list[ev.T
     if link is None:
         return []
     score = None if how == "forfeit" else (result.winner_points, result.loser_points)
-    if not matches.match_close(stream_id=link["match_id"], winner_player=result.winner, score=score, how=how,
-                               actor=actor):
+    if not match_close(stream_id=link["match_id"], winner_player=result.winner, score=score, how=how,
+                       actor=actor):
         return []
-    return [ev.SlotFinished(result.slot, link["match_id"], matches.match_load(link["match_id"]).version,
+    return [ev.SlotFinished(result.slot, link["match_id"], match_load(link["match_id"]).version,
                             result.winner, result.loser, *(score or (0, 0)), how=how)]
 
 
@@ -388,11 +393,11 @@ def _void_slot_match(facts: stream.Facts, slot: str, reason: str, actor) -> list
 
 
 def _void_match(match_id: str, slot: str, reason: str, actor) -> list[ev.TournamentEvent]:
-    record = matches.match_load(match_id)
+    record = match_load(match_id)
     if record.voided is not None:
         return []
-    matches.match_void(stream_id=match_id, reason=reason, actor=actor)
-    return [ev.SlotMatchVoided(slot, match_id, matches.match_load(match_id).version, reason)]
+    match_void(stream_id=match_id, reason=reason, actor=actor)
+    return [ev.SlotMatchVoided(slot, match_id, match_load(match_id).version, reason)]
 
 
 # -- the process manager's second half: creating, closing and replacing matches -----------------
@@ -446,7 +451,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
         ramp = rating_ramp_of(tournament) if view.to_create and not repair else "fibs"
         for slot in [] if repair else view.to_create[:limit]:
             a, b = slot.players
-            record = matches.match_create(
+            record = match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
                 length=slot.length, tournament_id=tournament.pk, published=tournament.published,
                 dice=facts.config.get("dice", "server"), officiating_director_id=tournament.director_id,

@@ -17,8 +17,13 @@ from apikit import paging, printing
 from apikit.refusals import refusal_text
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
-from games import exports, imports, selectors, services, viewer
-from games.errors import Reason
+from games import exports, imports, selectors, viewer
+from games.command_handler import match_command
+from games.creation import match_create
+from games.errors import BadCommand, MatchNotFound, Reason
+from games.loading import match_load
+from games.mat_io import MAX_MAT_BYTES, check_import_games, decode_mat_upload, match_import_mat, players_for_import
+from games.rights import can_read, check_may_create
 from games.models import ExportJob, ImportJob
 from players.models import Player
 
@@ -51,9 +56,9 @@ def _is_number(text: str | None) -> bool:
 
 
 def _readable(request, stream_id: str):
-    record = services.match_load(stream_id)
-    if not services.can_read(request.user, record):
-        raise services.MatchNotFound(Reason.NO_MATCH, match=stream_id)
+    record = match_load(stream_id)
+    if not can_read(request.user, record):
+        raise MatchNotFound(Reason.NO_MATCH, match=stream_id)
     return record
 
 
@@ -79,9 +84,9 @@ class MatchListCreate(APIView):
         data = dict(form.validated_data)
         player0 = get_object_or_404(Player, pk=data.pop("player0"))
         player1 = get_object_or_404(Player, pk=data.pop("player1"))
-        services.check_may_create(request.user, (player0, player1))
+        check_may_create(request.user, (player0, player1))
         with transaction.atomic():  # the answer is rendered before the commit: no error answered after it
-            record = services.match_create(actor=request.user, player0=player0, player1=player1, **data)
+            record = match_create(actor=request.user, player0=player0, player1=player1, **data)
             body = selectors.match_state_data(record)
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -113,7 +118,7 @@ class MatchCommands(APIView):
 
         def send() -> tuple[int, dict]:
             typed, expected = typed_command(command)
-            record, new = services.match_command(
+            record, new = match_command(
                 actor=request.user, stream_id=stream_id, command=typed, expected_version=expected, command_id=key,
                 correlation_id=request.headers.get("X-Correlation-ID"),
             )
@@ -123,7 +128,7 @@ class MatchCommands(APIView):
         def answer(receipt: dict) -> dict:
             # the state the command left (a retry's answer too, though the match has moved on since)
             version = receipt["version"]
-            record = folded.get(version) or services.match_load(stream_id, version=version)
+            record = folded.get(version) or match_load(stream_id, version=version)
             return {"appended": receipt["appended"], "state": selectors.match_state_data(record)}
 
         try:
@@ -149,8 +154,8 @@ def _stale(user, stream_id: str, command) -> dict | None:
     expected = command.get("expected_version") if isinstance(command, dict) else None
     if not isinstance(expected, int) or isinstance(expected, bool) or expected < 1:
         return None
-    record = services.match_load(stream_id)
-    if record.version <= expected or not services.can_read(user, record):
+    record = match_load(stream_id)
+    if record.version <= expected or not can_read(user, record):
         return None
     return {**selectors.stale_answer(record, store.read_stream(stream_id, after=expected)), "sent_version": expected}
 
@@ -169,7 +174,7 @@ class MatchEvents(APIView):
         _readable(request, stream_id)
         after = request.query_params.get("after", "0")
         if not _is_number(after) or len(after) > 12:
-            raise services.BadCommand(Reason.AFTER_VERSION)
+            raise BadCommand(Reason.AFTER_VERSION)
         after, limit = int(after), paging.limit_of(request)
         rows = store.read_stream(stream_id, after=after, until=after + limit)  # versions follow on: one page
         headers = paging.next_link(request, after=after + limit, limit=limit) if len(rows) == limit else {}
@@ -251,7 +256,7 @@ class ExportJobView(APIView):
     def get(self, request, pk: int):
         job = ExportJob.objects.filter(pk=pk).first()
         if job is None:
-            raise services.MatchNotFound(Reason.NO_EXPORT, job=pk)
+            raise MatchNotFound(Reason.NO_EXPORT, job=pk)
         _readable(request, job.stream_id)
         return Response(export_job_data(job))
 
@@ -272,16 +277,16 @@ class MatchImport(APIView):
         data = form.validated_data
         text = data.get("text")
         if data.get("file") is not None:
-            raw = data["file"].read(services.MAX_MAT_BYTES + 1)
-            text = services.decode_mat_upload(raw)
+            raw = data["file"].read(MAX_MAT_BYTES + 1)
+            text = decode_mat_upload(raw)
         if not text:
-            raise services.BadCommand(Reason.MAT_FILE_FIELD)
+            raise BadCommand(Reason.MAT_FILE_FIELD)
         if (queued := big_import_or_charge(request, text, data)) is not None:
             return queued
         with transaction.atomic():  # players named in a refused file are not kept
-            player0, player1 = services.players_for_import(text, data.get("player0"), data.get("player1"))
-            services.check_may_create(request.user, (player0, player1))
-            record = services.match_import_mat(actor=request.user, text=text, player0=player0, player1=player1)
+            player0, player1 = players_for_import(text, data.get("player0"), data.get("player1"))
+            check_may_create(request.user, (player0, player1))
+            record = match_import_mat(actor=request.user, text=text, player0=player0, player1=player1)
             body = selectors.match_state_data(record)  # before the commit: no error answered after it
         viewer.game_bounds(record.stream_id)  # where each game begins, cached now: no visitor pays for it
         return Response(body, status=status.HTTP_201_CREATED)
@@ -290,7 +295,7 @@ class MatchImport(APIView):
 def big_import_or_charge(request, text: str, data: dict, *, tournament_id: int | None = None) -> Response | None:
     """A big record handed to a worker: its 202 answer. A small one is charged to the member's hourly budget and
     None returned: the caller imports it now. 429 past the budget, either way."""
-    services.check_import_games(text)
+    check_import_games(text)
     try:
         if imports.is_big(text):  # judged by a worker: answered now, followed at the job's address
             job = imports.import_submit(user=request.user, text=text, player0_id=data.get("player0"),
@@ -320,5 +325,5 @@ class ImportJobView(APIView):
     def get(self, request, pk: int):
         job = ImportJob.objects.filter(pk=pk, user=request.user).first()
         if job is None:
-            raise services.MatchNotFound(Reason.NO_IMPORT, job=pk)
+            raise MatchNotFound(Reason.NO_IMPORT, job=pk)
         return Response(import_job_data(job))

@@ -63,11 +63,11 @@ def _imported(client) -> str:
 def test_a_player_of_the_match_asks_for_another_depth_once(api, make_user):
     alice, bob, eve = make_user("alice"), make_user("bob"), make_user("eve")
     match_id = _imported(api(make_user("root", official=True, player=False)))
-    from games import services as match_services
+    from games.loading import match_load
     from players.models import Player
 
     # the record's two players are the members Alice and Bob (the file's names matched to them)
-    assert set(match_services.match_load(match_id).player_ids) == set(
+    assert set(match_load(match_id).player_ids) == set(
         Player.objects.filter(user__in=[alice, bob]).values_list("pk", flat=True))
     client = api(alice)
     url = f"/api/matches/{match_id}/analysis/request/"
@@ -105,13 +105,13 @@ def test_the_players_figures_are_named_as_the_site_names_the_players(make_user):
     """A match's seats carry the names it was recorded under (an imported file's "Alice" and "Bob", a quick
     recording's "P2"): the player page's table and an event's averages name the site's players instead."""
     from analysis import selectors
-    from games import services as matches
+    from games.mat_io import match_import_mat
     from players.models import Player
 
     ann, dan = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Dan")
     text = (FIXTURES / "matches" / "match_021_1pt.mat").read_text()  # Alice and Bob
-    record = matches.match_import_mat(actor=make_user("root", official=True, player=False), text=text,
-                                      player0=ann, player1=dan, tournament_id=4242)
+    record = match_import_mat(actor=make_user("root", official=True, player=False), text=text,
+                              player0=ann, player1=dan, tournament_id=4242)
     projections.run_all()  # the match's read model (its seats) and the analysis row
     services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=record.stream_id).pk)
     assert [p["opponent"] for p in selectors.player_history(ann.pk)] == ["Dan"]

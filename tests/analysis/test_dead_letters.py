@@ -11,7 +11,7 @@ from django.utils import timezone
 from analysis import gnubg, services
 from analysis.models import MatchAnalysis
 from eventlog import projections
-from games import services as match_services
+from games.loading import match_load
 from tests.analysis.test_api import _imported
 
 pytestmark = pytest.mark.django_db
@@ -31,15 +31,15 @@ def _never_gnubg(monkeypatch):
         raise AssertionError("gnubg was started for a match it cannot analyse")
 
     monkeypatch.setattr(gnubg, "analyse_mat", refuse)
-    monkeypatch.setattr(match_services, "match_export_mat", refuse)
+    monkeypatch.setattr(services, "match_export_mat", refuse)
 
 
 def test_a_match_longer_than_gnubg_reads_fails_at_once_without_an_export(queued, monkeypatch):
-    record = match_services.match_load(queued.stream_id)
+    record = match_load(queued.stream_id)
     options = dataclasses.replace(record.state.options, length=65)
     longer = dataclasses.replace(record, state=dataclasses.replace(record.state, options=options))
     assert services.why_not_analysable(longer) == "GNU Backgammon analyses matches of up to 64 points; this one is to 65"
-    monkeypatch.setattr(match_services, "match_load", lambda stream_id: longer)
+    monkeypatch.setattr(services, "match_load", lambda stream_id: longer)
     _never_gnubg(monkeypatch)
     assert services.analysis_run(pk=queued.pk) == MatchAnalysis.FAILED
     queued.refresh_from_db()
@@ -53,7 +53,7 @@ def test_an_unexpected_error_counts_as_an_attempt_and_ends_as_a_dead_letter(queu
     def broken_export(record, rows):
         raise RuntimeError("the export broke")
 
-    monkeypatch.setattr(match_services, "match_export_mat", broken_export)
+    monkeypatch.setattr(services, "match_export_mat", broken_export)
     statuses = [services.analysis_run(pk=queued.pk) for _ in range(services.MAX_ATTEMPTS)]
     assert statuses == [MatchAnalysis.QUEUED] * (services.MAX_ATTEMPTS - 1) + [MatchAnalysis.FAILED]
     queued.refresh_from_db()

@@ -3,7 +3,7 @@ exists in the repository as it is.
 
 What is checked, in ``README.md``, ``docs/*.md`` and ``bench/README.md``:
 
-- a path (``games/services.py``, ``tournaments/formats/``, a glob such as ``deploy/services/crawford-*.service``)
+- a path (``games/streams.py``, ``tournaments/formats/``, a glob such as ``deploy/services/crawford-*.service``)
   whose first part is a top-level entry of the repository, or which names a source file: it must exist;
 - a test's node id (``tests/docs/test_recipes.py::test_…``): the file, and a test of that name in it;
 - a dotted name that starts with one of the project's packages (``eventlog.store.append``): it must import.

@@ -14,7 +14,9 @@ import pytest
 from django.db import connection
 
 from games import commands as match_commands
-from games import services as matches
+from games.command_handler import match_command
+from games.creation import match_create
+from games.loading import match_load
 from players.models import Player
 from tests.conftest import ROOT
 from tests.deploy.test_services import free_port
@@ -67,7 +69,7 @@ def live_node(worker_env, tmp_path):
 def match_id(django_user_model):
     director = django_user_model.objects.create_user("dora", password="x", is_staff=True, is_superuser=True)
     a, b = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
-    return director, matches.match_create(actor=director, player0=a, player1=b, length=3, dice="board").stream_id
+    return director, match_create(actor=director, player0=a, player1=b, length=3, dice="board").stream_id
 
 
 async def _open(port: int, path: str, address: str):
@@ -116,7 +118,7 @@ def test_five_hundred_streams_opened_and_closed_leave_the_database_connections_w
 def test_a_thousand_open_streams_all_hear_a_bystanders_command(live_node, match_id):
     port, log = live_node
     director, stream_id = match_id
-    version = matches.match_load(stream_id).version
+    version = match_load(stream_id).version
 
     async def run():
         opened = await _crowd(port, f"/matches/{stream_id}/follow/", 1000)
@@ -124,7 +126,7 @@ def test_a_thousand_open_streams_all_hear_a_bystanders_command(live_node, match_
         await asyncio.to_thread(wait_for, lambda: _node_connections() == 0, 120,
                                 "the node to hold no connection for its open streams")
         # the bystander: a command on the same database while the crowd waits
-        await asyncio.to_thread(matches.match_command, actor=director, stream_id=stream_id,
+        await asyncio.to_thread(match_command, actor=director, stream_id=stream_id,
                                 command=match_commands.RollDice(dice=(3, 1)), expected_version=version)
 
         async def hears(reader, seen):

@@ -12,7 +12,9 @@ from django.test import AsyncClient, Client
 
 from eventlog import live
 from games import commands as match_commands
-from games import services as matches
+from games.command_handler import match_command
+from games.creation import match_create
+from games.loading import match_load
 from players.models import Player
 from tests.waiting import WAIT
 
@@ -27,13 +29,13 @@ def director(django_user_model):
 @pytest.fixture
 def match_id(director):
     a, b = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
-    return matches.match_create(actor=director, player0=a, player1=b, length=3, dice="board").stream_id
+    return match_create(actor=director, player0=a, player1=b, length=3, dice="board").stream_id
 
 
 def roll(director, match_id):
-    record = matches.match_load(match_id)
-    matches.match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(3, 1)),
-                          expected_version=record.version)
+    record = match_load(match_id)
+    match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(3, 1)),
+                  expected_version=record.version)
 
 
 def events(chunks: list[bytes]) -> list[int]:
@@ -42,7 +44,7 @@ def events(chunks: list[bytes]) -> list[int]:
 
 
 def test_under_asgi_the_page_hears_the_append_after_its_commit(director, match_id):
-    now = matches.match_load(match_id).version
+    now = match_load(match_id).version
 
     async def follow():
         response = await AsyncClient().get(f"/matches/{match_id}/follow/")
@@ -65,7 +67,7 @@ def test_under_asgi_the_page_hears_the_append_after_its_commit(director, match_i
 def test_under_wsgi_a_web_node_answers_at_once_and_the_page_comes_back(director, match_id):
     """A web node's thread is never held by a stream: it answers the number now and ends, with ``retry`` for the
     browser's EventSource to come back, and hears the append at its next try."""
-    now = matches.match_load(match_id).version
+    now = match_load(match_id).version
     response = Client().get(f"/matches/{match_id}/follow/")
     chunks = list(response.streaming_content)  # ends by itself
     assert events(chunks) == [now] and chunks[0].startswith(b"retry: ")
@@ -76,7 +78,7 @@ def test_under_wsgi_a_web_node_answers_at_once_and_the_page_comes_back(director,
 
 def test_a_hidden_match_is_not_followed_by_strangers(director, match_id):
     a, b = Player.objects.create(display_name="Chloé"), Player.objects.create(display_name="Dimitri")
-    hidden = matches.match_create(actor=director, player0=a, player1=b, length=3, published=False).stream_id
+    hidden = match_create(actor=director, player0=a, player1=b, length=3, published=False).stream_id
     assert Client().get(f"/matches/{hidden}/follow/").status_code == 404
     assert Client().get("/matches/no-such-match/follow/").status_code == 404
 
@@ -92,7 +94,7 @@ def test_a_publish_with_redis_down_does_not_fail_the_command(settings):
 
 def test_without_redis_the_embedded_site_pushes_in_process(director, match_id, settings):
     settings.REDIS_URL = ""  # `make run`: one process (runserver), no Redis
-    now = matches.match_load(match_id).version
+    now = match_load(match_id).version
     response = Client().get(f"/matches/{match_id}/follow/")
     stream = iter(response.streaming_content)
     assert events([next(stream)]) == [now]

@@ -16,7 +16,7 @@ import pytest
 from eventlog import projections, store
 from eventlog.models import ProjectionFailure
 from eventlog.store import NewEvent
-from games import services as matches
+from games.creation import match_create
 from games.models import MatchSummary
 from players.models import Player
 from ratings.models import PlayerRating
@@ -53,7 +53,7 @@ def director(make_user):
 
 def _finished_casual_match(director) -> tuple[str, Player, Player]:
     a, b = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Ben")
-    match_id = matches.match_create(actor=director, player0=a, player1=b, length=1).stream_id
+    match_id = match_create(actor=director, player0=a, player1=b, length=1).stream_id
     play_to_end(director, match_id, winner_seat=0)
     return match_id, a, b
 

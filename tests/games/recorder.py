@@ -60,10 +60,11 @@ class Recorder:
 def event_match(client, director, seats, *, length: int = 5, dice: str = "board", **options) -> Recorder:
     """A match of an event directed by ``director``, created as the event creates its matches (the match API
     creates casual matches only): the match names its director as its official, and ``client`` records it."""
-    from games import selectors, services
+    from games import selectors
+    from games.creation import match_create
     from tournaments.models import Tournament
 
     event = Tournament.objects.create(name="Club night", director=director)
-    record = services.match_create(actor=director, player0=seats[0].player, player1=seats[1].player, length=length,
-                                   dice=dice, officiating_director_id=director.pk, tournament_id=event.pk, **options)
+    record = match_create(actor=director, player0=seats[0].player, player1=seats[1].player, length=length,
+                          dice=dice, officiating_director_id=director.pk, tournament_id=event.pk, **options)
     return Recorder(client, selectors.match_state_data(record))

@@ -14,7 +14,8 @@ import pytest
 from django.core.cache import cache
 
 from eventlog import store
-from games import exports, services, tasks
+from games import exports, tasks
+from games.mat_io import export_cache_key, match_export_mat, match_import_mat
 from games.engine.random_play import random_money_session
 from games.models import ExportJob
 from players.models import Player
@@ -29,13 +30,13 @@ def session(games: int, events: int, seed: int = 19) -> str:
 def imported(official, text: str):
     """A match imported by an official (public at once), its file not in the cache: its first export is to come."""
     players = [Player.objects.create(display_name=name) for name in ("Hammer", "Anvil")]
-    record = services.match_import_mat(actor=official, text=text, player0=players[0], player1=players[1])
-    cache.delete(services.export_cache_key(record.stream_id, record.version))
+    record = match_import_mat(actor=official, text=text, player0=players[0], player1=players[1])
+    cache.delete(export_cache_key(record.stream_id, record.version))
     return record
 
 
 def expected(record) -> str:
-    return services.match_export_mat(record, store.read_stream(record.stream_id))
+    return match_export_mat(record, store.read_stream(record.stream_id))
 
 
 def url(record) -> str:
@@ -73,7 +74,7 @@ def test_a_big_matchs_first_export_is_left_to_a_worker_and_its_readers_share_one
     monkeypatch.undo()
     assert exports.export_run(pk=job["id"]) == "done"  # the worker's turn, here
     assert api().get(f"/api/exports/{job['id']}/").json()["status"] == "done"
-    cache.delete(services.export_cache_key(big.stream_id, big.version))  # served from the job's row as well
+    cache.delete(export_cache_key(big.stream_id, big.version))  # served from the job's row as well
     served = api().get(url(big))
     assert served.status_code == 200 and served.content.decode() == expected(big)
     assert served["Content-Disposition"] == f'attachment; filename="match-{big.stream_id}.mat"'
@@ -84,9 +85,9 @@ def test_an_export_job_is_seen_only_by_whoever_may_read_the_match(api, official,
     monkeypatch.setattr(tasks.run_export, "apply_async", lambda args, **kwargs: None)
     hammer = make_user("hammer")
     anvil = Player.objects.create(display_name="Anvil")
-    record = services.match_import_mat(actor=hammer, text=session(30, 8_000), player0=hammer.player,
-                                       player1=anvil, published=False)
-    cache.delete(services.export_cache_key(record.stream_id, record.version))
+    record = match_import_mat(actor=hammer, text=session(30, 8_000), player0=hammer.player,
+                              player1=anvil, published=False)
+    cache.delete(export_cache_key(record.stream_id, record.version))
     job = api(hammer).get(url(record), HTTP_ACCEPT="application/json").json()
     assert api(hammer).get(f"/api/exports/{job['id']}/").status_code == 200
     assert api(make_user("eve")).get(f"/api/exports/{job['id']}/").status_code == 404

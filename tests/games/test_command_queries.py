@@ -107,13 +107,13 @@ def test_an_official_recording_for_a_player(make_user):
 
 
 def test_the_director_the_match_names_recording(make_user):
-    from games import services
+    from games.director import match_assign_official
 
     ann, bob = make_user("ann"), make_user("bob")
     director = make_user("dirk", player=False)  # no federation powers: named by the match as its official
     official = signed_in(make_user("dora", official=True, player=False))
     state = opened(official, ann, bob)
-    assert services.match_assign_official(stream_id=state["id"], officiating_director_id=director.pk)
+    assert match_assign_official(stream_id=state["id"], officiating_director_id=director.pk)
     state = official.get(f"/api/matches/{state['id']}/").json()
     answer, statements = move_counted(signed_in(director), state)
     check_answer(answer, state)
@@ -179,13 +179,13 @@ def test_a_server_roll_costs_what_a_move_costs(make_user):
 def test_a_move_in_a_process_without_the_match_at_hand_reads_its_events(make_user):
     """Another node answered the match's last command (or this process was restarted): its snapshot is not at the
     version sent, and the match's events after it are read first."""
-    from games import services
+    from games import loading
 
     ann, bob = make_user("ann"), make_user("bob")
     client = signed_in(ann)
     state = opened(client, ann, bob)
-    with services._snapshot_lock:
-        services._SNAPSHOTS.pop(state["id"])
+    with loading._snapshot_lock:
+        loading._SNAPSHOTS.pop(state["id"])
     answer, statements = move_counted(client, state)
     check_answer(answer, state)
     assert len(statements) == COLD_MOVE_QUERIES, "\n".join(statements)

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from eventlog import projections
-from games import services
 from games.engine.matfile import read_mat
+from games.mat_io import match_import_mat
 from games.models import GameSummary
 from players.models import Player
 from tests.games.engine.test_matfile import INDEX, MATCHES
@@ -48,7 +48,7 @@ def test_the_engines_flags_follow_the_rule_on_random_matches(seed):
 def test_the_projection_stores_the_flags_of_every_game(make_user):
     staff = make_user("root", official=True, player=False)
     a, b = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
-    record = services.match_import_mat(actor=staff, text=MATCHES[2].read_text(), player0=a, player1=b)
+    record = match_import_mat(actor=staff, text=MATCHES[2].read_text(), player0=a, player1=b)
     projections.run("match_summary")
     stored = list(GameSummary.objects.filter(stream_id=record.stream_id).order_by("game").values_list("game", "crawford", "post_crawford", "winner", "points"))
     assert stored == [(1, False, False, 0, 4), (2, True, False, 1, 1), (3, False, True, 0, 2)]

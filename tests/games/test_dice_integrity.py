@@ -6,7 +6,8 @@ import pytest
 
 from eventlog import store
 from eventlog.models import Event
-from games import dice, services
+from games import dice, loading, seeds
+from games.loading import match_load
 
 from .recorder import Recorder
 
@@ -43,8 +44,8 @@ def test_a_process_that_forgets_what_it_knew_mid_game_goes_on_with_the_seeds_nex
     rnd = random.Random(11)
     while not m.match["finished"]:
         if rnd.random() < 0.3:
-            services._SNAPSHOTS.clear()
-            services._SEEDS.clear()
+            loading._SNAPSHOTS.clear()
+            seeds._SEEDS.clear()
         m.step_random(rnd)
     rows = store.read_stream(m.id)
     checks = dice.verify(rows)
@@ -116,7 +117,7 @@ def test_dice_proof_through_the_api(api, make_user):
     m.play_random(random.Random(2))
     proof = api().get(f"/api/matches/{m.id}/dice/").json()
     assert proof and all(line["verified"] for line in proof)
-    assert services.match_load(m.id).finished
+    assert match_load(m.id).finished
 
 
 def test_the_dice_proof_page_by_page_is_the_proof_of_the_whole_stream(api, make_user):

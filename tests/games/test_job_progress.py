@@ -12,7 +12,8 @@ from django.core.cache import cache
 from django.db import connection, transaction
 
 from eventlog import store
-from games import exports, imports, services, tasks
+from games import exports, imports, tasks
+from games.mat_io import export_cache_key, match_import_mat
 from games.engine.random_play import random_money_session
 from games.models import ExportJob, ImportJob
 from players.models import Player
@@ -92,9 +93,9 @@ def test_an_import_tells_its_games_judged_while_the_worker_goes_and_all_once_sto
 
 
 def test_an_export_tells_its_games_written(live_worker, official, pair, api):
-    record = services.match_import_mat(actor=official, text=session(30, 8_000), player0=Player.objects.get(pk=pair[0]),
-                                       player1=Player.objects.get(pk=pair[1]))
-    cache.delete(services.export_cache_key(record.stream_id, record.version))
+    record = match_import_mat(actor=official, text=session(30, 8_000), player0=Player.objects.get(pk=pair[0]),
+                              player1=Player.objects.get(pk=pair[1]))
+    cache.delete(export_cache_key(record.stream_id, record.version))
     url = f"/api/matches/{record.stream_id}/export.mat"
     first = api().get(url, HTTP_ACCEPT="application/json")
     assert first.status_code == 202, first.status_code
@@ -108,9 +109,9 @@ def test_an_export_tells_its_games_written(live_worker, official, pair, api):
 @pytest.mark.django_db
 def test_the_waiting_page_and_the_jobs_address_show_how_far_the_worker_is(api, official, pair, monkeypatch):
     monkeypatch.setattr(tasks.run_export, "apply_async", lambda args, **kwargs: None)
-    record = services.match_import_mat(actor=official, text=session(30, 8_000), player0=Player.objects.get(pk=pair[0]),
-                                       player1=Player.objects.get(pk=pair[1]))
-    cache.delete(services.export_cache_key(record.stream_id, record.version))
+    record = match_import_mat(actor=official, text=session(30, 8_000), player0=Player.objects.get(pk=pair[0]),
+                              player1=Player.objects.get(pk=pair[1]))
+    cache.delete(export_cache_key(record.stream_id, record.version))
     url = f"/api/matches/{record.stream_id}/export.mat"
     job = api().get(url, HTTP_ACCEPT="application/json").json()
     assert (job["games_done"], job["games"], job["percent"]) == (0, 30, 0)

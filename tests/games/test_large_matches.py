@@ -81,9 +81,10 @@ def test_an_import_with_more_actions_than_the_cap_is_refused(api, make_user, mon
 
 def test_the_export_primed_at_import_is_the_file_the_stream_gives(client, long_match):
     from eventlog import store
-    from games import services
+    from games.loading import match_load
+    from games.mat_io import match_export_mat
 
     match_id = long_match["id"]
     served = client.get(f"/api/matches/{match_id}/export.mat").content.decode()
-    record = services.match_load(match_id)
-    assert served == services.match_export_mat(record, store.read_stream(match_id))
+    record = match_load(match_id)
+    assert served == match_export_mat(record, store.read_stream(match_id))

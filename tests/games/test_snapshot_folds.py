@@ -5,7 +5,9 @@ import pytest
 from eventlog import store
 from eventlog.projections import LoggedEvent
 from eventlog.store import NewEvent
-from games import services, streams
+from games import loading, streams
+from games.errors import MatchNotFound
+from games.loading import match_load, match_load_with
 from games.projections import summary_fields
 from tests.games.test_match_summary_batches import mat, new, registered
 
@@ -22,48 +24,48 @@ def match():
     rows = [LoggedEvent(e.global_position, e.stream_id, e.stream_type, e.version, e.event_type, e.payload,
                         e.recorded_at) for e in store.read_stream(STREAM)]
     yield rows
-    services._SNAPSHOTS.pop(STREAM, None)
+    loading._SNAPSHOTS.pop(STREAM, None)
 
 
 def _remember(record) -> None:
-    services._SNAPSHOTS[STREAM] = record
+    loading._SNAPSHOTS[STREAM] = record
 
 
 def test_a_batch_that_follows_the_snapshot_is_folded_onto_it_without_a_query(match, django_assert_num_queries):
-    _remember(services.match_load(STREAM, version=len(match) - 5))
+    _remember(match_load(STREAM, version=len(match) - 5))
     with django_assert_num_queries(0):
-        record = services.match_load_with(STREAM, match[-5:])
+        record = match_load_with(STREAM, match[-5:])
     assert record.version == len(match)
-    assert summary_fields(record) == summary_fields(services.match_load(STREAM, version=len(match)))
+    assert summary_fields(record) == summary_fields(match_load(STREAM, version=len(match)))
 
 
 def test_a_snapshot_ahead_of_the_batch_is_used_as_it_is(match, django_assert_num_queries):
-    _remember(services.match_load(STREAM, version=len(match)))
+    _remember(match_load(STREAM, version=len(match)))
     with django_assert_num_queries(0):
-        assert services.match_load_with(STREAM, match[:10]).version == len(match)
+        assert match_load_with(STREAM, match[:10]).version == len(match)
 
 
 @pytest.mark.parametrize("snapshot", [None, "gap"])
 def test_the_stream_is_read_when_no_snapshot_leads_up_to_the_batch(match, snapshot):
     if snapshot == "gap":  # the batch starts after events the snapshot has not seen
-        _remember(services.match_load(STREAM, version=len(match) - 8))
+        _remember(match_load(STREAM, version=len(match) - 8))
     else:
-        services._SNAPSHOTS.pop(STREAM, None)
-    record = services.match_load_with(STREAM, match[-3:])
+        loading._SNAPSHOTS.pop(STREAM, None)
+    record = match_load_with(STREAM, match[-3:])
     assert record.version == len(match)
-    assert summary_fields(record) == summary_fields(services.match_load(STREAM, version=len(match)))
+    assert summary_fields(record) == summary_fields(match_load(STREAM, version=len(match)))
 
 
 def test_a_stream_that_is_no_match_is_not_found(db):
     store.append(stream_id="other", stream_type="test", expected_version=0, events=[NewEvent("Noted", {})])
-    with pytest.raises(services.MatchNotFound):
-        services.match_load_with("other", [])
+    with pytest.raises(MatchNotFound):
+        match_load_with("other", [])
 
 
 def test_a_batch_that_starts_the_stream_needs_no_snapshot_and_no_query(match, django_assert_num_queries):
     """What a rebuild meets: each stream first in a batch that holds its version 1."""
-    services._SNAPSHOTS.pop(STREAM, None)
+    loading._SNAPSHOTS.pop(STREAM, None)
     with django_assert_num_queries(0):
-        record = services.match_load_with(STREAM, match[:12])
+        record = match_load_with(STREAM, match[:12])
     assert record.version == 12
-    assert summary_fields(record) == summary_fields(services.match_load(STREAM, version=12))
+    assert summary_fields(record) == summary_fields(match_load(STREAM, version=12))

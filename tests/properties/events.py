@@ -14,8 +14,9 @@ from django.core.management import call_command
 from django.db import models
 from django.forms.models import model_to_dict
 
-from games import services as matches
 from games.engine.errors import EngineError
+from games.errors import BadCommand
+from games.loading import match_load
 from games.models import MatchSummary
 from players.models import Player
 from players.services import player_merge
@@ -97,7 +98,7 @@ class World:
         action = self.choose.choice(ACTIONS if self.events else ("new_event",))
         try:
             getattr(self, action)()
-        except (TournamentError, EngineError, matches.BadCommand) as refused:
+        except (TournamentError, EngineError, BadCommand) as refused:
             self.log.append(f"{action}: refused ({refused})")
         self.settle()
 
@@ -140,7 +141,7 @@ class World:
             return
         s = self.choose.choice(slots)
         match_id = facts.matches[s.key]["match_id"]
-        record = matches.match_load(match_id)
+        record = match_load(match_id)
         if record.finished or set(record.player_ids) != set(s.players):
             return
         self.log.append(f"{t.pk}: board {s.key}")
@@ -260,7 +261,7 @@ def one_slot_one_result() -> None:
         for s in view.slots:
             link = facts.matches.get(s.key)
             if s.status == "done" and link and set(link["players"]) == set(s.players):
-                record = matches.match_load(link["match_id"])
+                record = match_load(link["match_id"])
                 assert record.finished, f"{t.pk}:{s.key} has a result but its match is still open"
 
 

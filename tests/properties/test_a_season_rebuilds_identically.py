@@ -8,8 +8,10 @@ state, slots and standings, the players' merged view, and the log itself, which 
 
 import pytest
 
-from games import services as matches
+from games.command_handler import match_command
 from games.commands import CorrectResult, RollDice
+from games.creation import match_create
+from games.loading import match_load
 from players.models import Player
 from players.services import player_merge
 from ratings.models import PlayerRating
@@ -24,11 +26,11 @@ pytestmark = [pytest.mark.worker]
 
 
 def correct(official, match_id: str, winner_seat: int, reason: str) -> None:
-    record = matches.match_load(match_id)
+    record = match_load(match_id)
     score = [0, 0]
     score[winner_seat] = record.state.length
-    matches.match_command(actor=official, stream_id=match_id, command=CorrectResult(winner_seat, tuple(score), reason),
-                          expected_version=record.version)
+    match_command(actor=official, stream_id=match_id, command=CorrectResult(winner_seat, tuple(score), reason),
+                  expected_version=record.version)
 
 
 def test_rebuild_projections_after_a_season_with_a_merge_a_correction_a_void_and_a_late_swiss_entry(
@@ -44,9 +46,9 @@ def test_rebuild_projections_after_a_season_with_a_merge_a_correction_a_void_and
         settled_by_the_worker()
 
     # casual matches, one of them corrected by an official
-    casual = matches.match_create(actor=official, player0=ann_again, player1=hal, length=3).stream_id
+    casual = match_create(actor=official, player0=ann_again, player1=hal, length=3).stream_id
     play_to_end(official, casual, winner_seat=0)
-    other = matches.match_create(actor=official, player0=ann, player1=gus, length=3).stream_id
+    other = match_create(actor=official, player0=ann, player1=gus, length=3).stream_id
     play_to_end(official, other, winner_seat=1)
     correct(official, other, winner_seat=0, reason="scoresheet")
     step("casual matches, one corrected")
@@ -67,8 +69,8 @@ def test_rebuild_projections_after_a_season_with_a_merge_a_correction_a_void_and
     final = slot(tournament_data(knockout), "main:r2:m1")
     assert corrected_winner in final["players"]
     voided = final["match_id"]
-    record = matches.match_load(voided)
-    matches.match_command(actor=director, stream_id=voided, command=RollDice(), expected_version=record.version)
+    record = match_load(voided)
+    match_command(actor=director, stream_id=voided, command=RollDice(), expected_version=record.version)
     cmd(knockout, director, type="void_match", slot=final["key"], reason="played with the wrong dice")
     step("the final's match voided")
     replay = slot(tournament_data(knockout), "main:r2:m1")["match_id"]
@@ -107,6 +109,6 @@ def test_rebuild_projections_after_a_season_with_a_merge_a_correction_a_void_and
     ann_again.refresh_from_db()
     assert ann_again.merged_into_id == ann.pk and not PlayerRating.objects.filter(player_id=ann_again.pk).exists()
     assert slot(tournament_data(knockout), first["key"])["winner"] == corrected_winner
-    assert matches.match_load(voided).voided is not None
+    assert match_load(voided).voided is not None
     # live = a straight recomputation, and rebuild_projections gives every table again, row for row
     check_read_models(log)

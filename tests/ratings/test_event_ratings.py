@@ -11,10 +11,11 @@ import pytest
 from django.core.management import call_command
 
 from eventlog import projections
-from games import services as matches
+from games.command_handler import match_command
 from games.commands import RollDice
 from games.engine import commands as match_commands
 from games.engine.errors import MatchOver
+from games.loading import match_load
 from players.models import Player
 from tests.tournaments.test_running_events import cmd, play_to_end, settle, slot, start
 
@@ -90,15 +91,15 @@ def test_a_paper_result_closes_the_slots_server_match_so_it_is_rated_once(direct
     t = start(director, players, lengths={"main": {"default": 3}})
     data = settle(t)
     s = slot(data, "main:r1:m1")
-    record = matches.match_load(s["match_id"])
-    matches.match_command(actor=director, stream_id=s["match_id"], command=RollDice(), expected_version=record.version)
+    record = match_load(s["match_id"])
+    match_command(actor=director, stream_id=s["match_id"], command=RollDice(), expected_version=record.version)
     cmd(t, director, type="report_result", slot=s["key"], winner=s["players"][0], score=[3, 1])
     # the server match is over: the other player cannot win it at the board afterwards
-    record = matches.match_load(s["match_id"])
+    record = match_load(s["match_id"])
     assert record.finished and record.winner == 0 and record.score == (3, 1)
     with pytest.raises(MatchOver, match="reported on paper"):
-        matches.match_command(actor=director, stream_id=s["match_id"],
-                              command=match_commands.Resign(0, "backgammon"), expected_version=record.version)
+        match_command(actor=director, stream_id=s["match_id"],
+                      command=match_commands.Resign(0, "backgammon"), expected_version=record.version)
     settle(t)
     check_everywhere(1)
     assert rated_results()[0][:2] == (s["players"][0], s["players"][1])
@@ -110,10 +111,10 @@ def test_a_forfeit_closes_the_match_and_is_not_rated(director):
     data = settle(t)
     s = slot(data, "main:r1:m2")
     cmd(t, director, type="forfeit", slot=s["key"], winner=s["players"][1], reason="no-show")
-    record = matches.match_load(s["match_id"])
+    record = match_load(s["match_id"])
     assert record.finished and record.winner == 1
     with pytest.raises(MatchOver, match="forfeited"):
-        matches.match_command(actor=director, stream_id=s["match_id"], command=RollDice(),
-                              expected_version=record.version)
+        match_command(actor=director, stream_id=s["match_id"], command=RollDice(),
+                      expected_version=record.version)
     settle(t)
     check_everywhere(0)

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from eventlog import projections
-from games import services as matches
+from games.creation import match_create
 from players.models import Player
 from ratings.models import PlayerRating, RatedMatch, RatedSlot, RatingChange
 from tests.players.people import registrar
@@ -33,7 +33,7 @@ def tables() -> list:
 def test_a_match_registered_before_a_merge_and_won_after_it_counts_for_the_kept_player(make_user):
     official = make_user("olga", official=True, player=False)
     ann, ann_again, bob = (Player.objects.create(display_name=n) for n in ("Ann", "Ann (again)", "Bob"))
-    record = matches.match_create(actor=official, player0=ann_again, player1=bob, length=3)
+    record = match_create(actor=official, player0=ann_again, player1=bob, length=3)
     projections.run_all()
     merge(ann.pk, ann_again.pk)
     projections.run_all()

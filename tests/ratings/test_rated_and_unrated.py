@@ -89,20 +89,22 @@ def test_unrated_events_and_matches_stay_out_of_ratings_and_seasons(postgres, ma
 
 
 def test_a_friendly_outside_any_event_is_unrated_until_a_director_rates_it(postgres, make_user, api):
-    from games import services as matches
+    from games.command_handler import match_command
     from games.commands import SetRated
+    from games.creation import match_create
+    from games.loading import match_load
     from tests.tournaments.test_running_events import play_to_end
 
     official = make_user("olga", official=True, player=False)
     ann, bob, cy = (Player.objects.create(display_name=n) for n in ("Ann", "Bob", "Cy"))
-    rated = matches.match_create(actor=official, player0=ann, player1=bob, length=3).stream_id
+    rated = match_create(actor=official, player0=ann, player1=bob, length=3).stream_id
     play_to_end(official, rated, winner_seat=0)
     friendly = api(official).post("/api/matches/", {"player0": bob.pk, "player1": cy.pk, "length": 3, "rated": False},
                                   format="json")
     assert friendly.status_code == 201, friendly.json()
     friendly = friendly.json()["id"]
     play_to_end(official, friendly, winner_seat=1)
-    later = matches.match_create(actor=official, player0=ann, player1=cy, length=3).stream_id
+    later = match_create(actor=official, player0=ann, player1=cy, length=3).stream_id
     play_to_end(official, later, winner_seat=0)
     agree("with a friendly")
     assert not RatingChange.objects.filter(match_key=friendly).exists()
@@ -112,19 +114,19 @@ def test_a_friendly_outside_any_event_is_unrated_until_a_director_rates_it(postg
     # friendly counted at its own place in the log (before the later match)
     bob_user = make_user("bobby")
     refused = api(bob_user).post(f"/api/matches/{friendly}/commands/", {
-        "type": "set_rated", "rated": True, "expected_version": matches.match_load(friendly).version}, format="json")
+        "type": "set_rated", "rated": True, "expected_version": match_load(friendly).version}, format="json")
     assert refused.status_code == 403
     before = live_ratings()
     answer = api(official).post(f"/api/matches/{friendly}/commands/", {
-        "type": "set_rated", "rated": True, "expected_version": matches.match_load(friendly).version}, format="json")
+        "type": "set_rated", "rated": True, "expected_version": match_load(friendly).version}, format="json")
     assert answer.status_code == 200, answer.json()
     agree("after the friendly was rated")
     assert live_ratings() != before and RatingChange.objects.filter(match_key=friendly).count() == 2
     order = list(RatingChange.objects.filter(player_id=cy.pk).order_by("seq").values_list("match_key", flat=True))
     assert order == [friendly, later]
 
-    record = matches.match_load(friendly)
-    matches.match_command(actor=official, stream_id=friendly, command=SetRated(False), expected_version=record.version)
+    record = match_load(friendly)
+    match_command(actor=official, stream_id=friendly, command=SetRated(False), expected_version=record.version)
     agree("after the friendly was unrated again")
     assert not RatingChange.objects.filter(match_key=friendly).exists()
     live, live_history = live_ratings(), history()

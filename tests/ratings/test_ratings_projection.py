@@ -8,8 +8,9 @@ from django.core.management import call_command
 from eventlog import projections
 from eventlog.models import ProjectionCheckpoint
 from eventlog.tasks import project_all
-from games import services
+from games.command_handler import match_command
 from games.commands import CorrectResult, VoidMatch
+from games.loading import match_load
 from players.models import Player
 from ratings.models import PlayerRating, RatingChange
 from tests.waiting import wait_for
@@ -54,12 +55,12 @@ def test_a_correction_early_in_the_season_changes_later_ratings_as_a_full_recomp
     before = stored()
     staff = make_user("root", official=True, player=False)
     stream, winner, loser, length = played[2]
-    record = services.match_load(stream)
+    record = match_load(stream)
     loser_seat = record.player_ids.index(loser)
     score = [0, 0]
     score[loser_seat] = length
-    services.match_command(actor=staff, stream_id=stream, command=CorrectResult(loser_seat, tuple(score), "scoresheet"),
-                           expected_version=record.version)
+    match_command(actor=staff, stream_id=stream, command=CorrectResult(loser_seat, tuple(score), "scoresheet"),
+                  expected_version=record.version)
     projections.run("ratings")
     corrected = [(w, l, n) for _, w, l, n in played]
     corrected[2] = (loser, winner, length)
@@ -74,8 +75,8 @@ def test_a_voided_match_no_longer_counts(players, make_user):
     played = season(players, 20)
     staff = make_user("root", official=True, player=False)
     stream = played[5][0]
-    services.match_command(actor=staff, stream_id=stream, command=VoidMatch("wrong players"),
-                           expected_version=services.match_load(stream).version)
+    match_command(actor=staff, stream_id=stream, command=VoidMatch("wrong players"),
+                           expected_version=match_load(stream).version)
     projections.run("ratings")
     assert stored() == expected([(w, l, n) for i, (_, w, l, n) in enumerate(played) if i != 5])
 

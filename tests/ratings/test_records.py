@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from eventlog import projections
 from eventlog.models import Event, ProjectionCheckpoint
-from games import services as matches
+from games.director import match_set_result, match_void
 from players.models import Player
 from ratings import records
 from ratings.records import Result, Tally, nemesis, streaks
@@ -67,8 +67,8 @@ def test_a_hand_built_history_with_a_merge_a_void_and_a_correction(api):
     won_by(ann_again, bob)                    # the duplicate's: Ann W 1-0 v Bob once merged
     corrected = won_by(dan, ann, 5)           # Dan won 5-0 at the board; the director sets Ann 5-3
     won_by(bob, ann)                          # Ann L 0-1 v Bob: her latest
-    matches.match_void(stream_id=voided, reason="wrong players")
-    assert matches.match_set_result(stream_id=corrected, winner_player=ann, score=(5, 3), reason="scoresheet")
+    match_void(stream_id=voided, reason="wrong players")
+    assert match_set_result(stream_id=corrected, winner_player=ann, score=(5, 3), reason="scoresheet")
     from players.services import player_merge
 
     player_merge(actor=registrar(), kept_id=ann, duplicate_ids=[ann_again], reason="one person")

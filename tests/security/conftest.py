@@ -53,9 +53,9 @@ class World:
 
         Its dice come from the board (the scenes name each roll). An event's match is created as the event
         creates them: naming the event's director as its official."""
-        from games import services as matches
+        from games.creation import match_create
 
-        record = matches.match_create(
+        record = match_create(
             actor=self.users["official"], player0=self.player("player"), player1=self.player("opponent"), length=length,
             tournament_id=self.event.pk if tournament else None, published=published, dice=dice,
             officiating_director_id=self.event.director_id if tournament else None, **options,
@@ -64,16 +64,17 @@ class World:
 
     def send(self, match_id: str, **command) -> None:
         """Drive a match as an official through the service (setting the scene, not under test)."""
-        from games import services as matches
         from games.api.serializers import typed_command
+        from games.command_handler import match_command
+        from games.loading import match_load
 
-        typed, version = typed_command({**command, "expected_version": matches.match_load(match_id).version})
-        matches.match_command(actor=self.users["official"], stream_id=match_id, command=typed, expected_version=version)
+        typed, version = typed_command({**command, "expected_version": match_load(match_id).version})
+        match_command(actor=self.users["official"], stream_id=match_id, command=typed, expected_version=version)
 
     def version(self, match_id: str) -> int:
-        from games import services as matches
+        from games.loading import match_load
 
-        return matches.match_load(match_id).version
+        return match_load(match_id).version
 
 
 @pytest.fixture

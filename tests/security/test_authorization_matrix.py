@@ -136,9 +136,9 @@ MATCH_SCENES = {
 def _match_in_scene(world, scene: str, *, tournament=True) -> tuple[str, dict]:
     options, steps, command, _ = MATCH_SCENES[scene]
     if "imported_by" in options:
-        from games import services as matches
+        from games.mat_io import match_import_mat
 
-        match_id = matches.match_import_mat(actor=world.user(options["imported_by"]), text=mat_text(),
+        match_id = match_import_mat(actor=world.user(options["imported_by"]), text=mat_text(),
                                             player0=world.player("player"), player1=world.player("opponent"),
                                             tournament_id=world.event.pk if tournament else None,
                                             officiating_director_id=world.event.director_id if tournament else None,
@@ -166,7 +166,7 @@ def _expected_for_match_command(role: str, due) -> int | tuple:
 
 
 def test_every_match_command_type_is_in_the_matrix():
-    from games.services import COMMAND_TYPES
+    from games.commands import COMMAND_TYPES
 
     assert {command["type"] for _, _, command, _ in MATCH_SCENES.values()} == set(COMMAND_TYPES)
 

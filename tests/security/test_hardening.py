@@ -270,13 +270,15 @@ def test_an_unexpected_failure_is_still_json_for_api_clients(world, monkeypatch)
     """Say the database connection dies under a request: API clients get JSON with a reason, people the page."""
     from django.db import OperationalError
 
-    from games import services as matches
+    from games import views
+    from games.api import views as api_views
 
     def connection_lost(*args, **kwargs):
         raise OperationalError("terminating connection due to administrator command")
 
     match_id = world.new_match()
-    monkeypatch.setattr(matches, "match_load", connection_lost)
+    monkeypatch.setattr(api_views, "match_load", connection_lost)
+    monkeypatch.setattr(views, "match_load", connection_lost)
     client = Client(raise_request_exception=False)
     answer = client.get(f"/api/matches/{match_id}/")
     assert answer.status_code == 500 and answer["Content-Type"] == "application/json"

@@ -214,12 +214,12 @@ def test_a_mat_file_with_a_name_longer_than_the_read_model_holds_is_refused(worl
 
 
 def test_two_players_of_the_longest_same_name_still_fit_the_read_model(world):
-    from games import services as matches
+    from games.creation import match_create
     from players.models import Player
 
     name = "B" * 80
     one, two = Player.objects.create(display_name=name), Player.objects.create(display_name=name)
-    record = matches.match_create(actor=world.user("official"), player0=one, player1=two, length=3)
+    record = match_create(actor=world.user("official"), player0=one, player1=two, length=3)
     projections.run_all()
     summary = MatchSummary.objects.get(stream_id=record.stream_id)
     assert summary.player0_name != summary.player1_name

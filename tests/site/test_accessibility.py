@@ -15,7 +15,7 @@ import pytest
 from django.core.management import call_command
 
 from eventlog import projections
-from games import services as matches
+from games.loading import match_load
 from players.models import Player
 from tournaments import services
 from tournaments.models import Tournament
@@ -83,8 +83,8 @@ def test_every_public_page_passes_axe_core(live_server, browser_page, django_use
     casual = won_by(field[0], field[1], 3)
     projections.run_all()
     slots = tournament_data(demo)["slots"]
-    played = next(s["match_id"] for s in slots if s["match_id"] and matches.match_load(s["match_id"]).finished)
-    in_play = next(s["match_id"] for s in slots if s["match_id"] and not matches.match_load(s["match_id"]).finished)
+    played = next(s["match_id"] for s in slots if s["match_id"] and match_load(s["match_id"]).finished)
+    in_play = next(s["match_id"] for s in slots if s["match_id"] and not match_load(s["match_id"]).finished)
     ada = Player.objects.get(display_name="Ada").pk
 
     url = live_server.url

@@ -150,7 +150,7 @@ def test_each_analysis_figure_is_explained_where_it_appears(live_server, browser
     """mEMG, the error rates, PR, the rating word, luck and ply: a title on each column and a legend under each
     table, linking to the formula page's sections (the viewer, the player page, the event page); the player's
     error-rate chart has its values and unit on its y axis."""
-    from games import services as matches
+    from games.mat_io import match_import_mat
     from players.models import Player
     from tournaments import services as events
 
@@ -159,7 +159,7 @@ def test_each_analysis_figure_is_explained_where_it_appears(live_server, browser
     ann, dan = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Dan")
     event = events.tournament_create(actor=root, name="Analysed night", format="single_elimination")
     text = (FIXTURES / "samples" / "gnubg_7pt_2ply_seed42.mat").read_text()  # gnubg: 3.6 and 1.8 mEMG overall
-    record = matches.match_import_mat(actor=root, text=text, player0=ann, player1=dan, tournament_id=event.pk)
+    record = match_import_mat(actor=root, text=text, player0=ann, player1=dan, tournament_id=event.pk)
     projections.run_all()
     services.analysis_run(pk=MatchAnalysis.objects.get(stream_id=record.stream_id).pk)
 

@@ -20,13 +20,13 @@ def test_the_cube_actions_the_rating_words_and_how_games_end_read_in_french(
     from analysis import services as analysis
     from analysis.models import MatchAnalysis
     from eventlog import projections
-    from games import services as matches
+    from games.mat_io import match_import_mat
     from players.models import Player
 
     ann, dan = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Dan")
     mat = Path(__file__).resolve().parents[1] / "fixtures/gnubg/samples/gnubg_7pt_2ply_seed42.mat"
-    record = matches.match_import_mat(actor=make_user("root", official=True, player=False), text=mat.read_text(),
-                                      player0=ann, player1=dan)
+    record = match_import_mat(actor=make_user("root", official=True, player=False), text=mat.read_text(),
+                              player0=ann, player1=dan)
     projections.run_all()
     analysis.analysis_run(pk=MatchAnalysis.objects.get(stream_id=record.stream_id).pk)
     # Dan's drop that gnubg would have taken (tests/analysis/test_api.py): its frame shows the mark of the decision

@@ -9,7 +9,8 @@ from django.core.cache import cache
 from playwright.sync_api import expect
 
 from eventlog import store
-from games import exports, services, tasks
+from games import exports, tasks
+from games.mat_io import export_cache_key, match_export_mat, match_import_mat
 from games.engine.random_play import random_money_session
 from games.models import ExportJob
 from players.models import Player
@@ -24,8 +25,8 @@ def test_the_match_pages_download_link_waits_for_the_worker_then_downloads(live_
     official = make_user("root", official=True, player=False)
     hammer, anvil = (Player.objects.create(display_name=n) for n in ("Hammer", "Anvil"))
     text = random_money_session(30, 8_000, 19)[0]
-    record = services.match_import_mat(actor=official, text=text, player0=hammer, player1=anvil)
-    cache.delete(services.export_cache_key(record.stream_id, record.version))  # its first export is to come
+    record = match_import_mat(actor=official, text=text, player0=hammer, player1=anvil)
+    cache.delete(export_cache_key(record.stream_id, record.version))  # its first export is to come
     sent = []
     monkeypatch.setattr(tasks.run_export, "apply_async", lambda args, **kwargs: sent.append(args))  # no worker yet
     page = browser_page
@@ -41,5 +42,5 @@ def test_the_match_pages_download_link_waits_for_the_worker_then_downloads(live_
     download = downloading.value
     assert download.suggested_filename == f"match-{record.stream_id}.mat"
     with open(download.path(), encoding="utf-8") as written:
-        assert written.read() == services.match_export_mat(record, store.read_stream(record.stream_id))
+        assert written.read() == match_export_mat(record, store.read_stream(record.stream_id))
     assert page.console_errors == [] and page.foreign_hosts == set()

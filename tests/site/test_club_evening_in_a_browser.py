@@ -16,7 +16,7 @@ import shutil
 import pytest
 from django.conf import settings
 
-from games import services as matches
+from games.loading import match_load
 from tests.site.test_club_night_in_a_browser import browser_page, reload_until, shot  # noqa: F401 - the fixture
 from tests.site.test_console_in_a_browser import MEMBERS, address, mails, pdf_text
 from tests.site.heard import listening
@@ -100,10 +100,10 @@ def test_a_club_evening_from_the_console_to_the_french_standings(live_worker, li
     watcher.wait_for_selector("#board .point")
 
     def version() -> int:
-        return matches.match_load(match_id).version
+        return match_load(match_id).version
 
     shown_to_the_watcher(watcher, version() + 1, lambda: tap_dice(tablet, 3, 1))  # the opening roll
-    mover = matches.match_load(match_id).state.turn
+    mover = match_load(match_id).state.turn
     five = "5" if mover == 0 else "20"  # the mover's 5-point in the board's numbering: made in one tap
     shown_to_the_watcher(watcher, version() + 1,
                             lambda: tablet.locator(f"#board g.point[data-point='{five}']").tap())
@@ -111,7 +111,7 @@ def test_a_club_evening_from_the_console_to_the_french_standings(live_worker, li
     shot(watcher, "evening-02-live-board")
     shown_to_the_watcher(watcher, version() + 1, lambda: tablet.locator("#resign").tap())
     shown_to_the_watcher(watcher, version() + 1, lambda: tablet.locator("#accept").tap())
-    assert matches.match_load(match_id).state.winner == mover  # the resigning player's opponent won it 1-0
+    assert match_load(match_id).state.winner == mover  # the resigning player's opponent won it 1-0
     winner = recorded["players"][mover]
     shot(tablet, "evening-03-tablet-done")
     assert tablet.errors == [] and watcher.errors == []

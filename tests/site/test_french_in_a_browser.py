@@ -164,14 +164,14 @@ def services_publish(director, t):
 @pytest.mark.django_db(transaction=True)
 def test_the_recording_screen_and_the_live_board_speak_french(chromium, live_server, make_user):
     """The scripts' sentences (the djangojs catalogue, /jsi18n/): the tablet's status lines and the big screen's."""
-    from games import services as matches
+    from games.creation import match_create
     from players.models import Player
 
     director = make_user("dora", official=True, player=False)
     director.set_password("dora-pass-1234")
     director.save()
     alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
-    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=3, dice="board").stream_id
+    match_id = match_create(actor=director, player0=alice, player1=bob, length=3, dice="board").stream_id
 
     tablet = chromium("fr-FR")
     tablet.goto(f"{live_server.url}/accounts/login/?next=/matches/{match_id}/record/")
@@ -253,14 +253,14 @@ def test_the_player_pages_error_rates_read_in_french_and_name_the_opponent(chrom
     from analysis import services as analysis
     from analysis.models import MatchAnalysis
     from eventlog import projections
-    from games import services as matches
+    from games.mat_io import match_import_mat
     from players.models import Player
 
     ann, dan = Player.objects.create(display_name="Ann"), Player.objects.create(display_name="Dan")
     # "Alice" and "Bob" in the file; gnubg prints 3.9 and 1.7 mEMG for their checker play (tests/analysis/test_api.py)
     mat = Path(__file__).resolve().parents[1] / "fixtures/gnubg/samples/gnubg_7pt_2ply_seed42.mat"
-    record = matches.match_import_mat(actor=make_user("root", official=True, player=False), text=mat.read_text(),
-                                      player0=ann, player1=dan)
+    record = match_import_mat(actor=make_user("root", official=True, player=False), text=mat.read_text(),
+                              player0=ann, player1=dan)
     projections.run_all()
     analysis.analysis_run(pk=MatchAnalysis.objects.get(stream_id=record.stream_id).pk)
 

@@ -20,10 +20,12 @@ import pytest
 
 from eventlog import live, tasks
 from games import commands as match_commands
-from games import services as matches
+from games.command_handler import match_command
+from games.creation import match_create
 from games.engine import commands as engine
 from games.engine import events as ev
 from games.engine.matfile import read_mat
+from games.loading import match_load
 from players.models import Player
 from tests.tournaments.test_running_events import play_to_end
 from tournaments import services
@@ -103,8 +105,8 @@ def replay(director, match_id: str, events) -> None:
             command = engine.Take(None)
         else:
             continue  # what the engine appends by itself (CannotMove, GameWon)
-        record = matches.match_load(match_id)
-        matches.match_command(actor=director, stream_id=match_id, command=command, expected_version=record.version)
+        record = match_load(match_id)
+        match_command(actor=director, stream_id=match_id, command=command, expected_version=record.version)
 
 
 def tap_dice(page, a: int, b: int) -> None:
@@ -131,7 +133,7 @@ def test_a_tablet_records_and_a_big_screen_follows_by_the_push(live_server, dire
     url = live_server.url
     record = read_mat(MAT.read_text())
     alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
-    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
+    match_id = match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
     replay(director, match_id, record.events[1:67])  # up to Bob's 5-1, which cannot be played
     tablet = open_page(browser, live_server, login=True, touch=True)
     watcher = open_page(browser, live_server, login=False, width=1280, height=800)
@@ -140,7 +142,7 @@ def test_a_tablet_records_and_a_big_screen_follows_by_the_push(live_server, dire
     tablet.wait_for_selector("#board .point")
     watcher.goto(f"{url}/matches/{match_id}/live/")
     watcher.wait_for_selector("#board .point")
-    version = first = matches.match_load(match_id).version
+    version = first = match_load(match_id).version
     assert watcher.locator("body").get_attribute("data-version") == str(version)
     assert "Bob" in watcher.locator("#who1").inner_text() and "dark checkers" in watcher.locator("#who1").inner_text()
     assert watcher.locator("#board .turnmark").count() == 1  # whose turn
@@ -171,7 +173,7 @@ def test_a_tablet_records_and_a_big_screen_follows_by_the_push(live_server, dire
     shot(tablet, "41-record-cannot-move")
 
     # Alice's 5-2: an empty point is refused at once (nothing sent), then her play, seen on the big screen
-    version = matches.match_load(match_id).version
+    version = match_load(match_id).version
     shown_to_the_watcher(watcher, version + 1, lambda: tap_dice(tablet, 5, 2))
     tablet.wait_for_selector("#play:not([hidden])")
     sent = len(tablet.polls)
@@ -180,36 +182,36 @@ def test_a_tablet_records_and_a_big_screen_follows_by_the_push(live_server, dire
     tablet.locator(f"#board g.point[data-point='{empty}']").tap()
     assert "no checker" in tablet.locator("#status").inner_text() and tablet.input_value("#move-text") == ""
     assert "error" in tablet.locator("#status").get_attribute("class") and len(tablet.polls) == sent
-    version = matches.match_load(match_id).version
+    version = match_load(match_id).version
     # 5/3 5/off: the checker on 5 goes by the larger die (5/off) at once; the next tap on 5 plays the 2
     shown_to_the_watcher(watcher, version + 1, lambda: (
         tablet.locator("#board g.point[data-point='5']").tap(), tablet.locator("#board g.point[data-point='5']").tap()))
-    assert matches.match_load(match_id).state.game == 1
+    assert match_load(match_id).state.game == 1
     shot(watcher, "42-live-board")
 
     # to the end of game 1 through the service: the tablet says who won it while game 2 waits
     replay(director, match_id, record.events[71:120])
     tablet.reload()
     tablet.wait_for_selector("text=won game 1")
-    watcher.wait_for_function("(v) => +document.body.dataset.version >= v", arg=matches.match_load(match_id).version)
+    watcher.wait_for_function("(v) => +document.body.dataset.version >= v", arg=match_load(match_id).version)
     shot(tablet, "43-record-between-games")
 
     # a tied opening roll: roll again; then a point made with one tap, the big screen following
-    version = matches.match_load(match_id).version
+    version = match_load(match_id).version
     tap_dice(tablet, 4, 4)
     tablet.wait_for_selector("text=Both rolled 4: roll again.")
     assert tablet.locator("#dice-pad").is_visible() and tablet.locator("#dice-chosen").inner_text() == ""
     shown_to_the_watcher(watcher, version + 2, lambda: tap_dice(tablet, 3, 1))
-    version = matches.match_load(match_id).version
-    mover = matches.match_load(match_id).state.turn
+    version = match_load(match_id).version
+    mover = match_load(match_id).state.turn
     five = "5" if mover == 0 else "20"  # the mover's 5-point, in the board's (Alice's) numbering
     shown_to_the_watcher(watcher, version + 1,
                             lambda: tablet.locator(f"#board g.point[data-point='{five}']").tap())
-    assert matches.match_load(match_id).state.phase == "roll"
+    assert match_load(match_id).state.phase == "roll"
     shot(watcher, "44-live-board-point-made")
     # pushed: each change above was told by the watcher's stream (shown_to_the_watcher); a count of its polls would
     # count the fallback's too, which asks while a stream is down, as on a busy machine it may be for a while
-    assert len(watcher.follows) >= 1 and matches.match_load(match_id).version > first
+    assert len(watcher.follows) >= 1 and match_load(match_id).version > first
     # the viewer of game 1: a roll and its play one step, a move list to jump with, the offered cube, the cube the
     # game was won on in its last frame, which colour is whose
     watcher.goto(f"{url}/matches/{match_id}/?game=1")
@@ -230,9 +232,9 @@ def test_a_tablet_records_and_a_big_screen_follows_by_the_push(live_server, dire
     assert watcher.locator("form.jump input[name=game]").count() == 1
     # the match goes on while the viewer is open: the reader is told, the board stays where they are
     assert watcher.locator("#moved-on").is_hidden()
-    record_now = matches.match_load(match_id)
-    matches.match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(6, 5)),
-                          expected_version=record_now.version)
+    record_now = match_load(match_id)
+    match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(6, 5)),
+                  expected_version=record_now.version)
     watcher.wait_for_selector("#moved-on:not([hidden])")
     assert watcher.inner_text("#step") == f"{len(frames)} / {len(frames)}"
     for page in (tablet, watcher):
@@ -340,13 +342,13 @@ def test_the_live_board_back_online_shows_at_once_what_was_recorded_meanwhile(li
     """The big screen shares the recording screen's following (follow.js): back online, it asks for the match at
     once (no timer and no push able to make it ask here) and draws what was recorded while it was offline."""
     alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
-    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
+    match_id = match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
     replay(director, match_id, read_mat(MAT.read_text()).events[1:4])  # Alice to play 6-5
     watcher = open_page(browser, live_server, login=False, width=1280, height=800)
     frozen_and_unpushed(watcher)
     watcher.goto(f"{live_server.url}/matches/{match_id}/live/")
     watcher.wait_for_selector("#board .point")
-    before = matches.match_load(match_id).version
+    before = match_load(match_id).version
     assert watcher.locator("body").get_attribute("data-version") == str(before)
 
     watcher.context.set_offline(True)
@@ -369,7 +371,7 @@ def test_the_viewer_whose_stream_was_refused_hears_the_match_again_once_back_onl
     live node restarts, or the 503 of too many streams) is closed for good by the browser: back online, the page
     opens a new one, which tells it the match moved on while it was away."""
     alice, bob = Player.objects.create(display_name="Alice"), Player.objects.create(display_name="Bob")
-    match_id = matches.match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
+    match_id = match_create(actor=director, player0=alice, player1=bob, length=5, dice="board").stream_id
     replay(director, match_id, read_mat(MAT.read_text()).events[1:4])  # Alice to play 6-5
     reader = open_page(browser, live_server, login=False)
     refused = {"now": True}
@@ -382,7 +384,7 @@ def test_the_viewer_whose_stream_was_refused_hears_the_match_again_once_back_onl
 
     reader.context.set_offline(True)
     reader.wait_for_function("() => !navigator.onLine")
-    before = matches.match_load(match_id).version
+    before = match_load(match_id).version
     played = api(director).post(f"/api/matches/{match_id}/commands/", {"type": "move", "move": "24/18 18/13",
                                                                         "expected_version": before},
                                 format="json", HTTP_IDEMPOTENCY_KEY="the-tablet")

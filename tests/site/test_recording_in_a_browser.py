@@ -7,7 +7,9 @@ when the screen threw before sending it).
 import pytest
 
 from games import commands as match_commands
-from games import services as matches
+from games.command_handler import match_command
+from games.creation import match_create
+from games.loading import match_load
 from games.engine.matfile import read_mat
 from players.models import Player
 from tournaments import services
@@ -22,7 +24,7 @@ from .test_live_in_a_browser import (  # noqa: F401 (fixtures)
 def match_023(director):  # noqa: F811
     record = read_mat(MAT.read_text())
     ada, bruno = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
-    match_id = matches.match_create(actor=director, player0=ada, player1=bruno, length=5, dice="board").stream_id
+    match_id = match_create(actor=director, player0=ada, player1=bruno, length=5, dice="board").stream_id
     return match_id, record
 
 
@@ -32,12 +34,12 @@ def test_a_roll_with_one_legal_play_records_itself(live_server, director, browse
     tablet = open_page(browser, live_server, login=True, touch=True)
     tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
     tablet.wait_for_selector("#board .point")
-    before = matches.match_load(match_id).version
+    before = match_load(match_id).version
 
     tap_dice(tablet, 6, 6)  # the roll, then nothing: the only play goes by itself
 
     tablet.wait_for_selector("text=has one way to play: 6/off 6/off 6/off 5/off, recorded.")
-    after = matches.match_load(match_id)
+    after = match_load(match_id)
     assert after.version == before + 2 and after.state.turn == 1 and after.state.phase == "roll"
     assert "Bruno to roll or double." in tablet.locator("#status").inner_text()
     assert tablet.errors == []
@@ -96,12 +98,12 @@ def test_the_board_fits_a_finger_and_keeps_dice_off_the_point_numbers_on_phone_a
     phone = open_page(browser, live_server, login=True, touch=True, width=390, height=844)
     phone.goto(f"{live_server.url}/matches/{match_id}/record/")
     phone.wait_for_selector("#board .point")
-    before = matches.match_load(match_id).version
+    before = match_load(match_id).version
     phone.locator("#board g.point[data-point='24']").tap()
     assert phone.input_value("#move-text") == "24/18"
     phone.locator("#board g.point[data-point='18']").tap()  # on along its way: 18/13
     phone.wait_for_selector("text=Ada played 24/18 18/13.")
-    assert matches.match_load(match_id).version == before + 1
+    assert match_load(match_id).version == before + 1
     # turned to landscape, the board lies flat again
     phone.set_viewport_size({"width": 844, "height": 390})
     phone.wait_for_selector("#board:not(.upright)")
@@ -152,7 +154,7 @@ def test_a_turn_is_entered_on_a_phone_or_tablet_without_scrolling(live_server, d
     _, record = match_023
     for width, height in SIZES:
         ada, bruno = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
-        match_id = matches.match_create(actor=director, player0=ada, player1=bruno, length=5, dice="board").stream_id
+        match_id = match_create(actor=director, player0=ada, player1=bruno, length=5, dice="board").stream_id
         replay(director, match_id, record.events[1:5])  # Ada has played her 6-5: Bruno's roll, from the board's dice
         tablet = open_page(browser, live_server, login=True, touch=True, width=width, height=height)
         tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
@@ -219,9 +221,9 @@ def test_the_message_line_is_on_the_screen_when_a_press_is_refused(live_server, 
         assert tablet.locator("#status").get_attribute("aria-live") == "polite"
         size = (width, height)
 
-        record = matches.match_load(match_id)
-        matches.match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(3, 1)),
-                              expected_version=record.version)
+        record = match_load(match_id)
+        match_command(actor=director, stream_id=match_id, command=match_commands.RollDice(dice=(3, 1)),
+                      expected_version=record.version)
         tap_dice(tablet, 5, 2)  # one press behind: the other tablet entered 3-1
         message_line_on_screen(tablet, size, "The other tablet already entered the opening roll 3-1")
         tablet.wait_for_selector("#play:not([hidden])")
@@ -241,7 +243,7 @@ def test_the_message_line_is_on_the_screen_when_a_press_is_refused(live_server, 
         tablet.evaluate("document.getElementById('resign').scrollIntoView({block: 'end'})")
         tablet.evaluate(type_and_play, "24/20 24/22")
         message_line_on_screen(tablet, size, "24/20", scrolled=True)
-        assert matches.match_load(match_id).version == record.version + 1  # nothing refused was recorded
+        assert match_load(match_id).version == record.version + 1  # nothing refused was recorded
         assert tablet.errors == []
         tablet.context.close()
 
@@ -261,7 +263,7 @@ def test_a_tablet_back_online_shows_at_once_what_the_other_tablet_recorded_meanw
 
     tablet.context.set_offline(True)
     tablet.wait_for_function("() => !navigator.onLine")
-    now = matches.match_load(match_id).version
+    now = match_load(match_id).version
     played = api(director).post(f"/api/matches/{match_id}/commands/", {"type": "move", "move": "24/18 18/13",
                                                                         "expected_version": now},
                                 format="json", HTTP_IDEMPOTENCY_KEY="the-other-tablet")

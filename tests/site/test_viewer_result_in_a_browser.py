@@ -7,8 +7,9 @@ in-process. Screenshots go to var/screenshots/ (viewer-*.png)."""
 
 import pytest
 
-from games import services as matches
+from games.command_handler import match_command
 from games.commands import RollDice
+from games.loading import match_load
 from players.models import Player
 from tests.tournaments.test_running_events import cmd, play_to_end, settle
 from tournaments import services
@@ -36,9 +37,9 @@ def test_the_viewer_heads_a_match_decided_off_the_board_with_its_result(live_ser
     names = dict(zip(ids, NAMES, strict=True))
 
     # the paper one was begun at the board (its opening roll entered), then reported on paper, 3-1 to the second
-    record = matches.match_load(paper["match_id"])
-    matches.match_command(actor=director, stream_id=paper["match_id"], command=RollDice(dice=(3, 1)),
-                          expected_version=record.version)
+    record = match_load(paper["match_id"])
+    match_command(actor=director, stream_id=paper["match_id"], command=RollDice(dice=(3, 1)),
+                  expected_version=record.version)
     cmd(t, director, type="report_result", slot=paper["key"], winner=paper["players"][1], score=[3, 1])
     # the corrected one was played to its end at the board (its first player won), then corrected by the director
     play_to_end(director, corrected["match_id"], winner_seat=0)
@@ -48,7 +49,7 @@ def test_the_viewer_heads_a_match_decided_off_the_board_with_its_result(live_ser
     cmd(t, director, type="withdraw", player=forfeit["players"][1], reason="ill")  # the other side wins by forfeit
     settle(t)
 
-    seat = matches.match_load(paper["match_id"]).player_ids.index(paper["players"][1])
+    seat = match_load(paper["match_id"]).player_ids.index(paper["players"][1])
     page.goto(f"{url}/matches/{paper['match_id']}/")
     page.wait_for_selector("#board .point")
     assert page.inner_text("#match-result") == f"{names[paper['players'][1]]} won 3–1 (reported on paper)"
@@ -64,7 +65,7 @@ def test_the_viewer_heads_a_match_decided_off_the_board_with_its_result(live_ser
     winner = names[corrected["players"][1]]
     said = f"{winner} won 3–2 (result set by the director: scoresheet signed by both)"
     assert page.inner_text("#match-result") == said
-    seat = matches.match_load(corrected["match_id"]).player_ids.index(corrected["players"][1])
+    seat = match_load(corrected["match_id"]).player_ids.index(corrected["players"][1])
     assert page.inner_text("#score") == ("2–3" if seat == 1 else "3–2")
     board = page.inner_text("#frame-score")  # the board's own end: its first player's win
     assert board != page.inner_text("#score") and board.split("–")[seat] == "0"

@@ -68,7 +68,7 @@ def test_a_directors_big_record_is_answered_at_once_and_recorded_into_the_event_
     match = client.get(f"/api/matches/{finished['match']}/").json()
     assert match["tournament_id"] == hidden_event.pk and [p["player_id"] for p in match["players"]] == pair
     # recorded as the event's own import records it: hidden while the event is, its director officiating
-    from games.services import match_load
+    from games.loading import match_load
 
     record = match_load(finished["match"])
     assert record.published is False and record.officiating_director_id == director.pk

@@ -4,9 +4,10 @@ and a match at the board shows its score so far, not only "live"."""
 import pytest
 from django.test import Client
 
-from games import services as matches
+from games.command_handler import match_command
 from games.commands import RollDice
 from games.engine import commands as match_commands
+from games.loading import match_load
 from players.models import Player
 from tests.tournaments.test_running_events import cmd, settle, start
 
@@ -22,8 +23,8 @@ def one_game_by_backgammon(director, match_id: str, winner_seat: int) -> None:
     """A real game on the match's stream: the loser resigns a backgammon (3 points) after the opening roll."""
     for command in (RollDice(dice=None), match_commands.Resign(1 - winner_seat, "backgammon"),
                     match_commands.AcceptResignation(winner_seat)):
-        record = matches.match_load(match_id)
-        matches.match_command(actor=director, stream_id=match_id, command=command, expected_version=record.version)
+        record = match_load(match_id)
+        match_command(actor=director, stream_id=match_id, command=command, expected_version=record.version)
 
 
 def test_main_comes_before_consolation_and_last_chance_and_a_live_match_shows_its_score(director):

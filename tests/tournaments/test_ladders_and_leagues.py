@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from eventlog import projections
-from games import services as matches
+from games.loading import match_load
 from players.models import Player
 from tournaments import services
 from tournaments.formats.league import DAY
@@ -72,7 +72,7 @@ def test_a_challenge_is_played_on_the_board_and_the_challenger_takes_the_rung(di
     data = settle(t)
     s = slot(data, "ladder:c1")
     assert s["status"] == "ready" and s["match_id"]
-    assert matches.match_load(s["match_id"]).player_ids == (players[4], players[1])
+    assert match_load(s["match_id"]).player_ids == (players[4], players[1])
     play_to_end(director, s["match_id"], winner_seat=0)
     settle(t)
     assert rungs(t) == [players[0], players[4], players[1], players[2], players[3]]
@@ -88,9 +88,9 @@ def test_refusals_deadlines_and_a_rebuild(director, make_user):
     data = settle(t)
     first, second = slot(data, "ladder:c1")["match_id"], slot(data, "ladder:c2")["match_id"]
     cmd(t, director, type="decline_challenge", number=1, reason="on holiday")  # a walkover to the challenger
-    assert matches.match_load(first).finished
+    assert match_load(first).finished
     services.tournament_apply_deadlines(tournament=t, at=services.clock() + 3 * DAY)  # c2 lapses: cancelled
-    assert matches.match_load(second).voided is not None
+    assert match_load(second).voided is not None
     data = settle(t)
     assert [slot(data, k)["status"] for k in ("ladder:c1", "ladder:c2")] == ["done", "void"]
     assert rungs(t) == [players[0], players[1], players[3], players[2]]
@@ -173,7 +173,7 @@ def test_a_league_season_with_walkovers_deadlines_and_the_next_season(director):
     services.tournament_apply_deadlines(tournament=t, at=services.clock() + 60 * DAY)
     data = settle(t)
     assert all(slot(data, s["key"])["status"] == "void" for s in unplayed)
-    assert all(matches.match_load(s["match_id"]).voided is not None for s in unplayed)
+    assert all(match_load(s["match_id"]).voided is not None for s in unplayed)
     league = league_data(t)
     assert league["winner"] == league["divisions"][0]["rows"][0]["player_id"]
     assert [r["zone"] for r in league["divisions"][0]["rows"]][-1] == "relegated"

@@ -9,9 +9,13 @@ from django.apps import apps
 from eventlog import store
 from eventlog.models import Event
 from eventlog.store import NewEvent
-from games import services, streams
+from games import loading, streams
+from games.creation import match_create
+from games.director import match_assign_official
 from games.engine import commands as cmd
 from games.engine.match import MatchState, decide
+from games.loading import match_load
+from games.rights import is_official
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -41,15 +45,15 @@ def test_an_old_event_match_is_officiated_by_its_events_director_after_the_migra
     director, stranger, seats, event = world
     old_match("old-event-match", seats, event.pk)
     old_match("old-casual-match", seats, None)
-    record = services.match_load("old-event-match")
-    assert record.officiating_director_id is None and not services.is_official(director, record)
+    record = match_load("old-event-match")
+    assert record.officiating_director_id is None and not is_official(director, record)
 
     migration.name_the_officials(apps, None)
-    services._SNAPSHOTS.clear()  # the test's transaction never commits: no snapshot was kept, none may be
-    record = services.match_load("old-event-match")
+    loading._SNAPSHOTS.clear()  # the test's transaction never commits: no snapshot was kept, none may be
+    record = match_load("old-event-match")
     assert record.officiating_director_id == director.pk
-    assert services.is_official(director, record) and not services.is_official(stranger, record)
-    assert services.match_load("old-casual-match").officiating_director_id is None
+    assert is_official(director, record) and not is_official(stranger, record)
+    assert match_load("old-casual-match").officiating_director_id is None
     answered = api(director).post("/api/matches/old-event-match/commands/",
                                   {"type": "roll", "dice": [3, 1], "expected_version": record.version}, format="json")
     assert answered.status_code == 200, answered.json()
@@ -63,12 +67,12 @@ def test_an_old_event_match_is_officiated_by_its_events_director_after_the_migra
 
 def test_a_new_match_names_its_official_and_the_migration_leaves_it_alone(world):
     director, stranger, seats, event = world
-    record = services.match_create(actor=director, player0=seats[0], player1=seats[1], length=5,
-                                   officiating_director_id=director.pk, tournament_id=event.pk, rating_ramp="club")
+    record = match_create(actor=director, player0=seats[0], player1=seats[1], length=5,
+                          officiating_director_id=director.pk, tournament_id=event.pk, rating_ramp="club")
     registered = Event.objects.get(stream_id=record.stream_id, version=1)
     assert registered.schema_version == streams.REGISTERED_SCHEMA
     assert (registered.payload["officiating_director_id"], registered.payload["rating_ramp"]) == (director.pk, "club")
-    assert services.is_official(director, record) and not services.is_official(stranger, record)
+    assert is_official(director, record) and not is_official(stranger, record)
     count = Event.objects.count()
     migration.name_the_officials(apps, None)
     assert Event.objects.count() == count
@@ -76,9 +80,9 @@ def test_a_new_match_names_its_official_and_the_migration_leaves_it_alone(world)
 
 def test_an_events_director_changing_hands_is_a_new_fact(world):
     director, stranger, seats, event = world
-    record = services.match_create(actor=director, player0=seats[0], player1=seats[1], length=5,
-                                   officiating_director_id=director.pk, tournament_id=event.pk)
-    assert services.match_assign_official(stream_id=record.stream_id, officiating_director_id=stranger.pk)
-    assert not services.match_assign_official(stream_id=record.stream_id, officiating_director_id=stranger.pk)
-    record = services.match_load(record.stream_id)
-    assert services.is_official(stranger, record) and not services.is_official(director, record)
+    record = match_create(actor=director, player0=seats[0], player1=seats[1], length=5,
+                          officiating_director_id=director.pk, tournament_id=event.pk)
+    assert match_assign_official(stream_id=record.stream_id, officiating_director_id=stranger.pk)
+    assert not match_assign_official(stream_id=record.stream_id, officiating_director_id=stranger.pk)
+    record = match_load(record.stream_id)
+    assert is_official(stranger, record) and not is_official(director, record)

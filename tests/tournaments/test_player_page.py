@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services as matches
+from games.loading import match_load
 from players.models import Player
 from tests.tournaments.test_running_events import cmd, play_to_end, settle, start
 
@@ -52,4 +52,4 @@ def test_every_link_of_a_player_page_opens_after_paper_results_and_corrections(m
     # the corrected-then-voided slot: its match is voided, so the row links to the event instead
     loser_page = browser.get(f"/players/{first[0]['players'][0]}/").content.decode()
     assert f"/matches/{first[0]['match_id']}/" not in loser_page.split("<h2>Rated matches</h2>")[1]
-    assert matches.match_load(first[0]["match_id"]).voided
+    assert match_load(first[0]["match_id"]).voided

@@ -98,12 +98,13 @@ def test_backfill_appends_the_missing_facts_once_and_old_corrections_read_as_the
 
 
 def test_a_void_on_the_match_itself_reaches_the_event_and_the_slot_gets_a_new_match(director):
-    from games import services as matches
+    from games.command_handler import match_command
+    from games.loading import match_load
 
     t, match_id, a, b = _event_with_a_match(director)
-    record = matches.match_load(match_id)
-    matches.match_command(actor=director, stream_id=match_id, command=VoidMatch("wrong players"),
-                          expected_version=record.version)
+    record = match_load(match_id)
+    match_command(actor=director, stream_id=match_id, command=VoidMatch("wrong players"),
+                  expected_version=record.version)
     projections.run_all()
     assert [kind for kind, _ in _facts(t)] == ["SlotMatchVoided"]
     [new] = services.tournament_advance(t)

@@ -4,7 +4,6 @@ any more (with the reason), and the pages show the result."""
 import pytest
 from django.test import Client
 
-from games import services as matches
 from players.models import Player
 from tests.tournaments.test_running_events import cmd, settle, slot, start
 

@@ -5,9 +5,10 @@ from django.core.management import call_command
 from django.forms.models import model_to_dict
 
 from eventlog import projections
-from games import services as matches
+from games.command_handler import match_command
 from games.commands import RollDice
 from games.engine import commands as match_commands
+from games.loading import match_load
 from players.models import Player
 from tournaments import refusals, services
 from tournaments.models import Tournament, TournamentSlot, TournamentStanding, TournamentState
@@ -64,7 +65,7 @@ def report(t, director, data, key, winner, length=None):
 def play_to_end(director, match_id: str, winner_seat: int) -> None:
     """The loser resigns backgammons until the match is over: a real match stream to its end."""
     for _ in range(40):
-        record = matches.match_load(match_id)
+        record = match_load(match_id)
         if record.finished:
             return
         state = record.state
@@ -75,9 +76,9 @@ def play_to_end(director, match_id: str, winner_seat: int) -> None:
             match_commands.AcceptResignation(winner_seat),
         ):
             if command:
-                record = matches.match_load(match_id)
-                matches.match_command(actor=director, stream_id=match_id, command=command,
-                                      expected_version=record.version)
+                record = match_load(match_id)
+                match_command(actor=director, stream_id=match_id, command=command,
+                              expected_version=record.version)
     raise AssertionError("the match did not end")
 
 
@@ -121,7 +122,7 @@ def test_correcting_a_round_one_result_after_round_two_was_paired(director, fiel
     assert set(r2m1["players"]) == {seed1, seed4}
     # round 2, match 1 has begun at the board (the opening roll); match 2 has not
     started = r2m1["match_id"]
-    matches.match_command(actor=director, stream_id=started, command=RollDice(), expected_version=2)
+    match_command(actor=director, stream_id=started, command=RollDice(), expected_version=2)
     # the director corrects round 1: seed 8 beat seed 1 after all
     cmd(t, director, type="correct_result", slot="main:r1:m1", winner=seed8, score=[7, 5], reason="scoresheet")
     data = settle(t)
@@ -134,7 +135,7 @@ def test_correcting_a_round_one_result_after_round_two_was_paired(director, fiel
     # the started match on the now-wrong pairing is flagged to the director, not touched
     assert data["flagged"] == [{"slot": "main:r2:m1", "match_id": started, "match_players": [seed1, seed4],
                                 "slot_players": [seed8, seed4], "started": True, "finished": False}]
-    assert matches.match_load(started).voided is None
+    assert match_load(started).voided is None
     # the untouched slot keeps its match
     assert slot(data, "main:r2:m2")["match_id"] == r2m2["match_id"]
     # the director voids the flagged match: a new one is made for the right players
@@ -142,7 +143,7 @@ def test_correcting_a_round_one_result_after_round_two_was_paired(director, fiel
     data = settle(t)
     assert data["flagged"] == []
     fresh = slot(data, "main:r2:m1")["match_id"]
-    assert fresh != started and set(matches.match_load(fresh).player_ids) == {seed8, seed4}
+    assert fresh != started and set(match_load(fresh).player_ids) == {seed8, seed4}
 
 
 def test_a_correction_before_the_next_match_started_simply_replaces_it(director, field8):
@@ -156,7 +157,7 @@ def test_a_correction_before_the_next_match_started_simply_replaces_it(director,
     data = settle(t)
     after = slot(data, "main:r2:m1")
     assert data["flagged"] == [] and after["match_id"] != before
-    assert matches.match_load(before).voided and set(after["players"]) == {field8[7], field8[3]}
+    assert match_load(before).voided and set(after["players"]) == {field8[7], field8[3]}
 
 
 def test_keeping_a_flagged_match_lets_it_stand(director, field8):
@@ -166,7 +167,7 @@ def test_keeping_a_flagged_match_lets_it_stand(director, field8):
         report(t, director, data, s["key"], s["players"][0])
     data = settle(t)
     started = slot(data, "main:r2:m1")["match_id"]
-    matches.match_command(actor=director, stream_id=started, command=RollDice(), expected_version=2)
+    match_command(actor=director, stream_id=started, command=RollDice(), expected_version=2)
     cmd(t, director, type="correct_result", slot="main:r1:m1", winner=field8[7], score=[7, 5], reason="late")
     data = settle(t)
     assert data["flagged"]

@@ -2,7 +2,7 @@
 standings, the next round, the ratings and the season tables all read it so (derived here as the worker does); the
 director reports it again. Through the API, as a director does."""
 
-from games import services as matches
+from games.loading import match_load
 from players.models import Player
 from seasons import services as seasons
 from tests.properties.events import settled_here
@@ -50,7 +50,7 @@ def test_a_void_of_a_paper_result_reopens_the_slot_and_every_table_follows(postg
     assert (reopened["status"], reopened["winner"]) == ("ready", None)
     assert reopened["match_id"] not in (None, first["match_id"])  # a new match for it, as for a void at the board
     assert final_now["status"] == "waiting" and ann not in final_now["players"]
-    assert matches.match_load(final["match_id"]).voided is not None  # nobody had begun it: replaced
+    assert match_load(final["match_id"]).voided is not None  # nobody had begun it: replaced
     assert not [m for m in rated(ann) if m.endswith(":main:r1:m1")] and not rated(dan)
     send(type="report_result", slot="main:r1:m1", winner=dan, score=[5, 2])  # reported again, as it was
     assert slot(event(), "main:r2:m1")["players"] == [dan, bob]

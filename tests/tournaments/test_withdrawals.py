@@ -8,8 +8,9 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from games import services as matches
+from games.command_handler import match_command
 from games.commands import RollDice
+from games.loading import match_load
 from players.models import Player
 from seasons.results import finishes_of
 from tests.tournaments.test_running_events import cmd, settle, start
@@ -56,14 +57,14 @@ def test_a_withdrawal_forfeits_the_live_match_at_once_and_the_opponent_goes_on(d
     mine = live_slots(data, victor)
     assert mine and all(s["match_id"] for s in mine)
     begun = mine[0]  # one of them under way: the opening roll made
-    matches.match_command(actor=director, stream_id=begun["match_id"], command=RollDice(),
-                          expected_version=matches.match_load(begun["match_id"]).version)
+    match_command(actor=director, stream_id=begun["match_id"], command=RollDice(),
+                          expected_version=match_load(begun["match_id"]).version)
 
     cmd(t, director, type="withdraw", player=victor, reason="ill")
 
     # at once, with no process manager run in between: every live match of his is over, forfeited
     for s in mine:
-        record = matches.match_load(s["match_id"])
+        record = match_load(s["match_id"])
         opponent = next(p for p in s["players"] if p != victor)
         assert record.closed is not None and record.player_ids[record.winner] == opponent
     history = [line["text"] for line in tournament_history(t)]
@@ -127,7 +128,7 @@ def test_a_withdrawal_through_the_api_closes_the_live_match(director, api):
                          format="json")
     assert answer.status_code == 200, answer.content
     assert [e["type"] for e in answer.json()["appended"]] == ["PlayerWithdrew", "MatchForfeited"]
-    assert matches.match_load(slot["match_id"]).closed is not None
+    assert match_load(slot["match_id"]).closed is not None
     settle(t)
     shown = next(s for s in client.get(f"/api/tournaments/{t.pk}/").json()["slots"] if s["key"] == slot["key"])
     assert shown["status"] == "done" and shown["forfeit"] and shown["winner"] != ids["Victor"]

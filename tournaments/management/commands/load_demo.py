@@ -20,10 +20,11 @@ from django.utils.module_loading import import_string
 
 from eventlog import projections
 from eventlog.tasks import one_wake_up
-from games import services as matches
+from games.command_handler import match_command
 from games.commands import RollDice
 from games.engine import commands as match_commands
 from games.engine.match import MOVE, OPENING, ROLL
+from games.loading import match_load
 from players.models import Club, Player
 from tournaments.formats.core import READY
 from tournaments import services
@@ -104,7 +105,7 @@ class Command(BaseCommand):
 
     def _self_play(self, director, match_id: str, rnd: random.Random, moves: int | None) -> None:
         """Self-play with server dice: a random legal play, now and then a double."""
-        record = matches.match_load(match_id)
+        record = match_load(match_id)
         for _ in range(moves or 10_000):
             s = record.state
             if record.finished:
@@ -118,5 +119,5 @@ class Command(BaseCommand):
                 command = match_commands.Move(None, str(rnd.choice(s.legal_plays())))
             else:
                 command = match_commands.Take(None) if rnd.random() < 0.7 else match_commands.Drop(None)
-            record, _ = matches.match_command(actor=director, stream_id=match_id, command=command,
-                                              expected_version=record.version)
+            record, _ = match_command(actor=director, stream_id=match_id, command=command,
+                                      expected_version=record.version)
