@@ -60,7 +60,7 @@ def test_a_big_matchs_first_export_is_left_to_a_worker_and_its_readers_share_one
     assert exports.is_big(big)
     sent = []
     monkeypatch.setattr(tasks.run_export, "apply_async", lambda args, **kwargs: sent.append(args))
-    monkeypatch.setattr(services, "match_export_mat", lambda *a, **k: pytest.fail("written on the web thread"))
+    monkeypatch.setattr(exports, "match_export_mat", lambda *a, **k: pytest.fail("written on the web thread"))
     waiting = [api().get(url(big), HTTP_ACCEPT="application/json") for _ in range(3)]
     assert [w.status_code for w in waiting] == [202] * 3
     job = waiting[0].json()
