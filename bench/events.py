@@ -334,7 +334,7 @@ def _rebuild(total: int) -> None:
     queued = []
     analysis.services.send = queued.append
     overall = 0.0
-    for name in sorted(projections.registered()):
+    for name in projections.rebuildable():  # a process is never rebuilt
         started, cpu = time.perf_counter(), time.process_time()
         applied = projections.rebuild(name)
         elapsed = time.perf_counter() - started

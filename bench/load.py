@@ -790,7 +790,7 @@ def _verify_projections(broker) -> bool:
     before = _dump()
     sizes = ", ".join(f"{name} {sum(rows.values())}" for name, rows in before.items())
     timings = []
-    for name in sorted(projections.registered()):
+    for name in projections.rebuildable():  # a process is never rebuilt
         started = time.perf_counter()
         applied = projections.rebuild(name)
         timings.append(f"{name} {applied:,} events in {time.perf_counter() - started:.1f} s")

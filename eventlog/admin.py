@@ -72,6 +72,10 @@ class ProjectionFailureAdmin(admin.ModelAdmin):
                                            "streams again)"), permissions=["rebuild"])
     def rebuild_projection(self, request, queryset):
         for name in sorted(set(queryset.values_list("projection", flat=True))):
+            if name not in projections.rebuildable():
+                self.message_user(request, _("%(name)s is a process, not a projection: it is never rebuilt; it "
+                                             "follows on from its checkpoint") % {"name": name}, messages.ERROR)
+                continue
             count = projections.rebuild(name)
             left = ProjectionFailure.objects.filter(projection=name).count()
             self.message_user(request, _("%(name)s: rebuilt from %(count)s events; %(left)s stream(s) still set aside")

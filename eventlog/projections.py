@@ -1,6 +1,13 @@
-"""Projections: read models derived from the log, each with a checkpoint.
+"""Followers of the log, each with a checkpoint: projections (read models) and processes (effects).
 
-A run locks the projection's checkpoint row, applies the events after it in
+Two kinds, told apart by type. A :class:`Projection` is a read model, a function of the log alone: it can be
+emptied (``reset``) and the whole log replayed into it (:func:`rebuild`), which must give the same tables. A
+:class:`Process` does something beyond its own tables (it appends to other streams, sends mail): what it did
+cannot be emptied and done again, so it is never rebuilt (:func:`rebuild` refuses, :class:`NotRebuildable`);
+it follows on from its checkpoint, each effect guarded so that a redelivered batch does nothing twice. The
+runner, the sweep and ``/api/health/`` treat both alike.
+
+A run locks the follower's checkpoint row, applies the events after it in
 log order and saves the new position in the same transaction, so a duplicate
 or retried task changes nothing and a killed one leaves no half-applied batch.
 
@@ -35,7 +42,7 @@ from .models import Event, ProjectionCheckpoint, ProjectionFailure
 log = logging.getLogger(__name__)
 
 BATCH = 2000
-_registry: dict[str, "Projection"] = {}
+_registry: dict[str, "Follower"] = {}
 
 
 class LoggedEvent(NamedTuple):
@@ -59,8 +66,9 @@ def _read(row) -> LoggedEvent:
     return upcasting.read(LoggedEvent(*row))
 
 
-class Projection:
-    """Subclass with a ``name``, ``apply(events)`` and ``reset()`` (empty the read tables).
+class Follower:
+    """What the runner needs of a follower: a ``name`` and ``apply(events)``. Subclass :class:`Projection` or
+    :class:`Process`, never this: which kind a follower is decides whether it may be rebuilt.
 
     ``event_types`` lists the only event types it reads (None: all); the others
     are skipped by the query, and the checkpoint still moves past them.
@@ -79,8 +87,29 @@ class Projection:
     def apply(self, events: list[Event]) -> None:
         raise NotImplementedError
 
+
+class Projection(Follower):
+    """A read model: its tables are a function of the log alone. ``reset()`` empties them, and a rebuild (the
+    log replayed from position 0) gives the same tables again."""
+
     def reset(self) -> None:
         raise NotImplementedError
+
+
+class Process(Follower):
+    """A follower with effects beyond its own tables: facts appended to other streams, mail sent. It is never
+    reset nor rebuilt (an effect cannot be taken back and done again); it follows on from its checkpoint, and
+    each effect is guarded (a version already recorded, a row already made) so a redelivered batch adds nothing."""
+
+
+class NotRebuildable(Exception):
+    """A rebuild asked of a process: refused, nothing changed."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} is a process, not a projection: what it did (facts appended to other streams, "
+                         f"mail sent) is no read model to empty and replay, so it is never rebuilt; it follows on "
+                         f"from its checkpoint")
+        self.name = name
 
 
 class StreamFailed(Exception):
@@ -96,13 +125,22 @@ class StreamFailed(Exception):
 _NOT_THE_STREAM = (OperationalError, InterfaceError)
 
 
-def register(projection: Projection) -> Projection:
-    _registry[projection.name] = projection
-    return projection
+def register(follower: Follower) -> Follower:
+    if not isinstance(follower, (Projection, Process)):
+        raise TypeError(f"{type(follower).__name__} is neither a Projection (a read model, rebuilt from the log) "
+                        f"nor a Process (effects, never rebuilt): say which it is by its base class")
+    _registry[follower.name] = follower
+    return follower
 
 
-def registered() -> dict[str, Projection]:
+def registered() -> dict[str, Follower]:
+    """Every follower, of both kinds: what the runner, the sweep and ``/api/health/`` go through."""
     return dict(_registry)
+
+
+def rebuildable() -> list[str]:
+    """The projections' names, in order: the followers :func:`rebuild` accepts."""
+    return sorted(name for name, follower in _registry.items() if isinstance(follower, Projection))
 
 
 def run(name: str) -> int:
@@ -128,7 +166,7 @@ def run(name: str) -> int:
             applied += len(batch)
 
 
-def _batch(projection: Projection, after: int, top: int, size: int) -> list[LoggedEvent]:
+def _batch(projection: Follower, after: int, top: int, size: int) -> list[LoggedEvent]:
     """The next ``size`` events after ``after`` up to ``top`` that the projection reads, in log order."""
     types = None if projection.event_types is None else upcasting.stored_types(projection.event_types)
     if connection.vendor != "postgresql":
@@ -168,7 +206,7 @@ def quarantined(name: str) -> frozenset[str]:
     return frozenset(ProjectionFailure.objects.filter(projection=name).values_list("stream_id", flat=True))
 
 
-def _apply_guarded(projection: Projection, batch: list[LoggedEvent]) -> None:
+def _apply_guarded(projection: Follower, batch: list[LoggedEvent]) -> None:
     """Apply the batch; if it fails, find the streams at fault one event at a time and set them aside."""
     projection.quarantined = quarantined(projection.name)
     events = _without(projection, batch)
@@ -197,7 +235,7 @@ def _apply_guarded(projection: Projection, batch: list[LoggedEvent]) -> None:
             _quarantine(projection, event.stream_id, event, failure)
 
 
-def _without(projection: Projection, batch: list[LoggedEvent]) -> list[LoggedEvent]:
+def _without(projection: Follower, batch: list[LoggedEvent]) -> list[LoggedEvent]:
     if not projection.quarantined:
         return batch
     kept = []
@@ -213,7 +251,7 @@ def _count_skipped(name: str, stream_id: str) -> None:
     ProjectionFailure.objects.filter(projection=name, stream_id=stream_id).update(skipped=F("skipped") + 1)
 
 
-def _quarantine(projection: Projection, stream_id: str, event: LoggedEvent, failure: BaseException) -> None:
+def _quarantine(projection: Follower, stream_id: str, event: LoggedEvent, failure: BaseException) -> None:
     error = f"{type(failure).__name__}: {failure}"[:2000]
     _, created = ProjectionFailure.objects.get_or_create(
         projection=projection.name, stream_id=stream_id,
@@ -235,7 +273,11 @@ def run_all() -> dict[str, int]:
 
 
 def rebuild(name: str) -> int:
-    """Empty the projection and replay the whole log into it (set-aside streams included: tried again)."""
+    """Empty the projection and replay the whole log into it (set-aside streams included: tried again).
+
+    A process is refused (:class:`NotRebuildable`) before anything is touched."""
+    if not isinstance(_registry[name], Projection):
+        raise NotRebuildable(name)
     with transaction.atomic():
         ProjectionCheckpoint.objects.select_for_update().filter(name=name).update(position=0)
         _registry[name].reset()

@@ -1,7 +1,7 @@
 """Players told where to play: an e-mail to both players of every match an event creates, and to the bye holder
 of every Swiss round (who has no match, and would otherwise hear nothing while the others are called).
 
-``MatchNotices`` follows the log like a projection: for every ``MatchCreated`` it records a
+``MatchNotices`` is a process following the log (it sends mail: never rebuilt): for every ``MatchCreated`` it records a
 :class:`~tournaments.models.MatchNotice` (one per match, whatever replays the log) and asks Celery to send it
 once the batch commits; for every ``RoundPaired`` a :class:`~tournaments.models.ByeNotice` for its bye holder.
 ``match_notice_send`` and ``bye_notice_send`` send at most once: the row is locked and marked sent in the
@@ -21,7 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from eventlog.projections import Projection
+from eventlog.projections import Process
 from players.languages import preferred_language
 from players.models import Player
 
@@ -30,7 +30,7 @@ from .models import ByeNotice, MatchNotice, Tournament
 from .selectors import tournament_data, tournament_facts
 
 
-class MatchNotices(Projection):
+class MatchNotices(Process):
     name = "match_notices"
     event_types = ("MatchCreated", "RoundPaired")
 
@@ -46,9 +46,6 @@ class MatchNotices(Projection):
                 defaults={"tournament_id": stream.tournament_pk_of(e.stream_id), "slot": e.payload["slot"]})
             if made:
                 transaction.on_commit(lambda m=notice.match_id: _request_send(m))
-
-    def reset(self) -> None:
-        """Nothing: the notices are what was sent, not a view of the log (a rebuild must not send them again)."""
 
 
 def _request_send(match_id: str) -> None:

@@ -19,8 +19,8 @@ match stream           tournament stream
 
 Each fact carries the match stream's version it came from (``match_version``); a match event at or below the
 version the tournament already knows adds nothing. So facts recorded at once by whoever caused them (the
-service closing a match decided on paper) are not repeated, a rebuild from position 0 appends nothing, and
-the first run on a database older than this follower appends the missing facts once (``manage.py
+service closing a match decided on paper) are not repeated, the log read again from position 0 appends
+nothing, and the first run on a database older than this follower appends the missing facts once (``manage.py
 backfill_tournament_facts``). Match events that come before their ``MatchCreated`` in the log (a match is
 registered just before its slot records it) are read when the link appears.
 
@@ -34,7 +34,7 @@ from django.db import InterfaceError, OperationalError, transaction
 
 from eventlog import store, upcasting
 from eventlog.models import Event
-from eventlog.projections import Projection, StreamFailed
+from eventlog.projections import Process, StreamFailed
 from eventlog.tasks import wake_projections
 from published import language
 from published import matches as m
@@ -49,7 +49,7 @@ FOLLOWED = (m.GameStarted, m.MatchWon, m.MatchClosed, m.ResultCorrected, m.Match
 MATCH_EVENTS = language.names(*FOLLOWED)
 
 
-class TournamentProcess(Projection):
+class TournamentProcess(Process):
     name = "tournament_process"
     event_types = tuple(ev.EVENTS) + MATCH_EVENTS
 
@@ -65,10 +65,6 @@ class TournamentProcess(Projection):
             elif e.stream_type == MATCH and e.event_type in MATCH_EVENTS:
                 run.follow(e)
         run.finish()
-
-    def reset(self) -> None:
-        # what it wrote is in the log, and a replay finds it recorded (match versions): only its index goes
-        TournamentMatchIndex.objects.all().delete()
 
 
 class _Run:

@@ -4,7 +4,8 @@ from eventlog import projections
 
 
 class Command(BaseCommand):
-    help = "Empty every projection and rebuild it from position 0 of the event log."
+    help = ("Empty every projection (a read model) and rebuild it from position 0 of the event log; processes "
+            "(followers with effects) are never rebuilt.")
 
     def add_arguments(self, parser):
         parser.add_argument("names", nargs="*", help="projections to rebuild (default: all)")
@@ -15,6 +16,12 @@ class Command(BaseCommand):
         unknown = set(names + only) - set(projections.registered())
         if unknown:
             raise CommandError(f"no projection {', '.join(sorted(unknown))}; there are {', '.join(sorted(projections.registered()))}")
-        for name in names + only or sorted(projections.registered()):
+        processes = [name for name in names + only if name not in projections.rebuildable()]
+        if processes:  # refused before anything is emptied
+            raise CommandError("; ".join(str(projections.NotRebuildable(name)) for name in sorted(set(processes))))
+        for name in names + only or projections.rebuildable():
             count = projections.rebuild(name)
             self.stdout.write(f"{name}: {count} events applied")
+        if not names + only:
+            for name in sorted(set(projections.registered()) - set(projections.rebuildable())):
+                self.stdout.write(f"{name}: a process, not rebuilt (it follows on from its checkpoint)")
