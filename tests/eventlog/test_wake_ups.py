@@ -67,6 +67,8 @@ def test_many_appends_with_no_worker_queue_one_wake_up_and_the_run_re_arms_it(wo
                  what="the projections to converge")
         wait_for(lambda: queued_wake_ups(broker) == 0, what="the queue to drain")
         assert not broker.exists(wake_ups.KEY)
+        # the start's wake-up may be taken after the queue was seen empty: wait for its run, never for a clock
+        wait_for(lambda: runs(worker) >= 2, what="both wake-ups to run")
     finally:
         worker.stop()
     assert runs(worker) == 2  # the one queued wake-up, and the one a worker sends as it starts
@@ -79,6 +81,7 @@ def test_many_appends_with_no_worker_queue_one_wake_up_and_the_run_re_arms_it(wo
     try:
         wait_for(caught_up, what="the projections to converge again")
         wait_for(lambda: queued_wake_ups(broker) == 0 and not broker.exists(wake_ups.KEY), what="the queue to drain")
+        wait_for(lambda: runs(worker) >= 2, what="both wake-ups to run")
     finally:
         worker.stop()
     assert runs(worker) == 2  # the one queued wake-up, and the one a worker sends as it starts
