@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["deploy", "apikit", "eventlog", "players", "games", "tournaments", "ratings", "analysis", "seasons"]
+PACKAGES = ["deploy", "apikit", "eventlog", "published", "players", "games", "tournaments", "ratings", "analysis", "seasons"]
 
 # Runs in the new environment: prints nothing and exits 0 when everything is where Django looks for it.
 CHECK = r"""
@@ -83,7 +83,7 @@ def expected_files() -> dict:
 
 def test_every_app_is_packaged():
     include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
-    apps = {p.parent.name for p in ROOT.glob("*/apps.py")} | {"deploy", "apikit"}
+    apps = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"tests"}  # every package, an app or not
     assert {name.rstrip("*") for name in include} == apps
     assert set(PACKAGES) == apps
 
@@ -116,3 +116,4 @@ def test_the_wheel_installs_a_working_site(tmp_path):
     result = subprocess.run([str(python), "-c", CHECK, json.dumps(expected_files()), str(site)],
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
+
