@@ -18,11 +18,13 @@ COPY manage.py ./
 COPY deploy deploy
 COPY apikit apikit
 COPY eventlog eventlog
+COPY published published
 COPY players players
 COPY games games
 COPY tournaments tournaments
 COPY ratings ratings
 COPY analysis analysis
+COPY seasons seasons
 # the static files are part of the image (whitenoise serves them); the key only lets settings load for this step
 RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0
 
