@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 
-from eventlog.refusals import gettext_noop
+from eventlog.refusals import Refusal, gettext_noop
 
 STREAM_ID = "players"
 STREAM_TYPE = "players"
@@ -42,14 +42,14 @@ class Reason(Enum):
     NO_SUCH_PLAYER = gettext_noop("no player %(players)s")
 
 
-class MergeRefused(ValueError):
+class MergeRefused(Refusal, ValueError):
     """A merge the rules refuse: ``MergeRefused(reason, **params)``, a refusal as data; its stable ``code``
     (``too_few_players``, ``already_merged``, ``kept_is_merged``, ``listed_twice``, ``no_reason``…) is the
     reason's name, its text the reason in English."""
 
     def __init__(self, reason: Reason, /, **params):
-        self.reason, self.params, self.code = reason, params, reason.name.lower()
-        super().__init__(reason.value % params)
+        super().__init__(reason, **params)
+        self.code = reason.name.lower()
 
 
 @dataclass(frozen=True)
