@@ -22,7 +22,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from . import limits
 from .engine.errors import EngineError
 from .errors import BadCommand, Reason
 from .models import ImportJob
@@ -98,19 +97,16 @@ def games_in(text: str) -> int:
     return len(_GAME_HEADER.findall(text))
 
 
-def check_readable(text: str) -> None:
-    """What is found without judging a single action (the file's lines, its games, its players' names, its
-    length), refused now rather than by the worker: a third of a second for the largest record."""
-    from .engine.matfile import MatFileError, names_of, parse_mat
+def check_has_games(text: str) -> int:
+    """The record's games, counted by their headers: none is refused now. Everything else (its lines, names,
+    length, every action) is read by the worker, whose refusal the job reports as a small import's: reading the
+    largest record's syntax alone takes a web thread most of a second."""
+    from .engine.matfile import MatFileError
 
-    headers, length, games = parse_mat(text)
+    games = games_in(text)
     if not games:
         raise MatFileError("the file holds no game")
-    for name in names_of(headers, games):
-        if len(name) > limits.MAX_NAME:
-            raise limits.NotRepresentable(Reason.NAME_TOO_LONG, most=limits.MAX_NAME, length=len(name))
-    if length > limits.MAX_MATCH_LENGTH:
-        raise limits.NotRepresentable(Reason.MATCH_TOO_LONG, most=limits.MAX_MATCH_LENGTH)
+    return games
 
 
 def is_big(text: str) -> bool:
@@ -137,8 +133,7 @@ def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | 
                   tournament_id: int | None = None) -> ImportJob:
     """A job for a big record (into the event ``tournament_id``, if given), queued for a worker once committed;
     refused while the member has one under way, casual or into an event."""
-    check_readable(text)
-    games = games_in(text)
+    games = check_has_games(text)
     with transaction.atomic():
         # one at a time per member: the row lock makes two submissions at once queue behind each other
         type(user).objects.select_for_update().filter(pk=user.pk).first()

@@ -112,3 +112,40 @@ def test_imports_are_counted_by_their_games_not_their_requests(api, member, sett
     imports.import_run(pk=first.json()["id"])
     again = client.post("/api/matches/import/", {"text": session(21, 6_000, seed=21)}, format="json")
     assert again.status_code == 429  # 30 + 21 > 50, although only the second request
+
+
+@pytest.mark.django_db
+def test_the_request_reads_only_the_games_headers_and_the_worker_refuses_what_it_cannot_read(api, member):
+    """The request queues a big record without reading its lines (the worker does); a line it cannot read, or a
+    name past the read model's, fails the job with the reason a small import is answered, and stores nothing."""
+    from games.engine import matfile
+
+    text = big()
+    reads = []
+    real = matfile.parse_mat
+    matfile.parse_mat = lambda t: reads.append(len(t)) or real(t)
+    try:
+        unreadable = text.replace(" Game 2\n", " Game 2\n this is no line of a match file\n", 1)
+        job = api(member).post("/api/matches/import/", {"text": unreadable}, format="json")
+    finally:
+        matfile.parse_mat = real
+    assert job.status_code == 202 and reads == []
+    before = Event.objects.count()
+    assert imports.import_run(pk=job.json()["id"]) == "failed"
+    refusal = ImportJob.objects.get(pk=job.json()["id"]).refusal
+    assert refusal["code"] == "invalid_mat_file" and "this is no line" in refusal["detail"]
+
+    long_name = "N" * (limits.MAX_NAME + 1)
+    named = text.replace("Anvil", long_name)
+    job = api(member).post("/api/matches/import/", {"text": named}, format="json")
+    assert job.status_code == 202
+    assert imports.import_run(pk=job.json()["id"]) == "failed"
+    assert ImportJob.objects.get(pk=job.json()["id"]).refusal["code"] == "not_representable"
+    assert Event.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_a_big_file_without_a_game_is_refused_at_once(api, member):
+    answer = api(member).post("/api/matches/import/", {"text": "; no game here\n" * 3_000}, format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid_mat_file"
+    assert not ImportJob.objects.exists()
