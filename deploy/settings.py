@@ -295,6 +295,7 @@ CELERY_BEAT_SCHEDULE = {
     "advance-events": {"task": "tournaments.tasks.advance_pending", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "sweep-analyses": {"task": "analysis.tasks.sweep_analyses", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     "sweep-imports": {"task": "games.tasks.sweep_imports", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
+    "sweep-exports": {"task": "games.tasks.sweep_exports", "schedule": float(os.environ.get("SWEEP_SECONDS", "30"))},
     # ladders' and leagues' deadlines are days long: a sweep every few minutes is on time
     "sweep-deadlines": {"task": "tournaments.tasks.sweep_deadlines",
                         "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "300"))},

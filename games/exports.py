@@ -15,6 +15,7 @@ import logging
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from eventlog import store
@@ -65,7 +66,7 @@ def _stale(job: ExportJob) -> bool:
     return timezone.now() - job.claimed_at > imports.STALE_AFTER
 
 
-def _claim(record: MatchRecord, job: ExportJob | None) -> ExportJob | None:
+def _claim(record: MatchRecord | None, job: ExportJob | None) -> ExportJob | None:
     now = timezone.now()
     if job is None:
         try:
@@ -94,7 +95,8 @@ def export_run(*, pk: int) -> str:
     job = ExportJob.objects.filter(pk=pk).first()
     if job is None or job.status == ExportJob.DONE:
         return job.status if job else "gone"
-    ExportJob.objects.filter(pk=pk).update(status=ExportJob.RUNNING, games_done=0, progress=[])
+    ExportJob.objects.filter(pk=pk).update(status=ExportJob.RUNNING, games_done=0, progress=[],
+                                           attempts=F("attempts") + 1)
     record = match_load(job.stream_id)
     progress = imports.Progress(ExportJob, pk, job.games)
     text = match_export_mat(record, store.read_stream(job.stream_id, until=job.version), on_game=progress)
@@ -103,3 +105,16 @@ def export_run(*, pk: int) -> str:
     cache.set(export_cache_key(job.stream_id, job.version), text, timeout=CACHE_SECONDS)
     ExportJob.objects.filter(stream_id=job.stream_id, version__lt=job.version).delete()
     return ExportJob.DONE
+
+
+def exports_sweep() -> int:
+    """Send again the jobs whose message or worker was lost (claimed too long ago, no file yet), each at most
+    ``imports.MAX_ATTEMPTS`` runs: a version whose writing crashes every time waits for a reader to ask again."""
+    stale = timezone.now() - imports.STALE_AFTER
+    lost = ExportJob.objects.filter(text__isnull=True, claimed_at__lt=stale, attempts__lt=imports.MAX_ATTEMPTS)
+    sent = 0
+    for job in lost:
+        if _claim(None, job) is not None:  # not claimed again meanwhile by a reader
+            send(job.pk)
+            sent += 1
+    return sent

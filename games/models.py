@@ -129,6 +129,7 @@ class ExportJob(models.Model):
     progress = models.JSONField(default=list, blank=True)  # every games_done written, in order
     text = models.TextField(null=True, blank=True)  # the .mat file, once written
     claimed_at = models.DateTimeField()  # a claim this old without a file: its worker died
+    attempts = models.PositiveSmallIntegerField(default=0)  # runs started; the sweep gives up past imports' cap
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:

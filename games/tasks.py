@@ -20,3 +20,9 @@ def sweep_imports() -> int:
 @shared_task(acks_late=True, name="games.tasks.run_export")
 def run_export(pk: int) -> str:
     return exports.export_run(pk=pk)
+
+
+@shared_task(acks_late=True, name="games.tasks.sweep_exports")
+def sweep_exports() -> int:
+    """Periodic (celery beat): sends again the exports a lost message or a killed worker left unwritten."""
+    return exports.exports_sweep()
