@@ -22,7 +22,11 @@ up), each kept as a :class:`MatWarning` (file line and reason) on the record:
 * ``???`` / ``????`` after a roll (XG, Backgammon Studio: the play was not
   recorded): before a ``Wins`` line, the roll and then the resignation; at the
   end of the file, the game is unfinished with the mover to move; before more
-  play, as a roll with no move written (below). Five or more ``?`` is an error.
+  play, as a roll with no move written (below).
+* ``?????`` (five or more ``?``): gnubg blanks four and cannot read the rest, so it drops the
+  roll: before a ``Wins`` line, the mover resigns before rolling; at the end of the file, the
+  game is unfinished with the mover to roll; before more play (gnubg would let the other
+  player play twice) the file is refused.
 * A roll with no move written: at the end of the file, unfinished (no warning:
   our own export of a player who has rolled writes it so); before more play,
   its only legal play is played, or it is forfeited; with several plays the
@@ -33,6 +37,10 @@ up), each kept as a :class:`MatWarning` (file line and reason) on the record:
   decides; N capped at what the match needed (Galaxy) is silent, any other N
   is a warning; a ``Wins`` in the loser's column stays an error.
 * A dead cube doubled (gnubg would refuse it at the table): read as written.
+* ``Wins N`` by the doubler while the double is pending, with no ``Drops``: as gnubg, the
+  player doubled resigned (N over the cube before the double), not a drop.
+* Names longer than gnubg holds (31 bytes): the score line carries them cut at a character
+  within that, the ``; [Player N]`` headers whole; read back whole.
 * Empty player names (gnubg crashes): the header's name, or "Player 1"/"Player 2".
 * A row number written twice on one line (Galaxy): read as two rows.
 * ``Losses N point(s)`` lines repeat the ``Wins`` and are ignored.
@@ -125,6 +133,8 @@ _SCORE = re.compile(r"^\s*(?P<a>.*?)\s*:\s*(?P<sa>\d+)\s+(?P<b>.*?)\s*:\s*(?P<sb
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
 _ROLL = re.compile(r"^([1-6])([1-6]):$")
 _UNRECORDED = re.compile(r"^\?{3,4}$")  # XG / Backgammon Studio: the play was not recorded
+_DROPPED = re.compile(r"^\?{5,}$")  # gnubg blanks four "?" and cannot read the rest: it drops the roll
+GNUBG_NAME_BYTES = 31  # gnubg's MAX_NAME_LEN less its terminator: it cuts a score line's name there
 _RATING = re.compile(r"\s*,\s*-?\d+(?:[.,]\d+)?\s*$")
 _RIGHT_OFFSET = 12  # an action further than this right of "N)" is in the second column
 _RIGHT_COLUMN = 20  # the same for lines without a number ("      Wins 2 points")
@@ -188,9 +198,8 @@ def _score_names(line: str, headers: dict[str, str]):
     """
     given = headers.get("Player 1"), headers.get("Player 2")
     if all(given):
-        exact = re.match(
-            rf"^\s*{re.escape(given[0].strip())}\s*:\s*(\d+)\s+{re.escape(given[1].strip())}\s*:\s*(\d+)\s*$", line
-        )
+        shown = [re.escape(gnubg_name(name).strip()) for name in given]  # a long name is written cut (write_mat)
+        exact = re.match(rf"^\s*{shown[0]}\s*:\s*(\d+)\s+{shown[1]}\s*:\s*(\d+)\s*$", line)
         if exact:
             return (given[0], given[1]), (int(exact[1]), int(exact[2]))
     score = _SCORE.match(line)
@@ -227,8 +236,6 @@ def _read_actions(content: str, number: int | None, game: MatGame, numbered: boo
                     "the file records an illegal play (a position set by hand in Snowie); it cannot be replayed",
                     game.number, number,
                 )
-            if re.fullmatch(r"\?{5,}", text):
-                raise MatFileError(f"cannot read {text!r}: a play not recorded is written ??? or ????", game.number, number)
             actions.append(Action("roll", column, number, (int(roll[1]), int(roll[2])), text, file_line=line))
             continue
         if lower in ("doubles", "beavers", "raccoons"):
@@ -387,6 +394,8 @@ class _Replayer:
         if a.kind == "wins":
             return self._wins(a)
         if a.kind == "roll":
+            if _DROPPED.match(a.move):
+                return self._dropped_roll(a)
             if s.phase == OPENING:
                 if a.dice[0] == a.dice[1]:
                     raise MatFileError("a game cannot open with a double")
@@ -423,6 +432,25 @@ class _Replayer:
             return self.do(cmd.Raccoon(s.answerer if s.phase == DOUBLED else s.turn))
         raise MatFileError(f"unknown action {a.kind}")
 
+    def _dropped_roll(self, a: Action) -> None:
+        """A roll written with five or more ``?``: gnubg drops it, so the mover has not rolled."""
+        s = self.state
+        if s.phase != OPENING:
+            self._check_actor(a, s.turn, "roll")
+        mover = s.players[s.turn] if s.phase != OPENING else s.players[a.column]
+        roll, nxt = f"{a.dice[0]}{a.dice[1]}", self.following
+        if nxt is not None and nxt.kind == "wins":
+            self.warn(a, f"the roll {roll} is written with a play of {a.move}, which gnubg cannot read: "
+                         f"the roll is dropped, {mover} resigns before rolling")
+            return None
+        if nxt is None and self.is_last_game:
+            self.warn(a, f"the roll {roll} is written with a play of {a.move}, which gnubg cannot read: "
+                         f"the roll is dropped, the match stops with {mover} to roll")
+            return None
+        if nxt is None:
+            return None  # "the previous game did not finish" follows
+        raise MatFileError(f"cannot read {a.move!r}: gnubg drops that roll, and {mover}'s opponent cannot play twice")
+
     def _unwritten_play(self, a: Action, roll: str, unrecorded: bool) -> None:
         """A roll whose play is not written (nothing, or XG's ``???``), the mover to move."""
         mover = self.state.players[self.state.turn]
@@ -455,13 +483,12 @@ class _Replayer:
         winner = a.column
         if s.phase in (OPENING, OVER) and s.last_game is not None and s.last_game.game == s.game:
             return self._wins_after_the_end(a, s.last_game)
-        if s.phase == DOUBLED and winner != s.answerer and a.value == s.cube:
-            self.do(cmd.Drop(s.answerer))  # some writers leave out "Drops"
-            return None
         if s.phase == DOUBLED and winner == s.answerer:
             raise MatFileError("a game cannot be resigned by the player who doubled while the double is pending")
         if s.phase not in (ROLL, MOVE, OPENING, DOUBLED):
             raise MatFileError("a game cannot be resigned now")
+        # while a double is pending (no "Drops" written) the player doubled resigned, as gnubg reads it: the
+        # points are counted on the cube before the double
         if a.value % s.cube == 0 and a.value // s.cube in KIND_BY_VALUE:
             kind = KIND_BY_VALUE[a.value // s.cube]
         else:  # as gnubg reads it: up to the cube a single, up to twice a gammon, else a backgammon
@@ -583,8 +610,17 @@ def _option_headers(start: ev.MatchStarted, given: dict[str, str]) -> list[tuple
 
 
 def _game_header(game: int, players: tuple[str, str], score: tuple[int, int]) -> list[str]:
-    a, b = players
-    return [f" Game {game}", f"{f' {a} : {score[0]}':<32s}{b} : {score[1]}"]
+    a, b = (gnubg_name(name) for name in players)
+    # gnubg's layout (the second name at column 33) with a space kept after the first score however long the
+    # first name: gnubg reads that score up to the next space, the second name from there to its colon
+    return [f" Game {game}", f"{f' {a} : {score[0]}':<31s} {b} : {score[1]}"]
+
+
+def gnubg_name(name: str) -> str:
+    """The name as gnubg can hold it on a score line: at most 31 bytes, cut at a character (gnubg cuts the bytes,
+    and a character cut in two crashes it). The ``; [Player N]`` headers keep the whole name."""
+    cut = name.encode()[:GNUBG_NAME_BYTES].decode(errors="ignore")
+    return name if cut == name else cut.rstrip()
 
 
 def _with_hits(state: MatchState, steps) -> list[tuple[int, int, bool]]:

@@ -3,7 +3,8 @@
     MAT_DIR=/some/dir OUT_FILE=out.json /usr/games/gnubg -t -q -r -p tests/games/engine/gnubg_read_mat.py
 
 One JSON line per file in $OUT_FILE (gnubg writes boards to stdout): names, length,
-and per game the winner, the points and every checker play as gnubg parsed it.
+and per game the winner, the points and every checker play as gnubg parsed it; beside
+them the names and, per game, the score and whether it was resigned.
 """
 
 import json
@@ -32,7 +33,11 @@ try:
             ]
             games.append({"winner": names.get(game["info"]["winner"]), "points": game["info"].get("points-won"),
                           "moves": moves})
-        out.write(json.dumps({"file": name, "length": info["match-length"], "games": games}) + "\n")
+        out.write(json.dumps({
+            "file": name, "length": info["match-length"], "games": games, "names": [names["X"], names["O"]],
+            "scores": [[g["info"]["score-X"], g["info"]["score-O"]] for g in match["games"]],
+            "resigned": [bool(g["info"].get("resigned")) for g in match["games"]],
+        }) + "\n")
     out.flush()
 except BaseException:
     import traceback

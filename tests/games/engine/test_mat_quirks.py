@@ -16,7 +16,7 @@ import pytest
 
 from games.engine import commands as c
 from games.engine import events as ev
-from games.engine.match import MOVE, MatchState, decide, evolve
+from games.engine.match import MOVE, ROLL, MatchState, decide, evolve
 from games.engine.matfile import MatFileError, read_mat, write_mat
 
 from .test_matfile import GNUBG, _games_as_gnubg_sees_them
@@ -65,9 +65,26 @@ def test_unrecorded_play_before_more_play_is_its_only_legal_play():
     assert reasons(record) == ["the play of 61 is not recorded (???); its only legal play bar/24 7/1 is played"]
 
 
-def test_five_question_marks_are_unreadable():
-    with pytest.raises(MatFileError, match=r"^game 1, move 6: cannot read '\?\?\?\?\?'"):
-        read_mat((QUIRKS / "refused" / "five_question_marks.mat").read_text())
+def test_five_question_marks_at_the_end_drop_the_roll_as_gnubg():
+    record = crafted("five_question_marks_at_end.mat")
+    assert (record.state.phase, record.state.turn, record.state.dice) == (ROLL, 0, None)
+    assert isinstance(record.events[-1], ev.CheckersMoved) and record.events[-1].player == 1
+    assert [w.line for w in record.warnings] == [12]
+    assert reasons(record) == ["the roll 52 is written with a play of ?????, which gnubg cannot read: the roll is "
+                               "dropped, the match stops with Alice to roll"]
+
+
+def test_five_question_marks_before_wins_are_a_resignation_before_rolling():
+    record = crafted("five_question_marks_then_resign.mat")
+    assert [type(e).__name__ for e in record.events[-5:-1]] == [
+        "CheckersMoved", "ResignationOffered", "ResignationAccepted", "GameWon"]
+    assert won(record)[-1] == ev.GameWon(1, 1, "single", 1, 1, "resignation", (0, 1))
+    assert "resigns before rolling" in reasons(record)[0]
+
+
+def test_five_question_marks_before_more_play_are_refused():
+    with pytest.raises(MatFileError, match=r"^game 1, move 6: cannot read '\?\?\?\?\?': gnubg drops that roll"):
+        read_mat((QUIRKS / "refused" / "five_question_marks_before_more_play.mat").read_text())
 
 
 def test_unrecorded_roll_with_no_legal_play_is_forfeited_before_the_resignation():
@@ -204,6 +221,51 @@ def test_export_while_a_player_has_rolled_and_not_moved_reads_back_identically()
     again = read_mat(write_mat(events))
     assert again.events == events and again.warnings == []
     assert read_mat(write_mat(events[:2])).events == events[:2]  # rolled the opening, not moved
+
+
+def _played(*commands) -> list:
+    state, events = MatchState(), []
+    for command in commands:
+        for event in decide(state, command):
+            state = evolve(state, event)
+            events.append(event)
+    return events
+
+
+RESIGNED_UNDER_A_DOUBLE = {  # the player doubled resigns instead of answering, at the cube before the double
+    "single": (1, "Wins 1 point"), "gammon": (2, "Wins 2 points"), "backgammon": (3, "Wins 3 points")}
+
+
+@pytest.mark.parametrize("kind", list(RESIGNED_UNDER_A_DOUBLE))
+def test_resignation_while_a_double_is_pending_reads_back_as_a_resignation(kind):
+    events = _played(c.StartMatch(("Ann", "Ben"), 5, imported=True), c.Roll(None, (3, 1), "imported"),
+                     c.Move(0, "8/5 6/5"), c.Double(1), c.Resign(0, kind), c.AcceptResignation(1))
+    points, wins = RESIGNED_UNDER_A_DOUBLE[kind]
+    assert events[-1] == ev.GameWon(1, 1, kind, 1, points, "resignation", (0, points))
+    written = write_mat(events)
+    assert " Doubles => 2" in written and wins in written and "Drops" not in written
+    again = read_mat(written)
+    assert again.events == events and again.warnings == []
+
+
+def test_a_written_drop_stays_a_drop():
+    events = _played(c.StartMatch(("Ann", "Ben"), 5, imported=True), c.Roll(None, (3, 1), "imported"),
+                     c.Move(0, "8/5 6/5"), c.Double(1), c.Drop(0))
+    assert read_mat(write_mat(events)).events == events
+
+
+@pytest.mark.skipif(not os.path.exists(GNUBG), reason="GNU Backgammon is not installed")
+def test_gnubg_reads_a_resignation_under_a_pending_double_as_a_resignation(tmp_path):
+    files = tmp_path / "resigned"
+    files.mkdir()
+    for kind in RESIGNED_UNDER_A_DOUBLE:
+        events = _played(c.StartMatch(("Ann", "Ben"), 5, imported=True), c.Roll(None, (3, 1), "imported"),
+                         c.Move(0, "8/5 6/5"), c.Double(1), c.Resign(0, kind), c.AcceptResignation(1))
+        (files / f"{kind}.mat").write_text(write_mat(events))
+    seen = _gnubg_reads(files, tmp_path)
+    for kind, (points, _) in RESIGNED_UNDER_A_DOUBLE.items():
+        assert seen[f"{kind}.mat"]["resigned"] == [True], kind
+        assert [(g["winner"], g["points"]) for g in seen[f"{kind}.mat"]["games"]] == [("Ben", points)], kind
 
 
 def test_crawford_off_is_written_and_honoured():
