@@ -68,7 +68,25 @@ def analyse_mat(mat_text: str, *, plies: int, gnubg: str, timeout: float, on_pro
     labels = ratings_printed(printed)
     figures = [figures_of(raw["stats"][side], raw["names"][i], {k: v[i] for k, v in labels.items()})
                for i, side in enumerate("XO")]
-    return Result(raw["names"], raw["decisions"], figures, seconds, printed)
+    return Result(raw["names"], [without_cube_noise(d) for d in raw["decisions"]], figures, seconds, printed)
+
+
+# gnubg takes two cube equities within 1e-5 for the same (eval.c, isOptional: an "optional" double). The script
+# converts gnubg's float32 match-winning chances to equities in float64, which leaves losses like 1.2e-7 between
+# actions gnubg holds equal: below this a cube decision lost nothing, and what was played was best.
+CUBE_EQUAL = 1.0e-5
+_CUBE_KINDS = ("no double", "double", "take", "drop")
+
+
+def without_cube_noise(decision: dict) -> dict:
+    if decision["kind"] not in _CUBE_KINDS or decision["loss"] >= CUBE_EQUAL:
+        return decision
+    played = decision["kind"]
+    if played == "double":
+        best = "double, pass" if decision["equity_played"] >= 1.0 else "double, take"
+    else:
+        best = {"drop": "pass"}.get(played, played)
+    return dict(decision, best=best, equity_best=decision["equity_played"], loss=0.0, verdict="")
 
 
 def _report(progress_file: Path, seen, on_progress):

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from analysis import services
+from analysis.gnubg import without_cube_noise
 from analysis.models import MatchAnalysis
 from eventlog import projections
 from tests.games.recorder import Recorder
@@ -137,3 +138,23 @@ def test_gnubg_reports_its_progress_game_by_game():
     mat = FIXTURES / "matches" / "match_014_7pt.mat"  # 5 games
     analyse_mat(mat.read_text(), plies=0, gnubg=GNUBG, timeout=600, on_progress=lambda *p: seen.append(p))
     assert seen and seen == sorted(seen) and seen[-1] == (5, 5)  # polled: some steps may be seen together
+
+
+CUBE_ROWS = [  # (kind, played, equity played, the script's best word): a loss of gnubg's float32 noise
+    ("double", "double", 0.61, "no double", "double, take"),
+    ("double", "double", 1.0, "no double", "double, pass"),
+    ("no double", "no double", 0.2, "double, take", "no double"),
+    ("take", "take", -0.7, "pass", "take"),
+    ("drop", "drop", -1.0, "take", "pass"),
+]
+
+
+@pytest.mark.parametrize("kind, played, equity, noisy_best, best", CUBE_ROWS)
+def test_a_cube_loss_under_gnubgs_threshold_is_no_error(kind, played, equity, noisy_best, best):
+    row = {"game": 1, "turn": 3, "player": 0, "kind": kind, "dice": "", "played": played, "best": noisy_best,
+           "equity_played": equity, "equity_best": equity + 1.2e-7, "loss": 1.2e-7, "verdict": ""}
+    assert without_cube_noise(row) == dict(row, best=best, equity_best=equity, loss=0.0)
+    real = dict(row, loss=0.02, equity_best=equity + 0.02)  # gnubg's own 1e-5 and above: an error, kept
+    assert without_cube_noise(real) == real
+    move = dict(row, kind="move", dice="31", played="8/5 6/5", best="24/21 6/5")
+    assert without_cube_noise(move) == move
