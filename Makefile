@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test test-fast install messages bench bench-load bench-scale bench-events bench-hammer clean
+.PHONY: run test test-fast install messages bench bench-load bench-scale bench-events bench-hammer restore-drill clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,11 @@ bench-load: $(STAMP)
 SCALE_ARGS ?= --nodes 2 --gunicorn-workers 2 --workers 2 --beat 30 --kill-worker 10 --matches 24 --length 5 --readers 24 --seconds 900
 bench-scale: $(STAMP)
 	scripts/test-services.sh $(BIN)/python bench/load.py $(SCALE_ARGS) $(BENCH_ARGS)
+
+# The backup drill (docs/operations.md "Backups"): a throwaway cluster archiving its WAL, a base backup, commands,
+# a point-in-time restore, every projection rebuilt and compared; prints the recovery time. DRILL_ARGS="--after 500".
+restore-drill: $(STAMP)
+	$(BIN)/python scripts/restore_drill.py $(DRILL_ARGS)
 
 # Append throughput and a full rebuild of every projection over a log of 1,000,000 events (~15 min).
 bench-events: $(STAMP)

@@ -18,6 +18,8 @@ from .models import MatchAnalysis
 
 class AnalysisProjection(Projection):
     name = "analysis"
+    # which matches are to be analysed, as the log says; the analyses' progress and results are gnubg's (the worker's)
+    digested = ((MatchAnalysis, ("stream_id", "plies", "player0_id", "player1_id", "tournament_id", "ended_at")),)
     event_types = ("MatchRegistered", "MatchWon", streams.VOIDED)
 
     def apply(self, events) -> None:

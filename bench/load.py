@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import dataclasses
 import http.client
 import json
 import os
@@ -688,42 +687,11 @@ def _wait_for_projections(broker, since: float, timeout: float = 600) -> bool:
 # -- checks ---------------------------------------------------------------------------------------
 
 
-_COMMAND_OF = {  # stored engine event -> the command that causes it (consequences: CannotMove, GameWon, ...)
-    "MatchStarted": lambda c, e: c.StartMatch(**{f.name: getattr(e, f.name) for f in dataclasses.fields(c.StartMatch)}),
-    "OpeningRollTied": lambda c, e: c.Roll(None, (e.die, e.die), e.source),
-    "GameStarted": lambda c, e: c.Roll(None, e.dice, e.source),
-    "DiceRolled": lambda c, e: c.Roll(e.player, e.dice, e.source),
-    "CheckersMoved": lambda c, e: c.Move(e.player, e.move),
-    "DoubleOffered": lambda c, e: c.Double(e.player),
-    "DoubleTaken": lambda c, e: c.Take(e.player),
-    "DoubleDropped": lambda c, e: c.Drop(e.player),
-    "Beavered": lambda c, e: c.Beaver(e.player),
-    "Raccooned": lambda c, e: c.Raccoon(e.player),
-    "ResignationOffered": lambda c, e: c.Resign(e.player, e.kind),
-    "ResignationAccepted": lambda c, e: c.AcceptResignation(e.player),
-    "ResignationDeclined": lambda c, e: c.DeclineResignation(e.player),
-}
-
-
 def rejudge(engine_events: list):
     """Re-decide a stream: each initiating event back into its command; ``decide`` must give the stored events."""
-    from games.engine import commands as c
-    from games.engine.match import MatchState, decide, evolve
+    from games.rejudging import rejudge as engine_rejudge
 
-    state, i = MatchState(), 0
-    while i < len(engine_events):
-        event = engine_events[i]
-        make = _COMMAND_OF.get(type(event).__name__)
-        if make is None:
-            raise AssertionError(f"event {i} {event} is not caused by any command at that point")
-        produced = decide(state, make(c, event))
-        stored = engine_events[i: i + len(produced)]
-        if produced != stored:
-            raise AssertionError(f"event {i}: the engine decides {produced}, the stream holds {stored}")
-        for e in produced:
-            state = evolve(state, e)
-        i += len(produced)
-    return state
+    return engine_rejudge(engine_events)
 
 
 def _verify_streams(last_state: dict[str, dict]) -> bool:

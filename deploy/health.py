@@ -8,15 +8,15 @@ sending traffic.
 
 from __future__ import annotations
 
-from django.db.models import Count, Max
+from django.db.models import Count
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from analysis.models import MatchAnalysis
-from eventlog import projections
-from eventlog.models import Event, ProjectionCheckpoint, ProjectionFailure
+from eventlog import projections, verification
+from eventlog.models import ProjectionCheckpoint, ProjectionFailure
 from players import authority
 
 MAX_LISTED = 50
@@ -54,6 +54,9 @@ class AnalysisFailureSerializer(serializers.Serializer):
 class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded"])
     log_position = serializers.IntegerField(help_text="the newest event's global position (0: an empty log)")
+    log_head_hash = serializers.CharField(
+        help_text="the newest event's chain hash (eventlog/chain.py): a copy kept elsewhere shows later that "
+                  "nothing up to it was edited (manage.py verify_log)")
     projections = serializers.DictField(child=ProjectionHealthSerializer(), help_text="by projection name")
     failures = ProjectionFailureSerializer(many=True, required=False, help_text="officials only: newest first")
     analyses = AnalysesHealthSerializer(help_text="gnubg's analyses by status")
@@ -67,7 +70,7 @@ class Health(APIView):
     @extend_schema(responses={200: HealthSerializer},
                    description="Projections' positions and set-aside streams; the failures' details for officials.")
     def get(self, request):
-        top = Event.objects.aggregate(top=Max("global_position"))["top"] or 0
+        top, head_hash = verification.head()
         positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
         counts: dict[str, int] = {}
         for name in ProjectionFailure.objects.values_list("projection", flat=True):
@@ -75,6 +78,7 @@ class Health(APIView):
         body = {
             "status": "degraded" if counts else "ok",
             "log_position": top,
+            "log_head_hash": head_hash,
             "projections": {
                 name: {"position": positions.get(name, 0), "behind": max(0, top - positions.get(name, 0)),
                        "streams_set_aside": counts.get(name, 0)}

@@ -1,6 +1,7 @@
 """The append-only event log: the source of truth for everything Crawford shows."""
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -15,7 +16,11 @@ class Event(models.Model):
     schema_version = models.PositiveSmallIntegerField(_("schema version"), default=1)
     payload = models.JSONField(_("payload"))
     metadata = models.JSONField(_("metadata"), default=dict)
-    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    # set by the append (not at save): the time is part of the content the chain hashes
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now, editable=False)
+    # eventlog/chain.py; empty on a row written without the append (which verify_log names)
+    chain = models.CharField(_("chain hash"), max_length=64, db_default="", editable=False,
+                             help_text=_("sha256 of the previous event's hash, this position and this event's content"))
 
     class Meta:
         # "log event": the site's "event" is a tournament (in French, "tournoi")

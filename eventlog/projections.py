@@ -90,7 +90,12 @@ class Follower:
 
 class Projection(Follower):
     """A read model: its tables are a function of the log alone. ``reset()`` empties them, and a rebuild (the
-    log replayed from position 0) gives the same tables again."""
+    log replayed from position 0) gives the same tables again.
+
+    ``digested`` names what :func:`digest` reads of them: models (every column the log decides), or
+    ``(model, fields)`` for a table the projection writes only some columns of."""
+
+    digested: tuple = ()
 
     def reset(self) -> None:
         raise NotImplementedError
@@ -270,6 +275,39 @@ def _quarantine(projection: Follower, stream_id: str, event: LoggedEvent, failur
 
 def run_all() -> dict[str, int]:
     return {name: run(name) for name in _registry}
+
+
+def _derived_fields(model) -> list[str]:
+    """The columns the log decides: not a surrogate id (nor a reference to one), not a write time."""
+    from django.db import models
+
+    def surrogate(field) -> bool:
+        return isinstance(field, models.AutoField) or (
+            field.is_relation and isinstance(field.target_field, models.AutoField)
+            and field.related_model is not None and field.related_model._meta.app_label != "players")
+
+    return [f.attname for f in model._meta.concrete_fields
+            if not surrogate(f) and not getattr(f, "auto_now", False) and not getattr(f, "auto_now_add", False)]
+
+
+def digest(name: str) -> str:
+    """A digest of the projection's tables as the log made them (its ``digested``): equal for two databases
+    whose logs are equal, whatever order their rows were written in and whatever ids they were given."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for item in _registry[name].digested:
+        model, fields = item if isinstance(item, tuple) else (item, _derived_fields(item))
+        rows = sorted(repr(row) for row in model.objects.values_list(*fields))
+        h.update(f"{model._meta.db_table}:{len(rows)}:".encode())
+        for row in rows:
+            h.update(row.encode() + b"\n")
+    return h.hexdigest()
+
+
+def digests() -> dict[str, str]:
+    """:func:`digest` of every projection, by name."""
+    return {name: digest(name) for name in rebuildable()}
 
 
 def rebuild(name: str) -> int:

@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, connections, router, transacti
 from django.db.models import Max
 from django.utils import timezone
 
-from . import payloads, prepared, upcasting
+from . import chain, payloads, prepared, upcasting
 from .models import CommandResult, Event
 from .refusals import Reason, Refusal
 
@@ -130,7 +130,7 @@ def append(
 ) -> list[Event]:
     """Append ``events`` to a stream at ``expected_version`` (0 for a new stream), atomically.
 
-    On PostgreSQL the append is one call of the database's ``eventlog_append`` (eventlog/migrations/0005): the
+    On PostgreSQL the append is one call of the database's ``eventlog_append`` (eventlog/migrations/0007): the
     lock, the version check, the insert and the receipt in one statement, prepared once per connection. Outside
     any transaction the server runs it as one implicit transaction: no BEGIN and no COMMIT round trip. Inside a
     caller's transaction the append joins it without a savepoint of its own: nothing in it fails half-way that a
@@ -150,12 +150,13 @@ def append(
     if slot is not None and slot.kept is None and (postgresql or transaction.get_connection().in_atomic_block):
         receipt = receipt_body(events, expected_version + len(events))
     if postgresql:
-        actual, position, kept = _append_postgresql(stream_id, stream_type, expected_version, events, metadata,
-                                                    now, slot if receipt is not None else None, receipt)
+        actual, position, kept, hashes = _append_postgresql(stream_id, stream_type, expected_version, events,
+                                                            metadata, now, slot if receipt is not None else None,
+                                                            receipt)
         rows = None
     else:
         with transaction.atomic(savepoint=False):
-            actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata)
+            actual, rows = _append_orm(stream_id, stream_type, expected_version, events, metadata, now)
             kept = actual == expected_version and receipt is not None and keep_receipt(
                 actor=slot.actor, key=slot.key, fingerprint=slot.fingerprint, status=200, body=receipt)
     if actual != expected_version:
@@ -172,30 +173,38 @@ def append(
     for i, e in enumerate(events, start=1):
         row = Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type,
                     version=expected_version + i, event_type=e.event_type, schema_version=e.schema_version,
-                    payload=e.payload, metadata=metadata, recorded_at=now)
+                    payload=e.payload, metadata=metadata, recorded_at=now, chain=hashes[i - 1])
         row._state.adding, row._state.db = False, connection.alias  # stored, as a row read back would be
         rows.append(row)
     return rows
 
 
-# The database's eventlog_append (eventlog/migrations/0005_append_function.py): the lock, then (statements of
+# The database's eventlog_append (eventlog/migrations/0007_hash_chain.py, first made by 0005): the lock, then (statements of
 # their own, so that their snapshot is taken once the lock is held and sees every append committed before) the
-# version check, the next global position, the command's idempotency receipt if it has a key, and the insert.
+# version check, the next global position and the head's chain hash, the command's idempotency receipt if it has a
+# key, the new events' chain hashes (from the content digests computed here: eventlog/chain.py), and the insert.
 # Nothing is inserted when the stream is not at the expected version, nor when the receipt's key is taken (the
 # receipt's insert waits for a holder that has not committed): the call says where the stream is and whether
 # the receipt was kept instead. The casts name the function's argument types whatever the binding.
-_APPEND_CALL = ("SELECT stream_version, head, kept FROM eventlog_append(%s::bigint, %s::text, %s::text, %s::integer, "
-                "%s::text[], %s::integer[], %s::jsonb[], %s::jsonb, %s::timestamptz, %s::text, %s::text, %s::text, "
-                "%s::jsonb)")
+_APPEND_CALL = ("SELECT stream_version, head, kept, hashes FROM eventlog_append(%s::bigint, %s::text, %s::text, "
+                "%s::integer, %s::text[], %s::integer[], %s::jsonb[], %s::text[], %s::jsonb, %s::timestamptz, %s::text, "
+                "%s::text, %s::text, %s::jsonb)")
 
 
-def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, slot, receipt) -> tuple[int, int, bool]:
-    """(the stream's version before the append, the global position before it, whether the receipt was kept)
-    under the lock, in one statement."""
+def _contents(stream_id, stream_type, expected, events, metadata, now) -> list[str]:
+    return [chain.content_digest(stream_id=stream_id, stream_type=stream_type, version=expected + i,
+                                 event_type=e.event_type, schema_version=e.schema_version, payload=e.payload,
+                                 metadata=metadata, recorded_at=now)
+            for i, e in enumerate(events, start=1)]
+
+
+def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, slot, receipt) -> tuple:
+    """(the stream's version before the append, the global position before it, whether the receipt was kept,
+    the new events' chain hashes) under the lock, in one statement."""
     params = [
         APPEND_LOCK, stream_id, stream_type, expected,
         [e.event_type for e in events], [e.schema_version for e in events], [json.dumps(e.payload) for e in events],
-        json.dumps(metadata), now,
+        _contents(stream_id, stream_type, expected, events, metadata, now), json.dumps(metadata), now,
         *((slot.actor, slot.key, slot.fingerprint, json.dumps(receipt)) if slot is not None else (None,) * 4),
     ]
     with prepared.cursor(connection) as cursor:
@@ -203,21 +212,25 @@ def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, 
             cursor.execute(_APPEND_CALL, params)
         except IntegrityError as clash:  # a writer that did not take the lock (should not happen)
             raise ConcurrencyError(stream_id, expected, -1) from clash
-        actual, position, kept = cursor.fetchone()
-    return actual, position, kept
+        return cursor.fetchone()
 
 
-def _append_orm(stream_id, stream_type, expected, events, metadata) -> tuple[int, list[Event]]:
-    """SQLite (the embedded default) serialises writers on its own."""
+def _append_orm(stream_id, stream_type, expected, events, metadata, now) -> tuple[int, list[Event]]:
+    """SQLite (the embedded default) serialises writers on its own; the chain is linked here, as
+    ``eventlog_append`` links it on PostgreSQL."""
     actual = stream_version(stream_id)
     if actual != expected:
         return actual, []
-    position = Event.objects.aggregate(p=Max("global_position"))["p"] or 0
-    return actual, Event.objects.bulk_create([
-        Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type, version=expected + i,
-              event_type=e.event_type, schema_version=e.schema_version, payload=e.payload, metadata=metadata)
-        for i, e in enumerate(events, start=1)
-    ])
+    position, previous = (Event.objects.order_by("-global_position").values_list("global_position", "chain").first()
+                          or (0, chain.GENESIS))
+    rows = []
+    for i, (e, content) in enumerate(zip(events, _contents(stream_id, stream_type, expected, events, metadata, now)),
+                                     start=1):
+        previous = chain.link(previous, position + i, content)
+        rows.append(Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type,
+                          version=expected + i, event_type=e.event_type, schema_version=e.schema_version,
+                          payload=e.payload, metadata=metadata, recorded_at=now, chain=previous))
+    return actual, Event.objects.bulk_create(rows)
 
 
 def read_stream(stream_id: str, after: int = 0, until: int | None = None) -> list[Event]:

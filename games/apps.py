@@ -18,3 +18,8 @@ class GamesConfig(AppConfig):
         upcasting.declare(streams.engine_upcasters())
 
         projections.register(MatchSummaryProjection())
+        from eventlog import verification
+
+        from .rejudging import judge_match_stream
+
+        verification.register_judge(streams.STREAM_TYPE, judge_match_stream)

@@ -16,6 +16,7 @@ from .models import Player
 
 class PlayerIdentityProjection(Projection):
     name = "players"
+    digested = ((Player, ("id", "merged_into_id")),)  # the merges: the rest of a player is no projection's
     event_types = (identity.MERGED,)
 
     def apply(self, events) -> None:

@@ -59,6 +59,7 @@ TOURNAMENT = t.STREAM_TYPE
 
 class RatingsProjection(Projection):
     name = "ratings"
+    digested = (RatedSlot, RatedEvent, RatingChange, PlayerRating, RatedMatch)
     # Each batch loads and writes back the rating of every player it meets (about 1,000 of 2,000 in a batch of
     # 2,000 events in bench/ratings.py): ten times fewer batches, ten times fewer of those rows in a rebuild.
     batch_factor = 10  # 20,000 events

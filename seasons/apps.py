@@ -12,3 +12,10 @@ class SeasonsConfig(AppConfig):
         from .projections import SeasonTablesProjection
 
         projections.register(SeasonTablesProjection())
+        from eventlog import verification
+
+        from . import decider
+
+        # verify_log: every season stream folded by its decider's evolve from its first fact
+        verification.register_judge(decider.STREAM_TYPE, lambda stream_id, rows: decider.fold(
+            (row.event_type, row.payload) for row in rows))

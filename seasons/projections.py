@@ -24,6 +24,7 @@ TOURNAMENT = tournament_events.STREAM_TYPE
 
 class SeasonTablesProjection(Projection):
     name = "season_tables"
+    digested = (SeasonState, SeasonEvent, SeasonRule, EventFinishes, SeasonScore, SeasonStanding)
     event_types = decider.EVENT_TYPES + tournament_events.EVENT_TYPES  # any change of an event may change its finishes
 
     def apply(self, batch) -> None:

@@ -26,3 +26,9 @@ class TournamentsConfig(AppConfig):
         from .services import tournament_import_job
 
         imports.register_event_recorder(tournament_import_job)  # a director's big import, stored by the worker
+        from eventlog import verification
+
+        from . import stream
+
+        # verify_log: every tournament stream folded from its first fact (a fact its fold cannot take is named)
+        verification.register_judge(tournaments.STREAM_TYPE, lambda stream_id, rows: stream.fold(rows))

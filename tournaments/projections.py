@@ -20,6 +20,7 @@ OPEN_PLACE = str(OpenPlace())
 
 class TournamentViewProjection(Projection):
     name = "tournament_view"
+    digested = (TournamentState, TournamentSlot, TournamentStanding)
     event_types = tuple(events.EVENTS)  # the tournament stream's own events (old names upcast by the runner)
 
     def apply(self, batch) -> None:

@@ -35,7 +35,7 @@ def test_the_demo_loads_on_sqlite_with_every_projection_whole(tmp_path):
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'crawford.sqlite3'}", CRAWFORD_VAR_DIR=str(tmp_path),
                DEBUG="1", SECRET_KEY="embedded-run-test-" + "k" * 40, DJANGO_SETTINGS_MODULE="deploy.settings")
 
-    def manage(*args):
+    def manage(*args, env=env):
         done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
                               text=True, timeout=600)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -55,3 +55,14 @@ def test_the_demo_loads_on_sqlite_with_every_projection_whole(tmp_path):
     assert facts["rated_results"] >= facts["finished"]
     # the demo season: a table of the eight members, scored by both rule versions (seasons/demo.py)
     assert facts["season_rows"] == 8 and facts["season_versions"] == [1, 2]
+
+    # the hash chain on SQLite: whole, every stream re-judged; and the log carried to another (empty) database
+    # with its hashes, the same head
+    checked = manage("verify_log")
+    assert "the log checks out" in checked, checked[-3000:]
+    head = next(line for line in checked.splitlines() if "head hash" in line).split("head hash ")[1]
+    manage("export_log", str(tmp_path / "log.jsonl"))
+    other = dict(env, DATABASE_URL=f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    manage("migrate", "--noinput", env=other)
+    manage("import_log", str(tmp_path / "log.jsonl"), env=other)
+    assert f"head hash {head}" in manage("verify_log", env=other)
