@@ -179,9 +179,9 @@ def append(
     return rows
 
 
-# The database's eventlog_append (eventlog/migrations/0007_hash_chain.py, first made by 0005): the lock, then (statements of
-# their own, so that their snapshot is taken once the lock is held and sees every append committed before) the
-# version check, the next global position and the head's chain hash, the command's idempotency receipt if it has a
+# The database's eventlog_append (eventlog/migrations/0007_hash_chain.py, first made by 0005): the lock, then
+# (statements of their own, so that their snapshot is taken once the lock is held and sees every append committed
+# before) the version check, the next global position and the head's chain hash, the command's idempotency receipt if it has a
 # key, the new events' chain hashes (from the content digests computed here: eventlog/chain.py), and the insert.
 # Nothing is inserted when the stream is not at the expected version, nor when the receipt's key is taken (the
 # receipt's insert waits for a holder that has not committed): the call says where the stream is and whether
