@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Avg, Count, Max
+from django.db.models import Avg, Count, Max, Sum
 
 from games.models import MatchSummary
 from players.selectors import display_names
@@ -49,13 +49,30 @@ def player_history(player_id: int) -> list[dict]:
 
 
 def event_averages(tournament_id: int) -> list[dict]:
-    """Each player's average over the event's analysed matches (a plain mean of the matches' figures)."""
+    """Each player's figures over the event's analysed matches, pooled as XG pools them: the total error over the
+    total decisions (a long match weighs by its decisions, not as one match); luck is the mean per match."""
     analyses = MatchAnalysis.objects.filter(tournament_id=tournament_id, status=MatchAnalysis.DONE,
                                             plies=settings.ANALYSIS_PLIES)
     public = list(_public(list(analyses.values_list("stream_id", flat=True))))
     rows = (PlayerFigures.objects.filter(analysis__in=analyses.filter(stream_id__in=public), player_id__isnull=False)
-            .values("player_id").annotate(matches=Count("id"), seat_name=Max("name"), **{k: Avg(k) for k in FIGURES})
-            .order_by("overall_rate"))
+            .values("player_id").annotate(matches=Count("id"), seat_name=Max("name"), luck=Avg("luck"),
+                                          **{k: Sum(k) for k in POOLED}))
     # named as the rest of the site names the player, not by the seat name the match was recorded under
     names = display_names(r["player_id"] for r in rows)
-    return [{**r, "name": names.get(r["player_id"], r["seat_name"])} for r in rows]
+    out = [{"player_id": r["player_id"], "matches": r["matches"], "luck": r["luck"],
+            "name": names.get(r["player_id"], r["seat_name"]), **pooled_rates(r)} for r in rows]
+    return sorted(out, key=lambda r: (r["overall_rate"], r["player_id"]))
+
+
+POOLED = ("chequer_error", "unforced_moves", "cube_error", "close_cube")
+
+
+def pooled_rates(totals: dict) -> dict:
+    """gnubg's rates (mEMG per decision) and XG's PR over summed error totals and decision counts."""
+    def per_1000(error, decisions):
+        return 1000 * error / decisions if decisions else 0.0
+
+    overall = per_1000(totals["chequer_error"] + totals["cube_error"], totals["unforced_moves"] + totals["close_cube"])
+    return {"chequer_rate": per_1000(totals["chequer_error"], totals["unforced_moves"]),
+            "cube_rate": per_1000(totals["cube_error"], totals["close_cube"]),
+            "overall_rate": overall, "performance_rating": overall / 2}

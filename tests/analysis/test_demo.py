@@ -42,7 +42,7 @@ def test_the_demo_has_its_finished_matches_analysed(embedded_tasks, client, sett
     assert b'id="analysis"' in page.content and b"crawford/analysis.js" in page.content
     body = client.get(f"/api/matches/{next(iter(finished))}/analysis/").json()
     assert body["status"] == "done" and len(body["players"]) == 2
-    # the event page: each player's average over the event's analysed matches
+    # the event page: each player's figures over the event's analysed matches
     from analysis.models import PlayerFigures
     from tournaments.models import Tournament
 
@@ -52,5 +52,8 @@ def test_the_demo_has_its_finished_matches_analysed(embedded_tasks, client, sett
     for row in averages:
         mine = PlayerFigures.objects.filter(player_id=row["player_id"], analysis__tournament_id=event.pk)
         assert row["matches"] == mine.count()
-        assert row["overall_rate"] == pytest.approx(sum(f.overall_rate for f in mine) / mine.count())
+        # pooled: the total error over the total decisions
+        errors = sum(f.chequer_error + f.cube_error for f in mine)
+        decisions = sum(f.unforced_moves + f.close_cube for f in mine)
+        assert row["overall_rate"] == pytest.approx(1000 * errors / decisions if decisions else 0.0)
     assert b'id="analysis-averages"' in client.get(f"/events/{event.pk}/").content

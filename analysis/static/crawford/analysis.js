@@ -271,7 +271,7 @@
       });
   }
 
-  // -- the event page: each player's average over the event --------------------------------------------
+  // -- the event page: each player's figures pooled over the event -----------------------------------------
   const averages = document.getElementById("analysis-averages");
   if (averages) {
     fetch(`/api/tournaments/${averages.dataset.event}/analysis/`, { headers: { Accept: "application/json" } })
