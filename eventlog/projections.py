@@ -290,16 +290,23 @@ def _derived_fields(model) -> list[str]:
             if not surrogate(f) and not getattr(f, "auto_now", False) and not getattr(f, "auto_now_add", False)]
 
 
+def digested_rows(name: str) -> dict[str, list[str]]:
+    """The projection's rows as :func:`digest` reads them, by table, sorted: to show where two digests differ."""
+    out = {}
+    for item in _registry[name].digested:
+        model, fields = item if isinstance(item, tuple) else (item, _derived_fields(item))
+        out[model._meta.db_table] = sorted(repr(row) for row in model.objects.values_list(*fields))
+    return out
+
+
 def digest(name: str) -> str:
     """A digest of the projection's tables as the log made them (its ``digested``): equal for two databases
     whose logs are equal, whatever order their rows were written in and whatever ids they were given."""
     import hashlib
 
     h = hashlib.sha256()
-    for item in _registry[name].digested:
-        model, fields = item if isinstance(item, tuple) else (item, _derived_fields(item))
-        rows = sorted(repr(row) for row in model.objects.values_list(*fields))
-        h.update(f"{model._meta.db_table}:{len(rows)}:".encode())
+    for table, rows in digested_rows(name).items():
+        h.update(f"{table}:{len(rows)}:".encode())
         for row in rows:
             h.update(row.encode() + b"\n")
     return h.hexdigest()
