@@ -24,12 +24,13 @@ from games.errors import Reason as PlatformReason
 from players.identity import Reason as MergeReason
 from seasons.decider import Reason as SeasonReason
 from seasons.scoring import Reason as RuleReason
+from tournaments.config import Reason as SettingsReason
 from tournaments.formats.core import Reason as FormatReason
 from tournaments.refusals import Reason as TournamentReason
 
 # every layer's reasons: the catalogue is their union, one English template per reason
 REASONS: tuple[type[Enum], ...] = (LogReason, MergeReason, EngineReason, PlatformReason, FormatReason,
-                                    TournamentReason, SeasonReason, RuleReason)
+                                    TournamentReason, SettingsReason, SeasonReason, RuleReason)
 
 
 # each code's general sentence: what a reader of another language than English gets for a refusal that is a text

@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
+from apikit.refusals import refusal_text
 from eventlog.store import ConcurrencyError
 from players import authority
 
@@ -69,7 +70,7 @@ class TournamentForm(forms.ModelForm):
                 data["settings"] = config.checked(data.get("format") or stream.Format.SINGLE_ELIMINATION,
                                                   _settings(data))
             except config.SettingsError as refused:
-                raise forms.ValidationError(str(refused), code="settings") from refused
+                raise forms.ValidationError(refusal_text(refused), code="settings") from refused
         return data
 
     def clean_club(self):

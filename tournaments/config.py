@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
+from games.engine.errors import Refusal, gettext_noop
 from games.limits import MAX_MATCH_LENGTH
 from tournaments.formats.standings import TIEBREAKS
 from tournaments.stream import Format
@@ -41,8 +43,42 @@ DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the even
 LADDER, LEAGUE = (Format.LADDER,), (Format.LEAGUE,)
 
 
-class SettingsError(ValueError):
-    """Settings the formats cannot read: HTTP 400, with the setting named."""
+class Reason(Enum):
+    """Why settings are refused: the member's name says it, its value is the English template."""
+
+    NOT_AN_OBJECT = gettext_noop("settings is an object")
+    UNKNOWN = gettext_noop("unknown setting '%(key)s'; the settings are %(keys)s")
+    SWISS_ROUNDS = gettext_noop("a Swiss event needs a number of rounds")
+    LADDERS_OWN = gettext_noop("%(key)s is a setting of a ladder")
+    LEAGUES_OWN = gettext_noop("%(key)s is a setting of a league")
+    QUALIFIERS_FROM_TABLES = gettext_noop("qualifiers go from a Swiss or a round robin on to a knockout stage")
+    GROUPS_ROUND_ROBIN = gettext_noop("groups are a round robin's: each group plays its own round robin")
+    REENTRY_INTO_KNOCKOUT = gettext_noop("re-entry is into a knockout: a single elimination, or a staged event's "
+                                         "knockout")
+    REENTRY_OR_CONSOLATION = gettext_noop("re-entry and a consolation both take the early losers: choose one")
+    LAST_CHANCE_NEEDS_CONSOLATION = gettext_noop("a Last Chance flight is fed by the Consolation: set consolation "
+                                                 "too")
+    FLAG = gettext_noop("%(key)s is true or false")
+    CHOICE = gettext_noop("%(key)s is %(choices)s")
+    LATE_ENTRY_POINTS = gettext_noop("late_entry_points is a number of points from 0 to %(most)s")
+    DICE = gettext_noop("dice is server (the server rolls, verifiably) or board (the players' own dice)")
+    ON_WIN = gettext_noop("on_win is take_place (the loser and those between move down one) or swap")
+    REFUSED = gettext_noop("refused is walkover (to the challenger) or cancelled")
+    TIEBREAKS = gettext_noop("tiebreaks is a list of distinct tie-breaks from %(tiebreaks)s")
+    LENGTHS_OBJECT = gettext_noop('lengths is an object of brackets: {"main": {"default": 7}}')
+    LENGTHS_BRACKET = gettext_noop("lengths are set for %(brackets)s; not '%(bracket)s'")
+    WHOLE = gettext_noop("%(name)s is a whole number from %(low)s to %(high)s")
+    ODD_LENGTH = gettext_noop("%(name)s is a match length: an odd number of points")
+    LENGTH_OBJECT = gettext_noop('%(name)s is an object: {"default": 7, "final": 9, "rounds": {"2": 5}}')
+    LENGTH_KEYS = gettext_noop("%(name)s has default, final and rounds; not '%(key)s'")
+    ROUNDS_MAP = gettext_noop('%(name)s.rounds maps a round number to its length, e.g. {"2": 5}')
+    ROUND_NUMBER = gettext_noop("%(name)s.rounds: a round is a number from 1 to %(most)s")
+    REENTRY_OBJECT = gettext_noop('reentry is an object: {"until_round": 1, "times": 1}')
+
+
+class SettingsError(Refusal, ValueError):
+    """Settings the formats cannot read: HTTP 400, with the setting named (a :class:`Reason` and its
+    parameters)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +86,7 @@ class Setting:
     """One setting, declared once. ``kind``: whole, number, flag, choice, lengths, tiebreaks, reentry.
     ``formats``: the formats it belongs to (empty: every format); ``after_draw``: the director may still change it
     once the draw is made (the event reads it as it goes on: the next rounds, the next matches); ``refusal``: the
-    message of a value out of its kind or range."""
+    reason given for a value out of its kind or range."""
 
     kind: str
     help: str = ""
@@ -59,7 +95,7 @@ class Setting:
     choices: tuple[str, ...] = ()
     formats: tuple[str, ...] = ()
     after_draw: bool = False
-    refusal: str = ""
+    refusal: Reason | None = None  # a value out of its kind or range, where the kind's own reason says too little
 
 
 def setting(kind: str, help: str = "", **spec) -> Any:
@@ -86,10 +122,9 @@ class EventSettings:
         low=0, high=MAX_ROUNDS, after_draw=True)
     late_entry_points: float | None = setting(
         "number", "Swiss: points credited to a late entrant", low=0, high=MAX_ROUNDS, after_draw=True,
-        refusal=f"late_entry_points is a number of points from 0 to {MAX_ROUNDS}")
+        refusal=Reason.LATE_ENTRY_POINTS)
     dice: str | None = setting("choice", choices=DICE_SOURCES, after_draw=True,
-                               refusal="dice is server (the server rolls, verifiably) or board (the players' own "
-                                       "dice)")
+                               refusal=Reason.DICE)
     qualifiers: int | None = setting(
         "whole", "Swiss or round robin: its top K go on to a knockout (stage two), drawn when the director closes "
                  "stage one (command close_stage)", low=2, high=MAX_QUALIFIERS)
@@ -104,12 +139,12 @@ class EventSettings:
     on_win: str | None = setting(
         "choice", "ladder: the winning challenger takes the rung (the others move down one) or swaps",
         choices=ON_WIN, formats=LADDER,
-        refusal="on_win is take_place (the loser and those between move down one) or swap")
+        refusal=Reason.ON_WIN)
     challenge_days: int | None = setting("whole", "ladder: days to play a challenge", low=1, high=MAX_DAYS,
                                          formats=LADDER, after_draw=True)
     refused: str | None = setting("choice", "ladder: a declined challenge is a walkover to the challenger, or "
                                             "cancelled", choices=LADDER_UNPLAYED, formats=LADDER,
-                                  refusal="refused is walkover (to the challenger) or cancelled")
+                                  refusal=Reason.REFUSED)
     unplayed: str | None = setting(
         "choice", "ladder: walkover or cancelled; league: double_loss or void — what a match unplayed by its "
                   "deadline counts as", choices=LADDER_UNPLAYED + LEAGUE_UNPLAYED, formats=LADDER + LEAGUE)
@@ -128,10 +163,10 @@ class EventSettings:
         if settings is None:
             settings = {}
         if not isinstance(settings, dict):
-            raise SettingsError("settings is an object")
+            raise SettingsError(Reason.NOT_AN_OBJECT)
         unknown = [k for k in settings if k not in SETTINGS]
         if unknown:
-            raise SettingsError(f"unknown setting {str(unknown[0])[:40]!r}; the settings are {', '.join(KEYS)}")
+            raise SettingsError(Reason.UNKNOWN, key=str(unknown[0])[:40], keys=", ".join(KEYS))
         values = {key: _read(key, SETTINGS[key], value, format) for key, value in settings.items()}
         made = cls(**values)
         made._check_across(format)
@@ -150,23 +185,22 @@ class EventSettings:
     def _check_across(self, format: str) -> None:
         out = self.as_dict()
         if format == Format.SWISS and "rounds" not in out:
-            raise SettingsError("a Swiss event needs a number of rounds")
+            raise SettingsError(Reason.SWISS_ROUNDS)
         own = LADDER_KEYS if format == Format.LADDER else LEAGUE_KEYS if format == Format.LEAGUE else ()
         foreign = [k for k in out if k in set(LADDER_KEYS + LEAGUE_KEYS) - set(own)]
         if foreign:
-            raise SettingsError(f"{foreign[0]} is a setting of a "
-                                f"{'ladder' if foreign[0] in LADDER_KEYS else 'league'}")
+            raise SettingsError(Reason.LADDERS_OWN if foreign[0] in LADDER_KEYS else Reason.LEAGUES_OWN, key=foreign[0])
         if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
-            raise SettingsError("qualifiers go from a Swiss or a round robin on to a knockout stage")
+            raise SettingsError(Reason.QUALIFIERS_FROM_TABLES)
         if "groups" in out and format != Format.ROUND_ROBIN:
-            raise SettingsError("groups are a round robin's: each group plays its own round robin")
+            raise SettingsError(Reason.GROUPS_ROUND_ROBIN)
         if "reentry" in out:
             if not (format == Format.SINGLE_ELIMINATION or "qualifiers" in out):
-                raise SettingsError("re-entry is into a knockout: a single elimination, or a staged event's knockout")
+                raise SettingsError(Reason.REENTRY_INTO_KNOCKOUT)
             if out.get("consolation"):
-                raise SettingsError("re-entry and a consolation both take the early losers: choose one")
+                raise SettingsError(Reason.REENTRY_OR_CONSOLATION)
         if out.get("last_chance") and not out.get("consolation"):
-            raise SettingsError("a Last Chance flight is fed by the Consolation: set consolation too")
+            raise SettingsError(Reason.LAST_CHANCE_NEEDS_CONSOLATION)
 
 
 SETTINGS: dict[str, Setting] = {f.name: f.metadata["setting"] for f in dataclasses.fields(EventSettings)}
@@ -188,30 +222,30 @@ def _read(key: str, s: Setting, value, format: str):
         return _whole(value, key, int(s.low), int(s.high))
     if s.kind == "flag":
         if not isinstance(value, bool):
-            raise SettingsError(s.refusal or f"{key} is true or false")
+            raise SettingsError(s.refusal or Reason.FLAG, key=key)
         return value
     if s.kind == "number":
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not s.low <= value <= s.high:
-            raise SettingsError(s.refusal)
+            raise SettingsError(s.refusal or Reason.WHOLE, key=key, name=key, low=s.low, high=s.high, most=s.high)
         return value
     if s.kind == "choice":
         choices = s.choices
         if key == "unplayed":  # its values are the format's own
             choices = LEAGUE_UNPLAYED if format == Format.LEAGUE else LADDER_UNPLAYED
         if value not in choices:
-            raise SettingsError(s.refusal or f"{key} is {' or '.join(choices)}")
+            raise SettingsError(s.refusal or Reason.CHOICE, key=key, choices=" or ".join(choices))
         return value
     if s.kind == "tiebreaks":
         if not (isinstance(value, list) and all(isinstance(t, str) and t in TIEBREAKS for t in value)
                 and len(set(value)) == len(value)):
-            raise SettingsError(f"tiebreaks is a list of distinct tie-breaks from {', '.join(TIEBREAKS)}")
+            raise SettingsError(Reason.TIEBREAKS, tiebreaks=", ".join(TIEBREAKS))
         return list(value)
     if s.kind == "lengths":
         if not isinstance(value, dict):
-            raise SettingsError("lengths is an object of brackets: {\"main\": {\"default\": 7}}")
+            raise SettingsError(Reason.LENGTHS_OBJECT)
         bad = [b for b in value if b not in BRACKETS]
         if bad:
-            raise SettingsError(f"lengths are set for {', '.join(BRACKETS)}; not {str(bad[0])[:40]!r}")
+            raise SettingsError(Reason.LENGTHS_BRACKET, brackets=", ".join(BRACKETS), bracket=str(bad[0])[:40])
         return {b: _lengths(spec, f"lengths.{b}") for b, spec in value.items()}
     if s.kind == "reentry":
         return _reentry(value)
@@ -220,23 +254,23 @@ def _read(key: str, s: Setting, value, format: str):
 
 def _whole(value, name: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise SettingsError(f"{name} is a whole number from {low} to {high}")
+        raise SettingsError(Reason.WHOLE, name=name, low=low, high=high)
     return value
 
 
 def _length(value, name: str) -> int:
     length = _whole(value, name, 1, MAX_MATCH_LENGTH)
     if length % 2 == 0:
-        raise SettingsError(f"{name} is a match length: an odd number of points")
+        raise SettingsError(Reason.ODD_LENGTH, name=name)
     return length
 
 
 def _lengths(spec, name: str) -> dict:
     if not isinstance(spec, dict):
-        raise SettingsError(f"{name} is an object: {{\"default\": 7, \"final\": 9, \"rounds\": {{\"2\": 5}}}}")
+        raise SettingsError(Reason.LENGTH_OBJECT, name=name)
     unknown = [k for k in spec if k not in LENGTH_KEYS]
     if unknown:
-        raise SettingsError(f"{name} has default, final and rounds; not {str(unknown[0])[:40]!r}")
+        raise SettingsError(Reason.LENGTH_KEYS, name=name, key=str(unknown[0])[:40])
     out: dict = {}
     if "default" in spec:
         out["default"] = _length(spec["default"], f"{name}.default")
@@ -245,12 +279,12 @@ def _lengths(spec, name: str) -> dict:
     if "rounds" in spec:
         rounds = spec["rounds"]
         if not isinstance(rounds, dict):
-            raise SettingsError(f"{name}.rounds maps a round number to its length, e.g. {{\"2\": 5}}")
+            raise SettingsError(Reason.ROUNDS_MAP, name=name)
         out["rounds"] = {}
         for key, value in rounds.items():
             text = str(key)
             if not (text.isascii() and text.isdigit()):
-                raise SettingsError(f"{name}.rounds: a round is a number from 1 to {MAX_ROUNDS}")
+                raise SettingsError(Reason.ROUND_NUMBER, name=name, most=MAX_ROUNDS)
             number = _whole(int(text), f"{name}.rounds: a round", 1, MAX_ROUNDS)
             out["rounds"][str(number)] = _length(value, f"{name}.rounds.{number}")
     return out
@@ -258,7 +292,7 @@ def _lengths(spec, name: str) -> dict:
 
 def _reentry(value) -> dict:
     if not isinstance(value, dict) or any(k not in REENTRY_KEYS for k in value):
-        raise SettingsError("reentry is an object: {\"until_round\": 1, \"times\": 1}")
+        raise SettingsError(Reason.REENTRY_OBJECT)
     return {
         "until_round": _whole(value.get("until_round", 1), "reentry.until_round", 1, MAX_ROUNDS),
         "times": _whole(value.get("times", 1), "reentry.times", 1, MAX_REENTRIES),

@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from apikit.refusals import refusal_text
 from games.limits import MAX_MATCH_LENGTH
 from players import authority
 from players.models import Club
@@ -289,7 +290,7 @@ class EventForm(forms.Form):
             try:  # the services' own check, as the API's: a combination this form does not know of yet
                 self.settings = config.checked(fmt, self.settings_from(data))
             except config.SettingsError as refused:
-                raise forms.ValidationError(_("These settings are refused: %(why)s") % {"why": refused}) from None
+                raise forms.ValidationError(_("These settings are refused: %(why)s") % {"why": refusal_text(refused)}) from None
         return data
 
     def settings_from(self, data: dict) -> dict:

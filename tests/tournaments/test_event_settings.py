@@ -20,13 +20,34 @@ def test_the_settings_are_stored_as_they_were_given_checked_and_nothing_else():
     given = {"rounds": 5, "late_entry_points": 0.5, "tiebreaks": ["buchholz"], "lengths": {"main": {"rounds": {"02": 5}}}}
     assert config.checked("swiss", given) == {"rounds": 5, "late_entry_points": 0.5, "tiebreaks": ["buchholz"],
                                               "lengths": {"main": {"rounds": {"2": 5}}}}
-    for fmt, bad, why in [("swiss", {"rounds": 100}, "rounds is a whole number from 1 to 99"),
-                          ("swiss", {"rounds": True}, "rounds is a whole number"),
-                          ("ladder", {"unplayed": "void"}, "unplayed is walkover or cancelled"),
-                          ("league", {"unplayed": "void", "reach": 2}, "reach is a setting of a ladder"),
-                          ("swiss", {"colour": "red"}, "unknown setting 'colour'")]:
-        with pytest.raises(config.SettingsError, match=why):
+    R = config.Reason
+    for fmt, bad, reason, params in [
+            ("swiss", {"rounds": 100}, R.WHOLE, {"name": "rounds", "low": 1, "high": 99}),
+            ("swiss", {"rounds": True}, R.WHOLE, {"name": "rounds", "low": 1, "high": 99}),
+            ("ladder", {"unplayed": "void"}, R.CHOICE, {"key": "unplayed", "choices": "walkover or cancelled"}),
+            ("league", {"unplayed": "void", "reach": 2}, R.LADDERS_OWN, {"key": "reach"}),
+            ("swiss", {"colour": "red"}, R.UNKNOWN, {"key": "colour", "keys": ", ".join(config.KEYS)}),
+            ("swiss", {"lengths": {"main": {"rounds": {"²": 5}}}}, R.ROUND_NUMBER, {"name": "lengths.main", "most": 99}),
+            ("swiss", {"rounds": 3, "dice": "mine"}, R.DICE, {}),
+            ("single_elimination", {"last_chance": True}, R.LAST_CHANCE_NEEDS_CONSOLATION, {})]:
+        with pytest.raises(config.SettingsError) as refused:
             config.checked(fmt, bad)
+        assert refused.value.reason is reason
+        assert {k: refused.value.params.get(k) for k in params} == params
+
+
+def test_a_refused_setting_is_said_in_the_readers_language_within_the_events_refusal(make_user, api):
+    """Nested in the event's refusal, the setting's reason is data too: a French reader reads it all in French."""
+    api_client = api(make_user("dora", official=True))
+    body = {"name": "Soirée", "format": "single_elimination", "settings": {"last_chance": True}}
+    english = api_client.post("/api/tournaments/", body, format="json")
+    french = api_client.post("/api/tournaments/", body, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert english.status_code == french.status_code == 400
+    assert english.json()["code"] == french.json()["code"] == "bad_event"
+    assert english.json()["detail"] == ("settings: a Last Chance flight is fed by the Consolation: set consolation "
+                                        "too")
+    assert french.json()["detail"] == ("réglages : la Dernière chance est alimentée par la Consolante : activez "
+                                       "aussi consolation")
 
 
 def test_a_configuration_stored_before_the_typed_settings_reads_as_it_was_stored(make_user, api):

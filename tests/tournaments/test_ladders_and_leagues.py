@@ -207,12 +207,16 @@ def test_a_next_season_needs_a_league_to_follow(director):
 
 
 def test_settings_belong_to_their_format(director):
-    from tournaments.refusals import BadEvent
+    from tests.refusals import refused
+    from tournaments.config import Reason as SettingsReason
+    from tournaments.refusals import BadEvent, Reason
 
-    with pytest.raises(BadEvent, match="reach is a setting of a ladder"):
+    with refused(BadEvent, Reason.SETTINGS, why=SettingsReason.LADDERS_OWN) as caught:
         services.tournament_create(actor=director, name="x", format="league", settings={"reach": 2})
-    with pytest.raises(BadEvent, match="unplayed is double_loss or void"):
+    assert caught.value.params["why"].params["key"] == "reach"
+    with refused(BadEvent, Reason.SETTINGS, why=SettingsReason.CHOICE) as caught:
         services.tournament_create(actor=director, name="x", format="league", settings={"unplayed": "walkover"})
+    assert caught.value.params["why"].params["choices"] == "double_loss or void"
 
 
 def test_the_demo_has_a_ladder_and_a_league():
