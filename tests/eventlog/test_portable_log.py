@@ -142,7 +142,9 @@ def test_a_file_cut_before_its_manifest_is_refused(tmp_path):
 def test_each_append_chains_to_the_one_before_as_the_application_recomputes_it():
     small_log(4)
     store.append(stream_id="s-9", stream_type="test", expected_version=0,
-                 events=[NewEvent("A", {"n": 1e20}), NewEvent("B", {"n": [1, 2.25]})], metadata={})
+                 events=[NewEvent("A", {"n": 1e20, "m": -1.5e16, "k": 2 ** 70}),
+                         NewEvent("B", {"n": [1, 2.25, 1e-7, 2.0, "1e+5"], 3: "an int key", "t": "é\u2028"})],
+                 metadata={})
     rows = list(verification.rows())
     previous = chain.GENESIS
     for row in rows:
