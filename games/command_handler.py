@@ -12,7 +12,6 @@ from django.db import DatabaseError, transaction
 from eventlog import store
 from eventlog.store import NewEvent
 from games.engine import commands as cmd
-from games.engine import errors as engine_errors
 from games.engine import events as engine_events
 from games.engine.events import OpeningRollTied, RollSource
 from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, decide, evolve
@@ -82,7 +81,7 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
     if record.version != expected_version:
         raise store.ConcurrencyError(stream_id, expected_version, record.version)
     if record.voided is not None:
-        raise engine_errors.MatchOver(record.over_because())
+        raise record.why_over()
     if isinstance(command, ConfirmImport) or director_command:
         with transaction.atomic():  # the dice seed revealed commits or rolls back with the append
             if isinstance(command, ConfirmImport):
@@ -102,7 +101,7 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
     # statement (eventlog/store.py) that also keeps the view's idempotency receipt; a game's first server roll
     # (which stores the game's dice seed) and a game's end (which reveals it) write more, in one transaction.
     if record.correction is not None or record.closed is not None:
-        raise engine_errors.MatchOver(record.over_because())
+        raise record.why_over()
     player = _acting_player(command, record.state, seat, official)
     if isinstance(command, RollDice) and record.dice_source == DiceSource.SERVER:
         _check_dice_source(command, record)

@@ -25,6 +25,14 @@ class Reason(Enum):
     """Exactly why the platform refuses: the member's name says it, its value is the English template."""
 
     NO_MATCH = gettext_noop("no match %(match)s")
+    # why a match takes no command any more
+    VOIDED = gettext_noop("this match was voided")
+    VOIDED_BECAUSE = gettext_noop("this match was voided by the director (%(why)s)")
+    RESULT_SET = gettext_noop("the director has set this match's result")
+    OVER = gettext_noop("this match is over: %(how)s")
+    FORFEITED = gettext_noop("%(loser)s forfeited: %(winner)s wins")
+    ON_PAPER = gettext_noop("result reported on paper: %(winner)s wins")
+    ON_PAPER_SCORE = gettext_noop("result reported on paper: %(winner)s wins %(won)s-%(lost)s")
     NO_EXPORT = gettext_noop("no export %(job)s")
     NO_IMPORT = gettext_noop("no import %(job)s of yours")
     AFTER_VERSION = gettext_noop("'after' is a version number")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from apikit.refusals import refusal_text
+
 from games.engine.board import BAR, OFF
 from games.engine.match import DOUBLED, MOVE
 from games.engine.state_ids import position_id_of
@@ -61,11 +63,11 @@ def match_state_data(record: MatchRecord) -> dict:
         "finished": record.finished,
         "winner": record.winner,
         "voided": record.voided,
-        "over_because": record.over_because(),
+        "over_because": refusal_text(over) if (over := record.why_over()) else None,
         "closed": (
             {"how": record.closed.how, "winner": record.closed.winner,
              "score": list(record.closed.score) if record.closed.score else None,
-             "summary": record.closed.describe(s.players)}
+             "summary": refusal_text(record.closed.said(s.players))}
             if record.closed
             else None
         ),

@@ -20,7 +20,9 @@ from typing import NamedTuple
 
 from games.engine import events as engine_events
 from published import matches as published_matches
+from games.engine.errors import MatchOver, Refusal
 from games.engine.events import RollSource
+from games.errors import Reason
 from games.engine.match import OVER, MatchState, Phase, evolve
 
 STREAM_TYPE = "match"
@@ -85,11 +87,15 @@ class Closure:
     score: tuple[int, int] | None
     how: Ending  # one of CLOSINGS
 
-    def describe(self, names=("player 1", "player 2")) -> str:
+    def said(self, names=("player 1", "player 2")) -> Refusal:
+        """How the match was closed, as data (the reader's language is the edge's to choose)."""
+        winner, loser = names[self.winner], names[1 - self.winner]
         if self.how == Ending.FORFEIT:
-            return f"{names[1 - self.winner]} forfeited: {names[self.winner]} wins"
-        score = f" {self.score[self.winner]}-{self.score[1 - self.winner]}" if self.score else ""
-        return f"result reported on paper: {names[self.winner]} wins{score}"
+            return Refusal(Reason.FORFEITED, loser=loser, winner=winner)
+        if self.score:
+            return Refusal(Reason.ON_PAPER_SCORE, winner=winner, won=self.score[self.winner],
+                           lost=self.score[1 - self.winner])
+        return Refusal(Reason.ON_PAPER, winner=winner)
 
 
 @dataclass(frozen=True)
@@ -152,14 +158,15 @@ class MatchRecord:
             return self.closed.how
         return self.state.phase
 
-    def over_because(self) -> str | None:
+    def why_over(self) -> MatchOver | None:
         """Why no command of the game is taken any more, in words a player understands; None while it is open."""
         if self.voided is not None:
-            return f"this match was voided by the director ({self.voided})" if self.voided else "this match was voided"
+            return MatchOver(Reason.VOIDED_BECAUSE, why=self.voided) if self.voided else MatchOver(Reason.VOIDED)
         if self.correction is not None:
-            return "the director has set this match's result"
+            return MatchOver(Reason.RESULT_SET)
         if self.closed is not None:
-            return f"this match is over: {self.closed.describe()}"
+            names = tuple(n or f"player {i + 1}" for i, n in enumerate(self.state.players))  # "": not started
+            return MatchOver(Reason.OVER, how=self.closed.said(names))
         return None
 
 

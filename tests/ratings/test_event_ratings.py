@@ -15,8 +15,10 @@ from games.command_handler import match_command
 from games.commands import RollDice
 from games.engine import commands as match_commands
 from games.engine.errors import MatchOver
+from games.errors import Reason
 from games.loading import match_load
 from players.models import Player
+from tests.refusals import refused
 from tests.tournaments.test_running_events import cmd, play_to_end, settle, slot, start
 
 from .from_log import history, live_ratings, rated_results, recomputed
@@ -97,7 +99,7 @@ def test_a_paper_result_closes_the_slots_server_match_so_it_is_rated_once(direct
     # the server match is over: the other player cannot win it at the board afterwards
     record = match_load(s["match_id"])
     assert record.finished and record.winner == 0 and record.score == (3, 1)
-    with pytest.raises(MatchOver, match="reported on paper"):
+    with refused(MatchOver, Reason.OVER, how=Reason.ON_PAPER_SCORE):
         match_command(actor=director, stream_id=s["match_id"],
                       command=match_commands.Resign(0, "backgammon"), expected_version=record.version)
     settle(t)
@@ -113,7 +115,7 @@ def test_a_forfeit_closes_the_match_and_is_not_rated(director):
     cmd(t, director, type="forfeit", slot=s["key"], winner=s["players"][1], reason="no-show")
     record = match_load(s["match_id"])
     assert record.finished and record.winner == 1
-    with pytest.raises(MatchOver, match="forfeited"):
+    with refused(MatchOver, Reason.OVER, how=Reason.FORFEITED):
         match_command(actor=director, stream_id=s["match_id"], command=RollDice(),
                       expected_version=record.version)
     settle(t)

@@ -34,6 +34,10 @@ def test_a_paper_result_and_a_forfeit_close_their_matches_on_the_api_and_the_pag
         assert answer.status_code == 400 and because in answer.json()["detail"]
         viewer = Client().get(f"/matches/{s['match_id']}/").content.decode()
         assert "Record at the board" not in viewer and shown in viewer
+    name = dict(zip(players, names))
+    french = api().get(f"/api/matches/{forfeit['match_id']}/", HTTP_ACCEPT_LANGUAGE="fr").json()["over_because"]
+    assert french == (f"ce match est terminé : {name[forfeit['players'][1]]} a déclaré forfait : "
+                      f"{name[forfeit['players'][0]]} gagne")
     staff = Client()
     staff.force_login(director)
     viewer = staff.get(f"/matches/{paper['match_id']}/").content.decode()
