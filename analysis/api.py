@@ -27,7 +27,10 @@ class MatchAnalysisView(APIView):
         responses=MatchAnalysisSerializer,
         parameters=[OpenApiParameter("plies", int, description="evaluation depth (default: the site's setting)")],
         description="GNU Backgammon's analysis of the match (`status` none while there is none: the match is not "
-                    "finished, or was voided, or is not noticed yet): every checker play with more than one legal play "
+                    "finished, or was voided, or is not noticed yet). By default the one players see: the quick "
+                    "depth at once, replaced by the deeper one (`deeper`) when that is done; `plies` names the depth "
+                    "shown, `unfinished` an analysis of a match that stopped before its end (up to there). "
+                    "Every checker play with more than one legal play "
                     "and every cube decision (played and best, equities, loss, gnubg's mark) and both players' figures; "
                     "`status`: none, queued, running (decisions_done of decisions_total, games_done of games), "
                     "done or failed.",
@@ -47,23 +50,25 @@ class MatchAnalysisView(APIView):
 
 def _none(stream_id: str, plies: int) -> dict:
     return {"match": stream_id, "plies": plies, "status": "none", "decisions_done": 0, "decisions_total": 0,
-            "games_done": 0, "games": 0,
+            "games_done": 0, "games": 0, "unfinished": False, "deeper": None,
             "engine": f"GNU Backgammon, {plies}-ply", "attempts": 0, "error": "", "seconds": None,
             "finished_at": None, "players": [], "decisions": []}
 
 
 class AnalysisRequestSerializer(serializers.Serializer):
     plies = serializers.IntegerField(min_value=0, max_value=2, required=False,
-                                     help_text="evaluation depth: 0 (default) to 2")
+                                     help_text="evaluation depth, 0 to 2 (default: the site's depths, the quick "
+                                               "one first)")
 
 
 class MatchAnalysisRequest(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=AnalysisRequestSerializer, responses={202: MatchAnalysisSerializer},
-                   description="Ask for the match's analysis (an imported match, or another depth): a player of the "
-                               "match or its director/an official. Queued once per match and depth; asking again "
-                               "answers the existing analysis.")
+                   description="Ask for the match's analysis (an imported match, one still played or stopped before "
+                               "its end, or another depth): a player of the match or its director/an official. Queued "
+                               "once per match and depth; asking again answers the existing analysis, or analyses "
+                               "again an unfinished match that has moved on since.")
     def post(self, request, stream_id: str):
         record = match_load(stream_id)
         if not can_read(request.user, record):
@@ -75,9 +80,10 @@ class MatchAnalysisRequest(APIView):
             raise ValidationError({"detail": refused})
         form = AnalysisRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        row = services.analysis_queue(stream_id=stream_id, plies=form.validated_data.get("plies"),
-                                      player_ids=record.player_ids, tournament_id=record.tournament_id)
-        return Response(MatchAnalysisSerializer(selectors.match_analysis(stream_id, row.plies)).data,
+        services.analysis_queue(stream_id=stream_id, plies=form.validated_data.get("plies"),
+                                player_ids=record.player_ids, tournament_id=record.tournament_id)
+        shown = selectors.match_analysis(stream_id, form.validated_data.get("plies"))
+        return Response(MatchAnalysisSerializer(shown).data,
                         status=status.HTTP_202_ACCEPTED)
 
 

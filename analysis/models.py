@@ -35,6 +35,10 @@ class MatchAnalysis(models.Model):
     tournament_id = models.IntegerField(_("event (id)"), null=True, blank=True)
     # when the match ended: the player page's time axis
     ended_at = models.DateTimeField(_("match ended at"), null=True, blank=True)
+    # the match's stream version the analysis read, and whether the match had ended there: if not (an import that
+    # stops mid-game, an abandoned match, one still played), the analysis goes up to where it stops
+    version = models.PositiveIntegerField(_("version"), null=True, blank=True)
+    match_finished = models.BooleanField(_("finished"), default=True)
 
     class Meta:
         verbose_name = _("match analysis")

@@ -2,8 +2,9 @@
 
 The projection itself only creates (or drops) rows: the analysis, seconds of gnubg, runs on the ``analysis``
 queue after the batch commits. A match is analysed once it is won at the board or imported whole
-(``MatchWon``); a director's correction changes the result, not the plays, so the analysis stays; a voided
-match counts for nothing, so its analysis goes. A rebuild empties the tables and queues every match again:
+(``MatchWon``); one that stopped before its end is analysed up to there: an import that ends mid-game (at its
+registration), a match its event closed (a paper result, a forfeit). A director's correction changes the result,
+not the plays, so the analysis stays; a voided match counts for nothing, so its analysis goes. A rebuild empties the tables and queues every match again:
 gnubg is deterministic at a given depth, so the same setting gives the same numbers.
 """
 
@@ -20,24 +21,33 @@ class AnalysisProjection(Projection):
     name = "analysis"
     # which matches are to be analysed, as the log says; the analyses' progress and results are gnubg's (the worker's)
     digested = ((MatchAnalysis, ("stream_id", "plies", "player0_id", "player1_id", "tournament_id", "ended_at")),)
-    event_types = ("MatchRegistered", "MatchWon", streams.VOIDED)
+    event_types = ("MatchRegistered", "MatchWon", streams.CLOSED, streams.VOIDED)
 
     def apply(self, events) -> None:
-        registered, won = {}, []
+        registered, won = {}, {}
         for e in events:
             if e.stream_type != streams.STREAM_TYPE:
                 continue
             if e.event_type == "MatchRegistered":
                 registered[e.stream_id] = e.payload
-            elif e.event_type == "MatchWon":
+            # an import is whole when it is registered (its plays come with it), even one that stops mid-game; a
+            # match its event closed (a paper result, a forfeit) stopped where it stands: both are analysed up to
+            # there. A finished import is queued once, as won (its MatchWon follows in the same append).
+            stopped = (e.event_type == "MatchRegistered" and bool(e.payload.get("import_fingerprint"))) or (
+                e.event_type == streams.CLOSED and services.anything_played(e.stream_id))
+            if e.event_type == "MatchWon" or stopped:
                 reg = registered.get(e.stream_id) or _registration(e.stream_id)
-                won.append({"stream_id": e.stream_id, "player_ids": tuple(reg.get("player_ids") or (None, None)),
-                            "tournament_id": reg.get("tournament_id"), "ended_at": e.recorded_at})
+                match = {"stream_id": e.stream_id, "player_ids": tuple(reg.get("player_ids") or (None, None)),
+                         "tournament_id": reg.get("tournament_id"), "ended_at": e.recorded_at}
+                if e.event_type == "MatchWon":
+                    won[e.stream_id] = match
+                else:
+                    won.setdefault(e.stream_id, match)
             elif e.event_type == streams.VOIDED:
-                services.analyses_queue(won)  # in log order: what was won before the void is queued, then dropped
-                won = []
+                services.analyses_queue(list(won.values()))  # in log order: what came before the void, then dropped
+                won = {}
                 services.analysis_drop(stream_id=e.stream_id)
-        services.analyses_queue(won)  # together: a rebuild queues every finished match
+        services.analyses_queue(list(won.values()))  # together: a rebuild queues every finished match
 
     def reset(self) -> None:
         services.analyses_delete(MatchAnalysis.objects.all())

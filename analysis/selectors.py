@@ -14,11 +14,19 @@ FIGURES = ("chequer_rate", "cube_rate", "overall_rate", "performance_rating", "l
 
 
 def match_analysis(stream_id: str, plies: int | None = None) -> MatchAnalysis | None:
-    """The match's analysis at the configured depth, else at any depth (a finished one first)."""
+    """The match's analysis at that depth; by default the one players see: the deepest one done (the quick one
+    shown at once is replaced by the deeper one when that is done), else the one under way."""
     rows = MatchAnalysis.objects.filter(stream_id=stream_id).prefetch_related("figures", "decisions")
-    wanted = settings.ANALYSIS_PLIES if plies is None else plies
-    return rows.filter(plies=wanted).first() or (None if plies is not None else
-                                                  rows.order_by("-status", "-plies").first())
+    if plies is not None:
+        return rows.filter(plies=plies).first()
+    wanted = sorted({settings.ANALYSIS_QUICK_PLIES, settings.ANALYSIS_PLIES}, reverse=True)
+    found = sorted(rows.filter(plies__in=wanted), key=lambda r: -r.plies)
+    done = [r for r in found if r.status == MatchAnalysis.DONE]
+    shown = done[0] if done else found[0] if found else rows.order_by("-status", "-plies").first()
+    if shown is not None:
+        # the deeper analysis still to come, which the page waits for (None: this one is the deepest)
+        shown.deeper = next((r for r in found if r.plies > shown.plies and r.status != MatchAnalysis.FAILED), None)
+    return shown
 
 
 def _public(stream_ids):
@@ -44,6 +52,7 @@ def player_history(player_id: int) -> list[dict]:
         return names.get(pid, seat_name)
 
     return [{"match": f.analysis.stream_id, "ended_at": f.analysis.ended_at, "plies": f.analysis.plies,
+             "unfinished": not f.analysis.match_finished,
              "opponent": opponent(f), **{k: getattr(f, k) for k in FIGURES}, "overall_rating": f.overall_rating}
             for f in rows if f.analysis.stream_id in public]
 

@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import Decision, MatchAnalysis, PlayerFigures
@@ -31,12 +32,27 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
         help_text="the match's decisions (checker plays with a choice, cube decisions), counted from its events "
                   "when the run starts (0 until then); the number of `decisions` once done")
 
+    unfinished = serializers.SerializerMethodField(
+        help_text="the match had not ended where the analysis read it (an import that stops mid-game, an abandoned "
+                  "match, one still played): analysed up to there")
+    deeper = serializers.SerializerMethodField(
+        help_text="the deeper analysis that will replace this one when it is done ({plies, status}), or null")
+
     class Meta:
         model = MatchAnalysis
         fields = ["match", "plies", "status", "decisions_done", "decisions_total", "games_done", "games", "engine",
-                  "attempts", "error", "seconds",
+                  "unfinished", "deeper", "attempts", "error", "seconds",
                   "finished_at", "players",
                   "decisions"]
+
+    @extend_schema_field({"type": "object", "nullable": True,
+                          "properties": {"plies": {"type": "integer"}, "status": {"type": "string"}}})
+    def get_deeper(self, row) -> dict | None:
+        deeper = getattr(row, "deeper", None)
+        return {"plies": deeper.plies, "status": deeper.status} if deeper is not None else None
+
+    def get_unfinished(self, row) -> bool:
+        return not row.match_finished
 
     def get_engine(self, row) -> str:
         return f"GNU Backgammon, {row.plies}-ply"
@@ -47,6 +63,7 @@ class HistoryPointSerializer(serializers.Serializer):
     opponent = serializers.CharField(allow_blank=True, help_text="the other player's name in that match")
     ended_at = serializers.DateTimeField(allow_null=True)
     plies = serializers.IntegerField()
+    unfinished = serializers.BooleanField(help_text="the match stopped before its end: analysed up to there")
     chequer_rate = serializers.FloatField()
     cube_rate = serializers.FloatField()
     overall_rate = serializers.FloatField()

@@ -33,17 +33,31 @@ LEASE_MARGIN = 5  # seconds beyond gnubg's timeout: past it the run is dead (a k
 CHECKER_EVENTS = ("CheckersMoved", "CannotMove")
 
 
+def depths() -> list[int]:
+    """The depths every match is analysed at, the quick one first: it is shown at once, and replaced by the
+    deeper one (``ANALYSIS_PLIES``, the figures the pages aggregate) when that is done."""
+    return sorted({settings.ANALYSIS_QUICK_PLIES, settings.ANALYSIS_PLIES})
+
+
 def analysis_queue(*, stream_id: str, plies: int | None = None, player_ids=(None, None), tournament_id=None,
                    ended_at=None) -> MatchAnalysis:
-    """The match's analysis row at this depth, created ``queued`` if it is new; the task is sent on commit."""
-    plies = settings.ANALYSIS_PLIES if plies is None else plies
-    row, created = MatchAnalysis.objects.get_or_create(
-        stream_id=stream_id, plies=plies,
-        defaults={"player0_id": player_ids[0], "player1_id": player_ids[1], "tournament_id": tournament_id,
-                  "ended_at": ended_at},
-    )
-    if created:
-        transaction.on_commit(lambda: send(row.pk))
+    """The match's analysis row at this depth (by default at each of :func:`depths`, the deepest returned),
+    created ``queued`` if it is new, queued again if it analysed an unfinished match that has moved on since; the
+    task is sent on commit."""
+    row = None
+    for depth in depths() if plies is None else [plies]:
+        row, created = MatchAnalysis.objects.get_or_create(
+            stream_id=stream_id, plies=depth,
+            defaults={"player0_id": player_ids[0], "player1_id": player_ids[1], "tournament_id": tournament_id,
+                      "ended_at": ended_at},
+        )
+        if created:
+            transaction.on_commit(lambda pk=row.pk: send(pk))
+        elif not row.match_finished and row.status in (MatchAnalysis.DONE, MatchAnalysis.FAILED):
+            moved_on = match_load(stream_id).version
+            if row.version is None or moved_on > row.version:
+                analyses_again(MatchAnalysis.objects.filter(pk=row.pk), ended_at=ended_at)
+                row.refresh_from_db()
     return row
 
 
@@ -51,15 +65,20 @@ def analyses_queue(matches: list[dict]) -> None:
     """:func:`analysis_queue` for many matches at once (the projection's batch: a rebuild queues every finished
     match): one read of the rows that exist, one insert of the others, their tasks sent on commit. ``matches``
     holds :func:`analysis_queue`'s keyword arguments (without ``plies``); a match named twice is queued once."""
-    plies = settings.ANALYSIS_PLIES
     wanted: dict[str, dict] = {}
     for match in matches:
         wanted.setdefault(match["stream_id"], match)
-    have = set(MatchAnalysis.objects.filter(stream_id__in=list(wanted), plies=plies)
-               .values_list("stream_id", flat=True))
+    existing = MatchAnalysis.objects.filter(stream_id__in=list(wanted), plies__in=depths())
+    # an analysis of the match before it ended (asked for while it was played, or an import that stopped there)
+    # is done again on the whole match
+    stale = existing.filter(match_finished=False, status__in=(MatchAnalysis.DONE, MatchAnalysis.FAILED))
+    for stream_id in set(stale.values_list("stream_id", flat=True)):
+        analyses_again(stale.filter(stream_id=stream_id), ended_at=wanted[stream_id]["ended_at"])
+    have = set(existing.values_list("stream_id", "plies"))
+    # the quick depth first: all its rows are sent before any deeper one, so every match is shown soon
     new = [MatchAnalysis(stream_id=s, plies=plies, player0_id=m["player_ids"][0], player1_id=m["player_ids"][1],
                          tournament_id=m["tournament_id"], ended_at=m["ended_at"])
-           for s, m in wanted.items() if s not in have]
+           for plies in depths() for s, m in wanted.items() if (s, plies) not in have]
     if not new:
         return
     try:
@@ -78,12 +97,17 @@ def why_not_analysable(record) -> str | None:
     before anything is queued or exported: what gnubg can never do is not tried again and again."""
     if record.voided is not None:
         return "a voided match is not analysed"
-    if record.state.phase != OVER:
-        return "the match is not finished at the board: GNU Backgammon analyses a match played to its end"
+    if not record.state.game:
+        return "nothing has been played yet: GNU Backgammon analyses a match once its first game has begun"
     length = record.state.options.length if record.state.options else 0
     if length > GNUBG_MAX_LENGTH:
         return f"GNU Backgammon analyses matches of up to {GNUBG_MAX_LENGTH} points; this one is to {length}"
     return None
+
+
+def anything_played(stream_id: str) -> bool:
+    """Whether the match has a game begun, something for gnubg to analyse."""
+    return bool(match_load(stream_id).state.game)
 
 
 def send(pk: int) -> None:
@@ -114,7 +138,7 @@ def analysis_run(*, pk: int) -> str:
     if refused is not None:  # before the export: a dead letter at once, not three tries of what cannot work
         return _failed(pk, refused, final=True)
     try:
-        rows = store.read_stream(row.stream_id)
+        rows = store.read_stream(row.stream_id, until=record.version)  # the record as loaded: a live match moves on
         per_game = decisions_per_game(rows)
         # the total is announced before gnubg starts (autocommit: the pages see it while it runs)
         MatchAnalysis.objects.filter(pk=pk, status=MatchAnalysis.RUNNING).update(
@@ -126,7 +150,7 @@ def analysis_run(*, pk: int) -> str:
     except Exception as crashed:  # noqa: BLE001 - counted as an attempt: an unexpected error must not loop forever
         log.exception("analysis %s crashed", pk)
         return _failed(pk, f"{type(crashed).__name__}: {crashed}")
-    return _store(pk, result, _checker_versions(rows), record.player_ids)
+    return _store(pk, result, _checker_versions(rows), record)
 
 
 def _progress(pk: int, per_game: list[int]):
@@ -153,7 +177,8 @@ def _failed(pk: int, error: str, *, final: bool = False) -> str:
     return row.status
 
 
-def _store(pk: int, result: gnubg.Result, versions: dict, player_ids) -> str:
+def _store(pk: int, result: gnubg.Result, versions: dict, record) -> str:
+    player_ids = record.player_ids
     with transaction.atomic():
         row = MatchAnalysis.objects.select_for_update().filter(pk=pk).first()
         if row is None or row.status == MatchAnalysis.DONE:  # another run finished first: its result stands
@@ -165,13 +190,16 @@ def _store(pk: int, result: gnubg.Result, versions: dict, player_ids) -> str:
             for d in result.decisions
         ])
         PlayerFigures.objects.bulk_create([
-            PlayerFigures(analysis=row, side=side, player_id=player_ids[side], **f)
+            # the seat's whole name: gnubg holds 31 bytes of it
+            PlayerFigures(analysis=row, side=side, player_id=player_ids[side], **dict(f, name=record.state.players[side]))
             for side, f in enumerate(result.figures)
         ])
         row.status, row.lease_until, row.error = MatchAnalysis.DONE, None, ""
         row.seconds, row.finished_at = result.seconds, timezone.now()
         row.decisions_done = len(result.decisions)
-        row.save(update_fields=["status", "lease_until", "error", "seconds", "finished_at", "decisions_done"])
+        row.version, row.match_finished = record.version, record.state.phase == OVER
+        row.save(update_fields=["status", "lease_until", "error", "seconds", "finished_at", "decisions_done",
+                                "version", "match_finished"])
     return MatchAnalysis.DONE
 
 
@@ -238,6 +266,22 @@ def analyses_delete(rows) -> None:
         Decision.objects.filter(analysis_id__in=pks).delete()
         PlayerFigures.objects.filter(analysis_id__in=pks).delete()
         MatchAnalysis.objects.filter(pk__in=pks).delete()
+
+
+def analyses_again(rows, ended_at=None) -> None:
+    """Queue these analyses again from nothing (the match has moved on since), locked as :func:`analyses_delete`
+    locks them; their tasks are sent on commit."""
+    with transaction.atomic():
+        pks = list(rows.select_for_update().values_list("pk", flat=True))
+        Decision.objects.filter(analysis_id__in=pks).delete()
+        PlayerFigures.objects.filter(analysis_id__in=pks).delete()
+        fresh = {"status": MatchAnalysis.QUEUED, "lease_until": None, "attempts": 0, "error": "", "games_done": 0,
+                 "games": 0, "decisions_done": 0, "decisions_total": 0, "seconds": None, "finished_at": None,
+                 "version": None, "match_finished": True, "queued_at": timezone.now()}
+        if ended_at is not None:
+            fresh["ended_at"] = ended_at
+        MatchAnalysis.objects.filter(pk__in=pks).update(**fresh)
+        transaction.on_commit(lambda: [send(pk) for pk in pks])
 
 
 def analyses_sweep() -> int:

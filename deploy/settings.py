@@ -304,9 +304,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # -- match analysis (GNU Backgammon, run as its own process: see analysis/gnubg.py) --------
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
-# evaluation depth, recorded with each result: 0-ply (~0.3 s a 7-point match) or 2-ply (~7-16 s)
-ANALYSIS_PLIES = int(os.environ.get("ANALYSIS_PLIES", "0"))
-ANALYSIS_TIMEOUT_SECONDS = float(os.environ.get("ANALYSIS_TIMEOUT_SECONDS", "300"))
+# the depth players see and the pages aggregate, recorded with each result: 2-ply, gnubg's own analysis setting
+# and the one clubs compare with XG (0-ply PRs of human matches differ from it by 0.3-1.0, enough to change gnubg's
+# rating word). A 7-point match takes ~21 s of gnubg at 2-ply (bench/analysis.py, bench/RESULTS.md)
+ANALYSIS_PLIES = int(os.environ.get("ANALYSIS_PLIES", "2"))
+# shown at once (~0.3 s a 7-point match) while the deeper analysis runs, then replaced by it; set it to
+# ANALYSIS_PLIES for one analysis only
+ANALYSIS_QUICK_PLIES = int(os.environ.get("ANALYSIS_QUICK_PLIES", "0"))
+ANALYSIS_TIMEOUT_SECONDS = float(os.environ.get("ANALYSIS_TIMEOUT_SECONDS", "900"))
 
 # -- production hardening (manage.py check --deploy) ------------------------------
 if not DEBUG:

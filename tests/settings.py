@@ -8,6 +8,10 @@ import os
 
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret-" + "k" * 40)
+# one analysis at 0-ply (a second of gnubg a match, not production's 0-ply then 2-ply, 20 s more): the tests of
+# the two depths (tests/analysis/test_depths.py) set them
+os.environ.setdefault("ANALYSIS_PLIES", "0")
+os.environ.setdefault("ANALYSIS_QUICK_PLIES", "0")
 
 # pytest-xdist: each test process (gw0, gw1…) has a database of its own (pytest-django names it) and a Redis
 # database of its own, the broker its worker listens on: gwN takes REDIS_URL's number minus N. Done once, in the

@@ -80,14 +80,14 @@ def test_a_player_of_the_match_asks_for_another_depth_once(api, make_user):
     assert MatchAnalysis.objects.filter(stream_id=match_id).count() == 1
 
 
-def test_a_match_not_finished_at_the_board_is_refused_up_front_with_the_reason(api, make_user):
+def test_a_match_with_nothing_played_is_refused_up_front_with_the_reason(api, make_user):
     alice, bob = make_user("alice"), make_user("bob")
     client = api(alice)
     body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1}
     match_id = client.post("/api/matches/", body, format="json").json()["id"]
     refused = client.post(f"/api/matches/{match_id}/analysis/request/", {"plies": 1}, format="json")
     assert refused.status_code == 400
-    assert "not finished" in refused.json()["detail"]
+    assert "nothing has been played yet" in refused.json()["detail"]
     assert not MatchAnalysis.objects.filter(stream_id=match_id).exists()
 
 

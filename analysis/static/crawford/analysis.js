@@ -127,7 +127,12 @@
         : a.status === "failed" ? gettext("GNU Backgammon, %(plies)s-ply: failed (%(error)s)")
         : a.status !== "running" ? gettext("GNU Backgammon, %(plies)s-ply: analysis queued…")
         : a.decisions_total ? gettext("GNU Backgammon, %(plies)s-ply: analysis in progress, %(done)s of %(total)s decisions done…")
-        : gettext("GNU Backgammon, %(plies)s-ply: analysis in progress, starting…"), said);
+        : gettext("GNU Backgammon, %(plies)s-ply: analysis in progress, starting…"), said)
+        // a match that stopped before its end (an import cut short, an abandoned match, one still played)
+        + (a.unfinished ? " · " + gettext("unfinished match: analysed up to where it stops") : "")
+        // the quick analysis shown while the deeper one runs: it is replaced without a reload
+        + (a.status === "done" && a.deeper ? " · " + fmt(gettext("%(plies)s-ply analysis under way, shown here when done…"),
+          { plies: a.deeper.plies }) : "");
       if (a.status !== "done") return false;
       byVersion = {};
       a.decisions.forEach((d) => { if (d.version !== null) (byVersion[d.version] = byVersion[d.version] || []).push(d); });
@@ -187,10 +192,13 @@
             else if (++waited < 45) again();
             return;
           }
-          following = a.status === "queued" || a.status === "running";
-          if (a.status !== lastStatus) delay = FIRST; // it moved (queued, then running): look again soon
-          lastStatus = a.status;
-          if (!render(a) && following) again(); // done: rendered; failed: said, and no more to wait for
+          // a deeper analysis to come is followed as one under way: the quick one stays shown meanwhile
+          following = a.status === "queued" || a.status === "running" || a.deeper !== null;
+          const now = `${a.plies}:${a.status}:${a.deeper ? a.deeper.status : ""}`;
+          if (now !== lastStatus) delay = FIRST; // it moved (queued, running, the deeper one): look again soon
+          lastStatus = now;
+          // done: rendered (and looked at again while a deeper one is to come); failed: said, nothing to wait for
+          if ((!render(a) || a.deeper) && following) again();
         });
     }
     match.hidden = false;
