@@ -40,7 +40,7 @@ def test_a_worker_killed_mid_analysis_ends_with_exactly_one_complete_analysis(wo
     env, where = worker_env
     # 2-ply: seconds of gnubg, time to kill it mid-way; gnubg's own timeout (the lease's length) left as it is,
     # generous: a short one failed the restarted run too on a busy machine
-    env = dict(env, ANALYSIS_PLIES="2")
+    env = dict(env, ANALYSIS_PLIES="2", ANALYSIS_QUICK_PLIES="2")  # one analysis, at 2-ply
     worker = Worker(env, where / "worker-killed.log")
     worker.start()
     try:
