@@ -63,3 +63,23 @@ def test_a_match_in_progress_is_analysed_up_to_now_and_again_when_it_ends(api, m
     assert MatchAnalysis.objects.get(pk=row.pk).status == MatchAnalysis.QUEUED
     row = _analysed(m.id)
     assert row.status == MatchAnalysis.DONE and row.match_finished and row.version > analysed_up_to
+
+
+def test_a_match_its_event_closed_is_analysed_up_to_where_it_stopped(api, make_user):
+    from games.director import match_close
+
+    alice, bob = make_user("alice"), make_user("bob")
+    client = api(alice)
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 5}
+    m = Recorder(client, client.post("/api/matches/", body, format="json").json())
+    m.client = api(make_user("root", official=True, player=False))
+    rnd = random.Random(3)
+    for _ in range(30):
+        m.step_random(rnd)
+    untouched = client.post("/api/matches/", body, format="json").json()["id"]  # abandoned before a roll
+    assert match_close(stream_id=m.id, winner_player=bob.player.pk, score=None, how="forfeit")
+    assert match_close(stream_id=untouched, winner_player=bob.player.pk, score=None, how="forfeit")
+    projections.run("analysis")
+    assert not MatchAnalysis.objects.filter(stream_id=untouched).exists()  # nothing for gnubg to read
+    row = _analysed(m.id)
+    assert row.status == MatchAnalysis.DONE and not row.match_finished and row.decisions.exists()
