@@ -84,12 +84,12 @@ def api_required(f: dataclasses.Field, a: Arg) -> bool:
 @dataclass(frozen=True)
 class Rule:
     """A check across fields (a manual draw lists its seeds): ``holds(values)`` on the fields given, else
-    refused with ``message``, named by ``field``. ``api_only``: the API's body refuses it; a dict leaves it to
+    refused with ``reason``, named by ``field``. ``api_only``: the API's body refuses it; a dict leaves it to
     the decider, whose refusal names the slot's players."""
 
     holds: Callable[[dict], bool]
     field: str
-    message: str
+    reason: Reason
     api_only: bool = False
 
 
@@ -227,7 +227,7 @@ class TournamentCommand:
                 else READERS[a.kind](value, f.name, a)
         for rule in cls.rules:
             if not rule.api_only and not rule.holds(values):
-                raise BadCommand(rule.message)
+                raise BadCommand(rule.reason)
         return cls(**values)
 
 
@@ -274,10 +274,8 @@ class Draw(TournamentCommand):
     label: ClassVar[str] = pgettext("done", "draw")
     clocked: ClassVar[bool] = True
     rules: ClassVar[tuple[Rule, ...]] = (
-        Rule(lambda v: v.get("method") != "manual" or "seeds" in v, "seeds",
-             "'seeds' must list every checked-in player exactly once"),
-        Rule(lambda v: v.get("method") != "previous" or "previous" in v, "previous",
-             "'previous' is the id of the league event the new season follows"),
+        Rule(lambda v: v.get("method") != "manual" or "seeds" in v, "seeds", Reason.BAD_SEEDS),
+        Rule(lambda v: v.get("method") != "previous" or "previous" in v, "previous", Reason.PREVIOUS_ID),
     )
     method: str = arg("choice", default="random", choices=DRAW_METHODS, error=BadDrawMethod,
                       refusal=Reason.METHOD_CHOICE)
@@ -302,8 +300,7 @@ class PairRound(TournamentCommand):
     type: ClassVar[str] = "pair_round"
     label: ClassVar[str] = pgettext("done", "pair the next round")
     rules: ClassVar[tuple[Rule, ...]] = (
-        Rule(lambda v: all(pair[0] is not None for pair in v.get("pairings") or ()), "pairings",
-             "each pairing is [player, player] or [player, null] for a bye"),
+        Rule(lambda v: all(pair[0] is not None for pair in v.get("pairings") or ()), "pairings", Reason.EACH_PAIRING),
     )
     # None: the next round
     round: int | None = arg("round", default=None, low=1, high=MAX_ROUNDS, error=BadRound,
@@ -318,7 +315,7 @@ class PairRound(TournamentCommand):
 class Forbid(TournamentCommand):
     type: ClassVar[str] = "forbid"
     rules: ClassVar[tuple[Rule, ...]] = (
-        Rule(lambda v: len(set(v.get("players", ()))) == 2, "players", "'players' are the two players who must not meet"),
+        Rule(lambda v: len(set(v.get("players", ()))) == 2, "players", Reason.TWO_PLAYERS_APART),
     )
     players: tuple[int, int] = arg("ids", low=2, high=2, refusal=Reason.TWO_PLAYERS_APART,
                                    help="the two players who must not meet")
@@ -365,8 +362,8 @@ class Forfeit(TournamentCommand):
     type: ClassVar[str] = "forfeit"
     label: ClassVar[str] = pgettext("done", "forfeit")
     rules: ClassVar[tuple[Rule, ...]] = (
-        Rule(lambda v: ("winner" in v) != ("loser" in v), "non_field_errors",
-             "name the winner or the player who forfeits ('loser'), one of the two", api_only=True),
+        Rule(lambda v: ("winner" in v) != ("loser" in v), "non_field_errors", Reason.NAME_THE_WINNER,
+             api_only=True),
     )
     slot: str = arg("slot", help=SLOT_HELP)
     winner: int | None = arg("winner", default=None, help="the winner's player id (or give 'loser')")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from apikit.refusals import refusal_text
 from apikit.serializers import ErrorSerializer  # noqa: F401 - the API declares its refusals with it
 
 from games.limits import MAX_MATCH_LENGTH, MAX_REASON, max_final_score
@@ -97,7 +98,7 @@ class CommandSerializer(serializers.Serializer):
     def validate(self, attrs):
         for rule in self.command.rules:
             if not rule.holds(attrs):
-                raise serializers.ValidationError({rule.field: rule.message})
+                raise serializers.ValidationError({rule.field: refusal_text(c.BadCommand(rule.reason))})
         return attrs
 
     def to_command(self) -> c.TournamentCommand:
