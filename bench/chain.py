@@ -45,6 +45,8 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=20_000, help="events in the log before the rounds")
+    parser.add_argument("--migration", type=int, default=0, metavar="EVENTS",
+                        help="also time the migration that chains an existing log of EVENTS events (0: not)")
     parser.add_argument("--database-url",
                         default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     parser.add_argument("--database-name", default="crawford_bench_chain")
@@ -116,6 +118,32 @@ def main() -> None:
               f"{args.rounds})")
     added = statistics.median(times["chained (now)"]) - statistics.median(times["unchained (before)"])
     print(f"the chain adds {added * 1e3:+.3f} ms a call in the database and {per * 1e3:.3f} ms an event in Python")
+    if args.migration:
+        _time_migration(args.migration, payload)
+
+
+def _time_migration(events: int, payload: str) -> None:
+    """The log unchained (eventlog back to 0006), filled with ``events`` events, then ``migrate eventlog 0007``."""
+    import time
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", "eventlog", "0006", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")  # the rounds' rows gone: a log of EVENTS only
+        cursor.execute("DELETE FROM eventlog_event")
+        cursor.execute("SET session_replication_role = origin")
+        cursor.execute("INSERT INTO eventlog_event (global_position, stream_id, stream_type, version, event_type, "
+                       "schema_version, payload, metadata, recorded_at) SELECT g, 'm-' || (g / 200), 'match', "
+                       "g %% 200 + 1, 'DiceRolled', 1, %s::jsonb, '{\"actor\": null}', now() "
+                       "FROM generate_series(1, %s) g", [payload, events])
+        cursor.execute("VACUUM ANALYZE eventlog_event")
+    started = time.perf_counter()
+    call_command("migrate", "eventlog", "0007", verbosity=0)
+    elapsed = time.perf_counter() - started
+    print(f"migration eventlog 0007 on a log of {events:,} events: {elapsed:.1f} s ({events / elapsed:,.0f} events/s; "
+          f"the log's table locked meanwhile); load {_load()}")
 
 
 def _load() -> str:
