@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import re
-import threading
-from collections import OrderedDict
-
-from django.db import transaction
-
 from eventlog import store
+from eventlog.snapshots import Snapshots
 
 from . import streams
 from .errors import MatchNotFound, Reason
 from .streams import MatchRecord
 
-# Folded records of recently used streams. A stream only ever grows, so a record
-# stays a valid prefix forever and a load folds just the events after it. A record
-# is remembered only once the transaction that read it commits: a rolled-back
-# append must never be remembered.
-_SNAPSHOTS: OrderedDict[str, MatchRecord] = OrderedDict()
-_SNAPSHOT_LIMIT = 1024
-_snapshot_lock = threading.Lock()
+# Folded records of recently used streams, here and (a long one) shared: eventlog/snapshots.py. A record is a
+# frozen value: handed out as it is. The shared key names the record's shape (v3: a game's server rolls counted):
+# a process of a new shape never reads an old one's.
+SNAPSHOTS: Snapshots[MatchRecord] = Snapshots("match-snapshot:v3:", MatchRecord)
 
 
 def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
@@ -30,9 +22,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
             raise MatchNotFound(Reason.NO_MATCH, match=stream_id)
         return streams.fold(stream_id, rows)
-    cached = held(stream_id)
-    if cached is None:
-        cached = _shared_snapshot(stream_id)
+    cached = SNAPSHOTS.latest(stream_id)
     rows = store.read_stream_rows(stream_id, after=cached.version if cached else 0)
     if cached is None:
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
@@ -43,23 +33,8 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
 
 
 # A long stream (an imported session of thousands of actions) takes seconds to fold: the record folded from it
-# is also put in the shared cache, so each other web worker starts from it instead of folding it again. Like the
-# local snapshots it is only ever a prefix of the stream, remembered once its transaction has committed.
+# is also shared, so each other web worker starts from it instead of folding it again.
 SHARE_AFTER = 500
-_SHARED = "match-snapshot:v3:"  # v3: records count their game's server rolls (seed_game, seed_rolls)
-_SHAREABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")  # a stream id as made here; anything else is no cache key
-
-
-def _shared_snapshot(stream_id: str) -> MatchRecord | None:
-    from django.core.cache import cache
-
-    if not _SHAREABLE_ID.fullmatch(stream_id):
-        return None  # an address nobody made (a client's typing): not worth, nor fit for, a cache lookup
-    try:
-        record = cache.get(_SHARED + stream_id)
-    except Exception:  # noqa: BLE001 - the cache is an optimisation: without it, fold the stream
-        return None
-    return record if isinstance(record, MatchRecord) and record.stream_id == stream_id else None
 
 
 def match_load_with(stream_id: str, rows) -> MatchRecord:
@@ -83,25 +58,8 @@ def match_load_with(stream_id: str, rows) -> MatchRecord:
 
 def held(stream_id: str) -> MatchRecord | None:
     """This process's snapshot of the match, if it holds one."""
-    with _snapshot_lock:
-        return _SNAPSHOTS.get(stream_id)
+    return SNAPSHOTS.held(stream_id)
 
 
 def remember_on_commit(record: MatchRecord, *, share: bool = False) -> None:
-    def remember():
-        with _snapshot_lock:
-            known = _SNAPSHOTS.get(record.stream_id)
-            if known is None or known.version < record.version:
-                _SNAPSHOTS[record.stream_id] = record
-            _SNAPSHOTS.move_to_end(record.stream_id)
-            while len(_SNAPSHOTS) > _SNAPSHOT_LIMIT:
-                _SNAPSHOTS.popitem(last=False)
-        if share:
-            from django.core.cache import cache
-
-            try:
-                cache.set(_SHARED + record.stream_id, record, timeout=24 * 3600)
-            except Exception:  # noqa: BLE001 - an optimisation only
-                pass
-
-    transaction.on_commit(remember)
+    SNAPSHOTS.remember_on_commit(record.stream_id, record, share=share)

@@ -184,8 +184,7 @@ def test_a_move_in_a_process_without_the_match_at_hand_reads_its_events(make_use
     ann, bob = make_user("ann"), make_user("bob")
     client = signed_in(ann)
     state = opened(client, ann, bob)
-    with loading._snapshot_lock:
-        loading._SNAPSHOTS.pop(state["id"])
+    loading.SNAPSHOTS.forget(state["id"])
     answer, statements = move_counted(client, state)
     check_answer(answer, state)
     assert len(statements) == COLD_MOVE_QUERIES, "\n".join(statements)

@@ -44,7 +44,7 @@ def test_a_process_that_forgets_what_it_knew_mid_game_goes_on_with_the_seeds_nex
     rnd = random.Random(11)
     while not m.match["finished"]:
         if rnd.random() < 0.3:
-            loading._SNAPSHOTS.clear()
+            loading.SNAPSHOTS.forget()
             seeds._SEEDS.clear()
         m.step_random(rnd)
     rows = store.read_stream(m.id)

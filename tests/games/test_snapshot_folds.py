@@ -24,11 +24,12 @@ def match():
     rows = [LoggedEvent(e.global_position, e.stream_id, e.stream_type, e.version, e.event_type, e.payload,
                         e.recorded_at) for e in store.read_stream(STREAM)]
     yield rows
-    loading._SNAPSHOTS.pop(STREAM, None)
+    loading.SNAPSHOTS.forget(STREAM)
 
 
 def _remember(record) -> None:
-    loading._SNAPSHOTS[STREAM] = record
+    loading.SNAPSHOTS.forget(STREAM)
+    loading.SNAPSHOTS.hold(STREAM, record)
 
 
 def test_a_batch_that_follows_the_snapshot_is_folded_onto_it_without_a_query(match, django_assert_num_queries):
@@ -50,7 +51,7 @@ def test_the_stream_is_read_when_no_snapshot_leads_up_to_the_batch(match, snapsh
     if snapshot == "gap":  # the batch starts after events the snapshot has not seen
         _remember(match_load(STREAM, version=len(match) - 8))
     else:
-        loading._SNAPSHOTS.pop(STREAM, None)
+        loading.SNAPSHOTS.forget(STREAM)
     record = match_load_with(STREAM, match[-3:])
     assert record.version == len(match)
     assert summary_fields(record) == summary_fields(match_load(STREAM, version=len(match)))
@@ -64,7 +65,7 @@ def test_a_stream_that_is_no_match_is_not_found(db):
 
 def test_a_batch_that_starts_the_stream_needs_no_snapshot_and_no_query(match, django_assert_num_queries):
     """What a rebuild meets: each stream first in a batch that holds its version 1."""
-    loading._SNAPSHOTS.pop(STREAM, None)
+    loading.SNAPSHOTS.forget(STREAM)
     with django_assert_num_queries(0):
         record = match_load_with(STREAM, match[:12])
     assert record.version == 12

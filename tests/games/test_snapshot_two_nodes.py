@@ -29,7 +29,7 @@ from games import loading
 client = Client()
 for line in sys.stdin:
     ask = json.loads(line)
-    held = getattr(loading, "_SNAPSHOTS", {}).get(ask["match"])
+    held = loading.SNAPSHOTS.held(ask["match"])
     headers = {"HTTP_AUTHORIZATION": "Token " + ask["token"], "HTTP_IDEMPOTENCY_KEY": ask.get("key", "")}
     if ask["method"] == "GET":
         answer = client.get(ask["path"], **headers)
@@ -107,7 +107,7 @@ def test_a_node_holding_an_older_snapshot_answers_the_state_the_other_node_appen
     assert roll["held"] == version
     from games import loading
 
-    held_by_a = getattr(loading, "_SNAPSHOTS", {}).get(match_id)
+    held_by_a = loading.SNAPSHOTS.held(match_id)
     assert held_by_a is not None and held_by_a.version == version
     on_a = node_a.get(path).json()
     assert on_a == roll["body"]["state"] and on_a["dice"] == [6, 4]
@@ -140,7 +140,7 @@ def test_a_command_judged_on_the_snapshot_unread_is_still_refused_as_stale_when_
     assert moved["status"] == 200, moved["body"]
 
     # a play the dice 3-1 cannot make, sent for the version node A holds: refused as stale, not as illegal
-    assert loading._SNAPSHOTS[match_id].version == v1
+    assert loading.SNAPSHOTS.held(match_id).version == v1
     illegal = node_a.post(f"{path}commands/", {"type": "move", "move": "24/18", "expected_version": v1}, format="json",
                           HTTP_IDEMPOTENCY_KEY="a2")
     assert illegal.status_code == 409, illegal.content
@@ -152,7 +152,7 @@ def test_a_command_judged_on_the_snapshot_unread_is_still_refused_as_stale_when_
 
     # a command legal on node A's snapshot, for its version: the append refuses it, and the answer is node B's state
     v2 = moved["body"]["state"]["version"]
-    assert loading._SNAPSHOTS[match_id].version == v2
+    assert loading.SNAPSHOTS.held(match_id).version == v2
     stale = node_a.post(f"{path}commands/", {"type": "roll", "dice": [2, 2], "expected_version": v2}, format="json",
                         HTTP_IDEMPOTENCY_KEY="a3")
     assert stale.status_code == 409, stale.content

@@ -1,0 +1,98 @@
+"""Snapshots of folded streams: a state folded from a stream's first N events, kept so that the next read folds
+only the events after N.
+
+A stream only ever grows, so such a state stays a valid start for every later read of it. Each process keeps the
+states it folded last (:meth:`Snapshots.held`); a state folded from many events is also put in the shared cache
+(Django's: Redis in production), where every other process starts from it instead of folding the stream again.
+A state is remembered only once the transaction that read it commits: a rolled-back append is never remembered.
+
+The states are values the caller never changes (a frozen record), or are copied on the way out (``copy``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_SHAREABLE_ID = re.compile(r"[0-9A-Za-z_:.-]{1,64}")  # a stream id as made here; anything else is no cache key
+SHARED_SECONDS = 24 * 3600
+
+
+class Snapshots(Generic[T]):
+    """The snapshots of one kind of stream. ``key``: the shared cache's prefix, with the shape's version in it
+    (a new shape of state must not read an old one); ``kind``: the states' type, checked on the way in from the
+    shared cache; ``copy``: applied to every state handed out, for states the caller folds further in place."""
+
+    def __init__(self, key: str, kind: type, *, limit: int = 1024, copy: Callable[[T], T] | None = None):
+        self.key, self.kind, self.limit, self.copy = key, kind, limit, copy
+        self._held: OrderedDict[str, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def held(self, stream_id: str) -> T | None:
+        """This process's snapshot of the stream, if it holds one."""
+        with self._lock:
+            state = self._held.get(stream_id)
+        return self._out(state)
+
+    def shared(self, stream_id: str) -> T | None:
+        """The shared cache's snapshot of the stream, if any."""
+        from django.core.cache import cache
+
+        if not _SHAREABLE_ID.fullmatch(stream_id):
+            return None  # an address nobody made (a client's typing): not worth, nor fit for, a cache lookup
+        try:
+            state = cache.get(self.key + stream_id)
+        except Exception:  # noqa: BLE001 - the cache is an optimisation: without it, fold the stream
+            return None
+        return self._out(state) if isinstance(state, self.kind) else None
+
+    def latest(self, stream_id: str) -> T | None:
+        """This process's snapshot, else the shared one."""
+        held = self.held(stream_id)
+        return held if held is not None else self.shared(stream_id)
+
+    def remember_on_commit(self, stream_id: str, state: T, *, share: bool = False) -> None:
+        """Keep ``state`` (and share it, if ``share``) once the transaction under way commits, unless a newer one
+        is held by then. Outside a transaction: at once."""
+        if self.copy is not None:
+            state = self.copy(state)  # the caller may go on folding its own
+        transaction.on_commit(lambda: self.hold(stream_id, state, share=share))
+
+    def hold(self, stream_id: str, state: T, *, share: bool = False) -> None:
+        """Keep ``state`` now, unless a newer one is held: for a state known to be committed."""
+        with self._lock:
+            known = self._held.get(stream_id)
+            if known is None or known.version < state.version:
+                self._held[stream_id] = state
+            self._held.move_to_end(stream_id)
+            while len(self._held) > self.limit:
+                self._held.popitem(last=False)
+        if share and _SHAREABLE_ID.fullmatch(stream_id):
+            from django.core.cache import cache
+
+            try:
+                cache.set(self.key + stream_id, state, timeout=SHARED_SECONDS)
+            except Exception as down:  # noqa: BLE001 - an optimisation only
+                log.debug("snapshot of %s not shared: %s", stream_id, down)
+
+    def forget(self, stream_id: str | None = None) -> None:
+        """Drop this process's snapshot of the stream (all of them: None). For tests, and for a stream rewritten
+        outside the application (an import into an empty log)."""
+        with self._lock:
+            if stream_id is None:
+                self._held.clear()
+            else:
+                self._held.pop(stream_id, None)
+
+    def _out(self, state: T | None) -> T | None:
+        return self.copy(state) if state is not None and self.copy is not None else state
