@@ -74,6 +74,7 @@ bench-scale: $(STAMP)
 
 # The backup drill (docs/operations.md "Backups"): a throwaway cluster archiving its WAL, a base backup, commands,
 # a point-in-time restore, every projection rebuilt and compared; prints the recovery time. DRILL_ARGS="--after 500".
+# `make test` runs it too, smaller (tests/system/test_restore_drill.py).
 restore-drill: $(STAMP)
 	$(BIN)/python scripts/restore_drill.py $(DRILL_ARGS)
 
