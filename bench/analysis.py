@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 from pathlib import Path
@@ -39,20 +40,30 @@ def main() -> None:
     print(f"{args.mat.name}: {text.count('Game ')} games; gnubg {args.gnubg}; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.2f}")
     medians = {}
     for plies, runs in ((0, args.repeat), (2, args.repeat_2ply)):
-        times, decisions = [], 0
+        if runs < 1:
+            continue
+        times, cpu, decisions = [], [], 0
         for _ in range(runs):
+            before = _children_cpu()
             result = analyse_mat(text, plies=plies, gnubg=args.gnubg, timeout=900)
+            cpu.append(_children_cpu() - before)
             times.append(result.seconds)
             decisions = len(result.decisions)
         medians[plies] = median = statistics.median(times)
+        # gnubg's own CPU time: what the match costs whatever else the machine does (the wall time grows with load)
         print(f"{plies}-ply: median {median:.2f} s (min {min(times):.2f}, max {max(times):.2f}, {runs} runs), "
-              f"{decisions} decisions; load {os.getloadavg()[0]:.2f}")
+              f"gnubg CPU {statistics.median(cpu):.2f} s, {decisions} decisions; load {os.getloadavg()[0]:.2f}")
     quick, deep = int(os.environ.get("ANALYSIS_QUICK_PLIES", "0")), int(os.environ.get("ANALYSIS_PLIES", "2"))
     if {quick, deep} <= set(medians):
         per_match = sum(medians[p] for p in {quick, deep})
         depths = " then ".join(f"{p}-ply" for p in sorted({quick, deep}))
         print(f"default depths ({depths}): {per_match:.2f} s a match, {3600 / per_match:.0f} matches an hour per "
               f"worker; load {os.getloadavg()[0]:.2f} (1 min), {os.getloadavg()[1]:.2f} (5 min)")
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 if __name__ == "__main__":
