@@ -226,7 +226,7 @@ def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster)
         time.sleep(0.1)
     recovery = time.perf_counter() - started
     # the rest in a new process, as after a restore every service is started again: a process that lived through
-    # the lost commands holds match snapshots of them (games/loading.py), which a restored stream must not meet
+    # the lost commands holds snapshots of streams folded with them (eventlog/snapshots.py), which a restored stream must not meet
     connection.close()
     done = subprocess.run([sys.executable, __file__, "--check-restored"], env=dict(os.environ), capture_output=True,
                           text=True)
