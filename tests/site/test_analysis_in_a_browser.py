@@ -202,3 +202,27 @@ def test_each_analysis_figure_is_explained_where_it_appears(live_server, browser
     assert "Positive is lucky" in page.locator("#analysis-luck + p").inner_text()
     assert "under 5 “World class”" in page.locator("#analysis-rating-words + p").inner_text()
     assert not page.console_errors, page.console_errors
+
+
+def test_the_quick_analysis_is_shown_then_replaced_by_the_deeper_one(live_server, browser_page, api,  # noqa: F811
+                                                                      make_user, settings):
+    from playwright.sync_api import expect
+
+    settings.ANALYSIS_QUICK_PLIES, settings.ANALYSIS_PLIES = 0, 2
+    page, url = browser_page, live_server.url
+    official = api(make_user("root", official=True, player=False))
+    with open(FIXTURES / "matches" / "match_001_1pt.mat", "rb") as f:
+        match_id = official.post("/api/matches/import/", {"file": f}, format="multipart").json()["id"]
+    projections.run_all()  # no worker here: the two rows are analysed in this process, the quick one first
+    rows = {r.plies: r for r in MatchAnalysis.objects.filter(stream_id=match_id)}
+    services.analysis_run(pk=rows[0].pk)
+
+    page.goto(f"{url}/matches/{match_id}/")
+    status = page.locator("#analysis-status")
+    expect(status).to_have_text("GNU Backgammon, 0-ply · 2-ply analysis under way, shown here when done…")
+    page.wait_for_selector("#analysis-figures table")  # the quick figures at once
+    page.evaluate("window.notReloaded = true")
+    services.analysis_run(pk=rows[2].pk)
+    # the page goes on looking while the deeper one runs (every 15 s at most): it replaces the quick one
+    expect(status).to_have_text("GNU Backgammon, 2-ply", timeout=120_000)
+    assert page.evaluate("window.notReloaded") is True and page.query_selector("#analysis-figures table")
