@@ -4,10 +4,9 @@ included), so a corrected result changes them too."""
 
 from __future__ import annotations
 
-from eventlog import store
 from published.tournaments import EventFinishes, Finish, Win
 
-from . import derive, stream
+from . import derive, folding
 
 MAIN_FLIGHTS = ("", "main")  # the event's own table: a single table, or a knock-out's main flight
 
@@ -16,7 +15,7 @@ def event_finishes(tournament_id: int) -> EventFinishes:
     """Places are the event's main table's (the champion first; consolation and last chance are side events,
     whose matches still count as wins in their own brackets). An event is finished once it has its winner; an
     unrated slot's win says so (``rated``)."""
-    facts = stream.fold(store.read_stream(stream.stream_id_of(tournament_id)))
+    facts = folding.facts_of(tournament_id)
     view = derive.derive(facts)
     rows = next((view.flights[f] for f in MAIN_FLIGHTS if f in view.flights), [])
     if view.winner is None or not rows:

@@ -12,14 +12,14 @@ from players.selectors import display_names
 
 from eventlog import store
 
-from . import commands, config, decider, derive, stream
+from . import commands, config, decider, derive, folding, stream
 from .refusals import NotLadder, NotLeague
 from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
 
 
 def tournament_facts(tournament: Tournament) -> stream.Facts:
     """The fold of the event's own stream: everything it knows, its matches' results included."""
-    return stream.fold(store.read_stream(stream.stream_id_of(tournament.pk)))
+    return folding.facts_of(tournament.pk)
 
 
 def settings_data(tournament: Tournament) -> dict:
