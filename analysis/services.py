@@ -74,6 +74,10 @@ def analyses_queue(matches: list[dict]) -> None:
     stale = existing.filter(match_finished=False, status__in=(MatchAnalysis.DONE, MatchAnalysis.FAILED))
     for stream_id in set(stale.values_list("stream_id", flat=True)):
         analyses_again(stale.filter(stream_id=stream_id), ended_at=wanted[stream_id]["ended_at"])
+    # a row asked for before the match ended has no end yet: the log's, as a rebuild would write it
+    for stream_id in set(existing.filter(ended_at__isnull=True).values_list("stream_id", flat=True)):
+        if wanted[stream_id]["ended_at"] is not None:
+            existing.filter(stream_id=stream_id, ended_at__isnull=True).update(ended_at=wanted[stream_id]["ended_at"])
     have = set(existing.values_list("stream_id", "plies"))
     # the quick depth first: all its rows are sent before any deeper one, so every match is shown soon
     new = [MatchAnalysis(stream_id=s, plies=plies, player0_id=m["player_ids"][0], player1_id=m["player_ids"][1],

@@ -63,6 +63,7 @@ def test_a_match_in_progress_is_analysed_up_to_now_and_again_when_it_ends(api, m
     assert MatchAnalysis.objects.get(pk=row.pk).status == MatchAnalysis.QUEUED
     row = _analysed(m.id)
     assert row.status == MatchAnalysis.DONE and row.match_finished and row.version > analysed_up_to
+    assert row.ended_at is not None  # the match's end, as a rebuild from the log writes it
 
 
 def test_a_match_its_event_closed_is_analysed_up_to_where_it_stopped(api, make_user):
@@ -83,3 +84,19 @@ def test_a_match_its_event_closed_is_analysed_up_to_where_it_stopped(api, make_u
     assert not MatchAnalysis.objects.filter(stream_id=untouched).exists()  # nothing for gnubg to read
     row = _analysed(m.id)
     assert row.status == MatchAnalysis.DONE and not row.match_finished and row.decisions.exists()
+
+
+def test_an_analysis_asked_for_mid_match_and_not_run_yet_takes_the_matchs_end(api, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    client = api(alice)
+    body = {"player0": alice.player.pk, "player1": bob.player.pk, "length": 1}
+    m = Recorder(client, client.post("/api/matches/", body, format="json").json())
+    m.client = api(make_user("root", official=True, player=False))
+    rnd = random.Random(5)
+    for _ in range(6):
+        m.step_random(rnd)
+    assert client.post(f"/api/matches/{m.id}/analysis/request/", {}, format="json").status_code == 202
+    m.play_random(rnd)
+    projections.run("analysis")
+    row = MatchAnalysis.objects.get(stream_id=m.id)
+    assert row.status == MatchAnalysis.QUEUED and row.ended_at is not None  # as a rebuild from the log writes it
