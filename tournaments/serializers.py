@@ -9,6 +9,7 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from apikit.long_text import LongText
 from apikit.refusals import refusal_text
 from apikit.serializers import ErrorSerializer  # noqa: F401 - the API declares its refusals with it
 
@@ -284,7 +285,7 @@ class EventMatchSerializer(serializers.Serializer):
 
 class EventMatchImportSerializer(serializers.Serializer):
     file = serializers.FileField(required=False)
-    text = serializers.CharField(required=False, trim_whitespace=False)
+    text = LongText(required=False, trim_whitespace=False)
     player0 = serializers.IntegerField(required=False)
     player1 = serializers.IntegerField(required=False)
 

@@ -29,7 +29,8 @@ else:
 
 def post_worker_init(worker):
     """Django imports its URLconf, and with it every view, at a worker's first request: about a second on this
-    machine, which the first tap on a tablet after a restart would wait. Done here, before the worker takes one.
+    machine, which the first tap on a tablet after a restart would wait. Done here, before the worker takes one,
+    with the modules a first request would still import (the tasks it queues, the throttles' library).
 
     Then the ~120,000 objects of the imported code are frozen out of the garbage collector's sight: each full
     collection walked them all, 45-90 ms in the middle of whichever command triggered it (on a quiet machine,
@@ -37,7 +38,10 @@ def post_worker_init(worker):
     import gc
 
     from django.urls import get_resolver
+    from django.utils.module_loading import autodiscover_modules
 
     get_resolver().reverse_dict  # noqa: B018 - imports the URLconf and builds its lookups
+    autodiscover_modules("tasks")  # what a first request's queued work (an import, an export) imports to send it
+    import apikit.throttling  # noqa: F401 - the API's throttles: their library is imported by a first request otherwise
     gc.collect()  # what the imports left as garbage goes now, not into the frozen generation
     gc.freeze()

@@ -17,6 +17,7 @@ from apikit.serializers import ErrorSerializer
 from games import limits
 from games.commands import COMMAND_TYPES, ConfirmImport, CorrectResult, RollDice, SetRated, VoidMatch
 from games.engine import commands as engine
+from apikit.long_text import LongText
 from games.engine.events import KIND_VALUE
 from games.engine.match import Phase
 from games.errors import BadCommand, Reason
@@ -290,7 +291,7 @@ CommandSerializer = PolymorphicProxySerializer(
 
 class MatchImportSerializer(serializers.Serializer):
     file = serializers.FileField(required=False)
-    text = serializers.CharField(required=False, trim_whitespace=False)
+    text = LongText(required=False, trim_whitespace=False)
     player0 = serializers.IntegerField(required=False)
     player1 = serializers.IntegerField(required=False)
 
