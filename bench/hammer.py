@@ -112,11 +112,16 @@ def main() -> int:
         cwd=ROOT, env=env, stdout=open(logs / "gunicorn.log", "w"), stderr=subprocess.STDOUT, start_new_session=True,
     )
     try:
-        deadline = time.time() + 60
+        # ready once a worker answers: the master listens before any worker has booted, and a request sent then
+        # would wait for a worker's boot (Django's imports) and count it as the import's answer
+        deadline = time.time() + 120
         while True:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
+                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                probe.request("GET", "/api/health/")
+                if probe.getresponse().status == 200:
+                    break
+                raise OSError("not ready")
             except OSError:
                 if time.time() > deadline or server.poll() is not None:
                     raise RuntimeError("gunicorn did not start:\n" + (logs / "gunicorn.log").read_text()[-2000:])
