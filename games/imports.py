@@ -22,6 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from . import limits
 from .engine.errors import EngineError
 from .errors import BadCommand, Reason
 from .models import ImportJob
@@ -97,16 +98,23 @@ def games_in(text: str) -> int:
     return len(_GAME_HEADER.findall(text))
 
 
-def check_has_games(text: str) -> int:
-    """The record's games, counted by their headers: none is refused now. Everything else (its lines, names,
-    length, every action) is read by the worker, whose refusal the job reports as a small import's: reading the
-    largest record's syntax alone takes a web thread most of a second."""
-    from .engine.matfile import MatFileError
+def check_head(text: str) -> int:
+    """The record's games, counted by their headers, and what its head says (its headers, its length, the first
+    game's names) checked now: a file without a game, with a name the read model cannot hold or a length past the
+    platform's is refused at once. The rest (every other line and action) is read by the worker, whose refusal the
+    job reports as a small import's: reading the largest record's syntax takes a web thread most of a second."""
+    from .engine.matfile import MatFileError, names_of, parse_mat
 
-    games = games_in(text)
-    if not games:
+    heads = list(_GAME_HEADER.finditer(text))
+    if not heads:
         raise MatFileError("the file holds no game")
-    return games
+    headers, length, games = parse_mat(text[: heads[1].start()] if len(heads) > 1 else text)
+    for name in names_of(headers, games):
+        if len(name) > limits.MAX_NAME:
+            raise limits.NotRepresentable(Reason.NAME_TOO_LONG, most=limits.MAX_NAME, length=len(name))
+    if length > limits.MAX_MATCH_LENGTH:
+        raise limits.NotRepresentable(Reason.MATCH_TOO_LONG, most=limits.MAX_MATCH_LENGTH)
+    return len(heads)
 
 
 def is_big(text: str) -> bool:
@@ -133,7 +141,7 @@ def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | 
                   tournament_id: int | None = None) -> ImportJob:
     """A job for a big record (into the event ``tournament_id``, if given), queued for a worker once committed;
     refused while the member has one under way, casual or into an event."""
-    games = check_has_games(text)
+    games = check_head(text)
     with transaction.atomic():
         # one at a time per member: the row lock makes two submissions at once queue behind each other
         type(user).objects.select_for_update().filter(pk=user.pk).first()
