@@ -109,11 +109,7 @@ def check_head(text: str) -> int:
     if not heads:
         raise MatFileError("the file holds no game")
     headers, length, games = parse_mat(text[: heads[1].start()] if len(heads) > 1 else text)
-    for name in names_of(headers, games):
-        if len(name) > limits.MAX_NAME:
-            raise limits.NotRepresentable(Reason.NAME_TOO_LONG, most=limits.MAX_NAME, length=len(name))
-    if length > limits.MAX_MATCH_LENGTH:
-        raise limits.NotRepresentable(Reason.MATCH_TOO_LONG, most=limits.MAX_MATCH_LENGTH)
+    limits.check_start(length, names_of(headers, games))
     return len(heads)
 
 

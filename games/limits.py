@@ -46,16 +46,22 @@ def max_final_score(length: int) -> int:
     return min(MAX_SCORE, length - 1 + MAX_GAME_POINTS) if length else MAX_SCORE
 
 
+def check_start(length: int, names) -> None:
+    """What a match's start must fit in: its length and its players' names (a .mat record's head is checked
+    with it before the record is read)."""
+    if length > MAX_MATCH_LENGTH:
+        raise NotRepresentable(Reason.MATCH_TOO_LONG, most=MAX_MATCH_LENGTH)
+    for name in names:
+        if len(name) > MAX_NAME:
+            raise NotRepresentable(Reason.NAME_TOO_LONG, most=MAX_NAME, length=len(name))
+
+
 def check_representable(state: MatchState) -> None:
     """Raise :class:`NotRepresentable` unless the read models and the gnubg IDs can hold ``state``.
 
     Cheap (a few comparisons): the services call it on every state a command passes through,
     before appending."""
-    if state.length > MAX_MATCH_LENGTH:
-        raise NotRepresentable(Reason.MATCH_TOO_LONG, most=MAX_MATCH_LENGTH)
-    for name in state.players:
-        if len(name) > MAX_NAME:
-            raise NotRepresentable(Reason.NAME_TOO_LONG, most=MAX_NAME, length=len(name))
+    check_start(state.length, state.players)
     if state.cube > MAX_CUBE:
         raise NotRepresentable(Reason.CUBE_TOO_HIGH, most=MAX_CUBE, cube=state.cube)
     if max(state.score) > MAX_SCORE:
