@@ -22,6 +22,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from apikit.refusals import stored
+
 from . import limits
 from .engine.errors import EngineError
 from .errors import BadCommand, Reason
@@ -103,11 +105,12 @@ def check_head(text: str) -> int:
     game's names) checked now: a file without a game, with a name the read model cannot hold or a length past the
     platform's is refused at once. The rest (every other line and action) is read by the worker, whose refusal the
     job reports as a small import's: reading the largest record's syntax takes a web thread most of a second."""
+    from .engine.errors import Reason as FileReason
     from .engine.matfile import MatFileError, names_of, parse_mat
 
     heads = list(_GAME_HEADER.finditer(text))
     if not heads:
-        raise MatFileError("the file holds no game")
+        raise MatFileError(FileReason.MAT_NO_GAME)
     headers, length, games = parse_mat(text[: heads[1].start()] if len(heads) > 1 else text)
     limits.check_start(length, names_of(headers, games))
     return len(heads)
@@ -223,6 +226,9 @@ def refusal_of(exc: Exception) -> dict:
     code = str(getattr(own, "value", own)) if own else (
         "permission_denied" if isinstance(exc, PermissionDenied) else "bad_command")
     body = {"detail": str(exc), "code": code}
+    said = stored(exc)
+    if said is not None:  # said in the language of whoever reads the job
+        body["said"] = said
     if isinstance(exc, MatFileError):
         body.update({k: v for k, v in (("game", exc.game), ("move", exc.move)) if v is not None})
     return body

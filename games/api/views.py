@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit import paging, printing
-from apikit.refusals import refusal_text
+from apikit.refusals import refusal_text, said_later
 from eventlog import store
 from eventlog.idempotency import IdempotencyKeyReused, run_once
 from games import exports, imports, selectors, viewer
@@ -311,7 +311,8 @@ def big_import_or_charge(request, text: str, data: dict, *, tournament_id: int |
 
 def import_job_data(job) -> dict:
     return {"id": job.pk, "status": job.status, "games": job.games, "games_done": job.games_done,
-            "percent": imports.percent_done(job), "match": job.stream_id or None, "tournament": job.tournament_id, "refusal": job.refusal, "created_at": job.created_at,
+            "percent": imports.percent_done(job), "match": job.stream_id or None, "tournament": job.tournament_id,
+            "refusal": said_later(job.refusal), "created_at": job.created_at,
             "finished_at": job.finished_at}
 
 

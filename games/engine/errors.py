@@ -159,6 +159,38 @@ class Reason(Enum):
     XGID_DICE = gettext_noop("dice field %(dice)s is not 00, two dice 1-6, D, B or R")
     CUBE_FIELDS = gettext_noop("cube fields are log2 of the cube value (0-15)")
     RULES_FIELD = gettext_noop("Crawford/Jacoby field %(rules)s does not fit this kind of game")
+    # Jellyfish .mat files (games/engine/matfile.py): where in the file, then what is wrong there
+    MAT_AT_MOVE = gettext_noop("game %(game)s, move %(move)s: %(why)s")
+    MAT_AT_GAME = gettext_noop("game %(game)s: %(why)s")
+    MAT_LINE_BEFORE_GAME = gettext_noop("unexpected line before the first game: '%(line)s'")
+    MAT_UNREADABLE_LINE = gettext_noop("cannot read the line '%(line)s'")
+    MAT_NO_LENGTH = gettext_noop("no 'N point match' line")
+    MAT_NO_GAME = gettext_noop("the file holds no game")
+    MAT_ILLEGAL_PLAY_RECORDED = gettext_noop("the file records an illegal play (a position set by hand in Snowie); "
+                                             "it cannot be replayed")
+    MAT_NEEDS_POINTS = gettext_noop("'%(word)s' needs a number of points")
+    MAT_NEEDS_CUBE = gettext_noop("'%(word)s' needs a cube value (e.g. Doubles => 2)")
+    MAT_UNREADABLE_WORD = gettext_noop("cannot read '%(word)s'")
+    MAT_ALREADY_OVER = gettext_noop("the match was already over")
+    MAT_GAME_UNFINISHED = gettext_noop("the previous game did not finish")
+    MAT_SCORE_DIFFERS = gettext_noop("the file gives the score %(written)s, the games before give %(played)s")
+    MAT_OPENS_WITH_DOUBLE = gettext_noop("a game cannot open with a double")
+    MAT_ROLL_HAS_NO_PLAY = gettext_noop("%(move)s is not legal: %(roll)s has no legal play")
+    MAT_CUBE_VALUE = gettext_noop("the cube is doubled to %(cube)s, not %(written)s")
+    MAT_DROPPED_ROLL = gettext_noop("cannot read '%(move)s': gnubg drops that roll, and %(name)s's opponent cannot "
+                                    "play twice")
+    MAT_PLAY_NOT_RECORDED = gettext_noop("the play of %(roll)s is not recorded (%(move)s), but %(roll)s can be played "
+                                         "(e.g. %(play)s)")
+    MAT_NO_MOVE_WRITTEN = gettext_noop("no move is written, but %(roll)s can be played (e.g. %(play)s)")
+    MAT_NOT_TURN_ROLL = gettext_noop("%(name)s cannot roll now: it is %(other)s's turn")
+    MAT_NOT_TURN_DOUBLE = gettext_noop("%(name)s cannot double now: it is %(other)s's turn")
+    MAT_NOT_TURN_TAKE = gettext_noop("%(name)s cannot take now: it is %(other)s's turn")
+    MAT_NOT_TURN_DROP = gettext_noop("%(name)s cannot drop now: it is %(other)s's turn")
+    MAT_NOT_TURN_BEAVER = gettext_noop("%(name)s cannot beaver now: it is %(other)s's turn")
+    MAT_RESIGN_UNDER_OWN_DOUBLE = gettext_noop("a game cannot be resigned by the player who doubled while the double "
+                                               "is pending")
+    MAT_RESIGN_NOW = gettext_noop("a game cannot be resigned now")
+    MAT_WINNER_DIFFERS = gettext_noop("the file says %(name)s wins %(points)s, the play gives %(winner)s %(won)s")
 
 
 class Refusal(Exception):

@@ -55,12 +55,14 @@ from dataclasses import dataclass, field
 
 from . import commands as cmd
 from . import events as ev
-from .errors import EngineError, ErrorCode, NotationError
+from .errors import EngineError, ErrorCode, NotationError, Reason, Refusal
 from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE
 from .match import DOUBLED, MOVE, OPENING, OVER, ROLL, MatchState, decide, evolve
 from .notation import format_mat_move
 
 KIND_BY_VALUE = {v: k for k, v in KIND_VALUE.items()}
+_NOT_YOUR_TURN = {"roll": Reason.MAT_NOT_TURN_ROLL, "double": Reason.MAT_NOT_TURN_DOUBLE, "take": Reason.MAT_NOT_TURN_TAKE,
+                  "drop": Reason.MAT_NOT_TURN_DROP, "beaver": Reason.MAT_NOT_TURN_BEAVER}
 
 
 @dataclass(frozen=True)
@@ -75,18 +77,27 @@ class MatWarning:
 
 
 class MatFileError(NotationError):
-    """A ``.mat`` file that cannot be read or whose play breaks the rules."""
+    """A ``.mat`` file that cannot be read or whose play breaks the rules: ``fault`` says what (a reason of the
+    file's, or the engine's refusal of the play), ``game`` and ``move`` where (the file's game and move numbers).
+
+    >>> str(MatFileError(Reason.MAT_UNREADABLE_WORD, 2, 7, word="13/x9"))
+    "game 2, move 7: cannot read '13/x9'"
+    >>> MatFileError(Reason.MAT_UNREADABLE_WORD, 2, 7, word="13/x9").fault.reason.name
+    'MAT_UNREADABLE_WORD'
+    """
 
     code = ErrorCode.INVALID_MAT_FILE
 
-    def __init__(self, reason: str, game: int | None = None, move: int | None = None):
+    def __init__(self, reason: Reason | Refusal, game: int | None = None, move: int | None = None, /, **params):
         self.game, self.move = game, move
-        where = []
-        if game is not None:
-            where.append(f"game {game}")
-        if move is not None:
-            where.append(f"move {move}")
-        super().__init__(f"{', '.join(where)}: {reason}" if where else reason)
+        fault = reason if isinstance(reason, Refusal) else Refusal(reason, **params)
+        if game is None:
+            super().__init__(fault.reason or str(fault), **fault.params)
+            self.fault = self
+        else:
+            where = {"game": game} if move is None else {"game": game, "move": move}
+            super().__init__(Reason.MAT_AT_GAME if move is None else Reason.MAT_AT_MOVE, why=fault, **where)
+            self.fault = fault
 
 
 @dataclass
@@ -164,7 +175,7 @@ def parse_mat(text: str) -> tuple[dict[str, str], int, list[MatGame]]:
             games.append(game)
             continue
         if game is None:
-            raise MatFileError(f"unexpected line before the first game: {line.strip()!r}")
+            raise MatFileError(Reason.MAT_LINE_BEFORE_GAME, line=line.strip())
         numbered = _NUMBERED.match(line)
         if numbered:
             number, content = int(numbered[1]), numbered[2]
@@ -184,9 +195,9 @@ def parse_mat(text: str) -> tuple[dict[str, str], int, list[MatGame]]:
         if re.search(r"\b(Wins|Losses)\b", line):
             _read_actions(line, None, game, numbered=False, line=lineno)
             continue
-        raise MatFileError(f"cannot read the line {line.strip()!r}", game.number)
+        raise MatFileError(Reason.MAT_UNREADABLE_LINE, game.number, line=line.strip())
     if length is None:
-        raise MatFileError("no 'N point match' line")
+        raise MatFileError(Reason.MAT_NO_LENGTH)
     return headers, length, games
 
 
@@ -218,10 +229,7 @@ def _read_actions(content: str, number: int | None, game: MatGame, numbered: boo
         roll = _ROLL.match(word)
         column = 1 if start > (_RIGHT_OFFSET if numbered else _RIGHT_COLUMN) else 0
         if lower == "illegal" and i + 1 < len(tokens) and tokens[i + 1][1].lower().startswith("play"):
-            raise MatFileError(
-                "the file records an illegal play (a position set by hand in Snowie); it cannot be replayed",
-                game.number, number,
-            )
+            raise MatFileError(Reason.MAT_ILLEGAL_PLAY_RECORDED, game.number, number)
         if roll:
             moves = []
             i += 1
@@ -232,10 +240,7 @@ def _read_actions(content: str, number: int | None, game: MatGame, numbered: boo
             if re.fullmatch(r"(?i)(cannot\s+move|\(?no\s+(legal\s+)?move\)?)?", text):
                 text = ""
             if text.lower().startswith("illegal play"):  # Snowie: "52: Illegal play (<position>)"
-                raise MatFileError(
-                    "the file records an illegal play (a position set by hand in Snowie); it cannot be replayed",
-                    game.number, number,
-                )
+                raise MatFileError(Reason.MAT_ILLEGAL_PLAY_RECORDED, game.number, number)
             actions.append(Action("roll", column, number, (int(roll[1]), int(roll[2])), text, file_line=line))
             continue
         if lower in ("doubles", "beavers", "raccoons"):
@@ -251,7 +256,7 @@ def _read_actions(content: str, number: int | None, game: MatGame, numbered: boo
             continue
         if lower in ("wins", "losses", "loses"):
             if i + 1 >= len(tokens) or not tokens[i + 1][1].isdigit():
-                raise MatFileError(f"'{word}' needs a number of points", game.number, number)
+                raise MatFileError(Reason.MAT_NEEDS_POINTS, game.number, number, word=word)
             kind = "wins" if lower == "wins" else "losses"
             actions.append(Action(kind, column, number, value=int(tokens[i + 1][1]), file_line=line))
             i += 2
@@ -261,7 +266,7 @@ def _read_actions(content: str, number: int | None, game: MatGame, numbered: boo
         if lower == "cannot" and i + 1 < len(tokens) and tokens[i + 1][1].lower() == "move":
             i += 2  # "Cannot Move" written without a roll before it: nothing to replay
             continue
-        raise MatFileError(f"cannot read {word!r}", game.number, number)
+        raise MatFileError(Reason.MAT_UNREADABLE_WORD, game.number, number, word=word)
     if numbered and len(actions) == 2:
         actions[0].column, actions[1].column = 0, 1
     game.actions.extend(actions)
@@ -276,7 +281,7 @@ def _is_keyword(word: str) -> bool:
 def _number_after(tokens, i, game, number) -> int:
     j = i + 2 if i + 1 < len(tokens) and tokens[i + 1][1] == "=>" else i + 1
     if j >= len(tokens) or not tokens[j][1].isdigit():
-        raise MatFileError(f"'{tokens[i][1]}' needs a cube value (e.g. Doubles => 2)", game.number, number)
+        raise MatFileError(Reason.MAT_NEEDS_CUBE, game.number, number, word=tokens[i][1])
     return int(tokens[j][1])
 
 
@@ -315,7 +320,7 @@ def read_mat(text: str, on_game: Callable[[int], None] | None = None) -> MatReco
     game is judged (how far a long record is: a worker reports it)."""
     headers, length, games = parse_mat(text)
     if not games:
-        raise MatFileError("the file holds no game")
+        raise MatFileError(Reason.MAT_NO_GAME)
     warnings: list[MatWarning] = []
     names = names_of(headers, games)
     if games[0].has_score_line and not all(n.strip() for n in games[0].names):
@@ -336,7 +341,7 @@ def read_mat(text: str, on_game: Callable[[int], None] | None = None) -> MatReco
             )
         )
     except EngineError as broken:
-        raise MatFileError(str(broken)) from None
+        raise MatFileError(broken) from None
     for done, game in enumerate(games, 1):
         warnings.extend(game.warnings)
         replayer.game(game)
@@ -368,15 +373,12 @@ class _Replayer:
     def game(self, game: MatGame) -> None:
         state = self.state
         if state.phase == OVER:
-            raise MatFileError("the match was already over", game.number)
+            raise MatFileError(Reason.MAT_ALREADY_OVER, game.number)
         if state.phase != OPENING:
-            raise MatFileError("the previous game did not finish", game.number - 1)
+            raise MatFileError(Reason.MAT_GAME_UNFINISHED, game.number - 1)
         if game.has_score_line and tuple(game.score) != tuple(state.score):
-            raise MatFileError(
-                f"the file gives the score {game.score[0]}-{game.score[1]}, "
-                f"the games before give {state.score[0]}-{state.score[1]}",
-                game.number,
-            )
+            raise MatFileError(Reason.MAT_SCORE_DIFFERS, game.number, written=f"{game.score[0]}-{game.score[1]}",
+                               played=f"{state.score[0]}-{state.score[1]}")
         self.is_last_game = game.number == self.last_game
         for i, action in enumerate(game.actions):
             self.following = next((a for a in game.actions[i + 1:] if a.kind != "losses"), None)
@@ -385,7 +387,7 @@ class _Replayer:
             except EngineError as broken:
                 if isinstance(broken, MatFileError) and broken.game is not None:
                     raise
-                raise MatFileError(str(broken), game.number, action.line) from None
+                raise MatFileError(broken, game.number, action.line) from None
 
     def _act(self, a: Action) -> None:
         s = self.state
@@ -398,7 +400,7 @@ class _Replayer:
                 return self._dropped_roll(a)
             if s.phase == OPENING:
                 if a.dice[0] == a.dice[1]:
-                    raise MatFileError("a game cannot open with a double")
+                    raise MatFileError(Reason.MAT_OPENS_WITH_DOUBLE)
                 high, low = max(a.dice), min(a.dice)
                 self.do(cmd.Roll(None, (high, low) if a.column == 0 else (low, high), "imported"))
             else:
@@ -408,7 +410,7 @@ class _Replayer:
             unrecorded = bool(_UNRECORDED.match(a.move))
             if self.state.phase != MOVE:  # no legal play: forfeited
                 if a.move and not unrecorded:
-                    raise MatFileError(f"{a.move} is not legal: {roll} has no legal play")
+                    raise MatFileError(Reason.MAT_ROLL_HAS_NO_PLAY, move=a.move, roll=roll)
                 return None
             if a.move and not unrecorded:
                 self.do(cmd.Move(self.state.turn, a.move))
@@ -422,7 +424,7 @@ class _Replayer:
                              f"and the cube already gives {s.cube} (gnubg refuses it at the table); read as written")
             self.do(cmd.Double(s.turn, imported=True))
             if self.state.cube * 2 != a.value:
-                raise MatFileError(f"the cube is doubled to {self.state.cube * 2}, not {a.value}")
+                raise MatFileError(Reason.MAT_CUBE_VALUE, cube=self.state.cube * 2, written=a.value)
             return None
         if a.kind in ("take", "drop", "beaver"):
             self._check_actor(a, s.answerer, a.kind)
@@ -430,7 +432,7 @@ class _Replayer:
             return self.do(command(s.answerer))
         if a.kind == "raccoon":
             return self.do(cmd.Raccoon(s.answerer if s.phase == DOUBLED else s.turn))
-        raise MatFileError(f"unknown action {a.kind}")
+        raise AssertionError(f"the reader made an action it cannot replay: {a.kind}")
 
     def _dropped_roll(self, a: Action) -> None:
         """A roll written with five or more ``?``: gnubg drops it, so the mover has not rolled."""
@@ -449,7 +451,7 @@ class _Replayer:
             return None
         if nxt is None:
             return None  # "the previous game did not finish" follows
-        raise MatFileError(f"cannot read {a.move!r}: gnubg drops that roll, and {mover}'s opponent cannot play twice")
+        raise MatFileError(Reason.MAT_DROPPED_ROLL, move=a.move, name=mover)
 
     def _unwritten_play(self, a: Action, roll: str, unrecorded: bool) -> None:
         """A roll whose play is not written (nothing, or XG's ``???``), the mover to move."""
@@ -471,12 +473,14 @@ class _Replayer:
             self.warn(a, f"{what}; its only legal play {plays[0]} is played")
             self.do(cmd.Move(self.state.turn, plays[0]))
             return None
-        what = f"the play of {roll} is not recorded ({a.move})" if unrecorded else "no move is written"
-        raise MatFileError(f"{what}, but {roll} can be played (e.g. {plays[0]})")
+        if unrecorded:
+            raise MatFileError(Reason.MAT_PLAY_NOT_RECORDED, roll=roll, move=a.move, play=plays[0])
+        raise MatFileError(Reason.MAT_NO_MOVE_WRITTEN, roll=roll, play=plays[0])
 
     def _check_actor(self, a: Action, player: int, what: str) -> None:
         if a.column != player and self.state.phase != OPENING:
-            raise MatFileError(f"{self.state.players[a.column]} cannot {what} now: it is {self.state.players[player]}'s turn")
+            players = self.state.players
+            raise MatFileError(_NOT_YOUR_TURN[what], name=players[a.column], other=players[player])
 
     def _wins(self, a: Action) -> None:
         s = self.state
@@ -484,9 +488,9 @@ class _Replayer:
         if s.phase in (OPENING, OVER) and s.last_game is not None and s.last_game.game == s.game:
             return self._wins_after_the_end(a, s.last_game)
         if s.phase == DOUBLED and winner == s.answerer:
-            raise MatFileError("a game cannot be resigned by the player who doubled while the double is pending")
+            raise MatFileError(Reason.MAT_RESIGN_UNDER_OWN_DOUBLE)
         if s.phase not in (ROLL, MOVE, OPENING, DOUBLED):
-            raise MatFileError("a game cannot be resigned now")
+            raise MatFileError(Reason.MAT_RESIGN_NOW)
         # while a double is pending (no "Drops" written) the player doubled resigned, as gnubg reads it: the
         # points are counted on the cube before the double
         if a.value % s.cube == 0 and a.value // s.cube in KIND_BY_VALUE:
@@ -503,10 +507,8 @@ class _Replayer:
         """A ``Wins`` line after a bear-off or a drop: the play decides, as in gnubg."""
         s = self.state
         if done.winner != a.column:
-            raise MatFileError(
-                f"the file says {s.players[a.column]} wins {a.value}, "
-                f"the play gives {s.players[done.winner]} {done.points}"
-            )
+            raise MatFileError(Reason.MAT_WINNER_DIFFERS, name=s.players[a.column], points=a.value,
+                               winner=s.players[done.winner], won=done.points)
         if a.value == done.points:
             return
         before = done.score[done.winner] - done.points

@@ -136,6 +136,13 @@ def test_the_request_reads_only_the_records_head_and_the_worker_refuses_what_it_
     refusal = ImportJob.objects.get(pk=job.json()["id"]).refusal
     assert refusal["code"] == "invalid_mat_file" and "this is no line" in refusal["detail"]
     assert Event.objects.count() == before
+    # the worker had no reader: the job keeps the refusal's reason, and says it in the language of whoever reads it
+    address = f"/api/imports/{job.json()['id']}/"
+    english = api(member).get(address, HTTP_ACCEPT_LANGUAGE="en").json()["refusal"]
+    french = api(member).get(address, HTTP_ACCEPT_LANGUAGE="fr").json()["refusal"]
+    assert english["detail"] == "game 2: cannot read the line 'this is no line of a match file'"
+    assert french["detail"] == "partie 2 : la ligne « this is no line of a match file » est illisible"
+    assert french["code"] == english["code"] == "invalid_mat_file" and french["game"] == 2 and "said" not in french
 
     named = text.replace("Anvil", "N" * (limits.MAX_NAME + 1))
     refused = api(member).post("/api/matches/import/", {"text": named}, format="json")

@@ -58,6 +58,9 @@ def test_an_illegal_move_in_a_file_is_refused_naming_game_and_move_and_nothing_i
     body = response.json()
     assert body["code"] == "invalid_mat_file" and (body["game"], body["move"]) == (1, 2)
     assert body["detail"].startswith("game 1, move 2: 24/18 18/13 is not legal")
+    french = client.post("/api/matches/import/", {"text": text}, format="json", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert french["detail"].startswith("partie 1, coup 2 : 24/18 18/13 n'est pas légal : ")
+    assert (french["code"], french["game"], french["move"]) == ("invalid_mat_file", 1, 2)
     assert Event.objects.count() == 0
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import events as ev
+from games.engine.errors import Reason
 from games.engine.matfile import MatFileError, read_mat, write_mat
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "gnubg"
@@ -164,19 +165,22 @@ def test_illegal_move_is_rejected_with_game_move_and_reason():
     with pytest.raises(MatFileError) as refused:
         read_mat(bad)
     assert (refused.value.game, refused.value.move) == (1, 2)
+    assert (refused.value.fault.reason, refused.value.fault.params["move"]) == (Reason.NOT_LEGAL, "24/18 18/13")
     assert str(refused.value).startswith("game 1, move 2: 24/18 18/13 is not legal")
 
 
 def test_unreadable_move_is_rejected_with_game_and_move():
     bad = text("match_003_5pt.mat").replace(" 13/9* \n", " 13/x9 \n", 1)
-    with pytest.raises(MatFileError, match=r"^game 1, move 3: cannot read '13/x9'"):
+    with pytest.raises(MatFileError) as refused:
         read_mat(bad)
+    assert refusal_of(refused.value) == (1, 3, Reason.UNREADABLE_MOVE, {"text": "'13/x9'"})
 
 
 def test_wrong_score_line_is_rejected():
     bad = text("match_003_5pt.mat").replace(" Alice : 4 ", " Alice : 5 ", 1)
-    with pytest.raises(MatFileError, match="game 2: the file gives the score 5-0, the games before give 4-0"):
+    with pytest.raises(MatFileError) as refused:
         read_mat(bad)
+    assert refusal_of(refused.value) == (2, None, Reason.MAT_SCORE_DIFFERS, {"written": "5-0", "played": "4-0"})
 
 
 def test_wrong_points_in_wins_line_after_the_play_are_a_warning_and_the_wrong_winner_an_error():
@@ -191,13 +195,16 @@ def test_wrong_points_in_wins_line_after_the_play_are_a_warning_and_the_wrong_wi
     line = whole.replace("Wins 1 point\n", "Wins 2 points\n").splitlines().index(" " * 34 + "Wins 2 points") + 1
     assert record.warnings[0].line == line
     loser = whole.replace(" " * 34 + "Wins 1 point\n", " " * 6 + "Wins 1 point\n")
-    with pytest.raises(MatFileError, match="game 2: the file says Alice wins 1, the play gives Bob 1"):
+    with pytest.raises(MatFileError) as refused:
         read_mat(loser)
+    assert refusal_of(refused.value) == (2, None, Reason.MAT_WINNER_DIFFERS,
+                                         {"name": "Alice", "points": 1, "winner": "Bob", "won": 1})
 
 
 def test_file_without_match_line_is_rejected():
-    with pytest.raises(MatFileError, match="no 'N point match' line"):
+    with pytest.raises(MatFileError) as refused:
         read_mat(" Game 1\n  1) 31: 8/5 6/5\n")
+    assert refusal_of(refused.value) == (None, None, Reason.MAT_NO_LENGTH, {})
 
 
 def test_cli_reports_a_bad_file_and_fails(tmp_path):
@@ -214,3 +221,8 @@ def test_shared_oracle_copy_is_identical():
         pytest.skip("../shared is not beside this clone")
     for path in MATCHES:
         assert path.read_bytes() == (shared / path.name).read_bytes()
+
+
+def refusal_of(refused: MatFileError) -> tuple:
+    """Where the file is at fault (game, move) and what is wrong there (the reason and its parameters)."""
+    return refused.game, refused.move, refused.fault.reason, refused.fault.params
