@@ -16,9 +16,8 @@ from rest_framework.views import APIView
 from apikit import paging, printing
 from apikit.refusals import refusal_text, said_later
 from eventlog import store
-from eventlog.idempotency import IdempotencyKeyReused, run_once
 from games import exports, imports, selectors, viewer
-from games.command_handler import match_command
+from games.command_answers import answer_command
 from games.creation import match_create
 from games.errors import BadCommand, MatchNotFound, Reason
 from games.loading import match_load
@@ -111,53 +110,12 @@ class MatchCommands(APIView):
         description="One command of the match; its body's ``type`` says which.",
     )
     def post(self, request, stream_id: str):
-        command = request.data if isinstance(request.data, dict) else None
-        key = request.headers.get("Idempotency-Key")
-
-        folded = {}  # this request's own fold, so the first answer folds nothing again
-
-        def send() -> tuple[int, dict]:
-            typed, expected = typed_command(command)
-            record, new = match_command(
-                actor=request.user, stream_id=stream_id, command=typed, expected_version=expected, command_id=key,
-                correlation_id=request.headers.get("X-Correlation-ID"),
-            )
-            folded[record.version] = record
-            return 200, store.receipt_body(new, record.version)  # kept by the append itself (receipt_of_append)
-
-        def answer(receipt: dict) -> dict:
-            # the state the command left (a retry's answer too, though the match has moved on since)
-            version = receipt["version"]
-            record = folded.get(version) or match_load(stream_id, version=version)
-            return {"appended": receipt["appended"], "state": selectors.match_state_data(record)}
-
-        try:
-            status_code, body = run_once(actor=str(request.user.pk), key=key,
-                                         request={"match": stream_id, "command": command}, command=send, answer=answer,
-                                         receipt_of_append=True)
-        except (store.ConcurrencyError, IdempotencyKeyReused):
-            # two tablets on one match: the one that was behind is told what the other recorded, and gets the
-            # state now, instead of jargon (a reused key) or a bare version number
-            stale = _stale(request.user, stream_id, command)
-            if stale is None:
-                raise
-            return Response(stale, status=status.HTTP_409_CONFLICT)
-        # the match's version now: a retried command's answer is the state it left, maybe overtaken since (asked of
-        # the log); a command run now left the version it answers with, and nothing is read again to say so
-        ran = folded.get(body["state"]["version"]) if status_code == 200 else None
-        version = ran.version if ran is not None else store.stream_version(stream_id)
-        return Response(body, status=status_code, headers={"X-Match-Version": str(version)})
-
-
-def _stale(user, stream_id: str, command) -> dict | None:
-    """The stale answer, if the command was sent for a version of the match that has moved on; else None."""
-    expected = command.get("expected_version") if isinstance(command, dict) else None
-    if not isinstance(expected, int) or isinstance(expected, bool) or expected < 1:
-        return None
-    record = match_load(stream_id)
-    if record.version <= expected or not can_read(user, record):
-        return None
-    return {**selectors.stale_answer(record, store.read_stream(stream_id, after=expected)), "sent_version": expected}
+        answer = answer_command(actor=request.user, stream_id=stream_id,
+                                body=request.data if isinstance(request.data, dict) else None, parse=typed_command,
+                                key=request.headers.get("Idempotency-Key"),
+                                correlation_id=request.headers.get("X-Correlation-ID"))
+        headers = {"X-Match-Version": str(answer.version)} if answer.version is not None else {}
+        return Response(answer.body, status=answer.status, headers=headers)
 
 
 class MatchEvents(APIView):
