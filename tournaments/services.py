@@ -39,7 +39,7 @@ from tournaments.formats.core import SETTLED
 
 from . import commands as cmds
 from . import config as config_rules
-from . import decider, derive, stream
+from . import decider, derive, process, stream
 from . import events as ev
 from .models import Tournament
 from .selectors import tournament_facts, tournament_view  # noqa: F401 - reads, kept here for callers
@@ -357,18 +357,17 @@ def _effects(actor, facts: stream.Facts, command, decided: list[ev.TournamentEve
             link = facts.matches.get(e.slot)
             if link is not None and set(link["players"]) == {e.winner, e.loser}:
                 # the slot's match shows the corrected result too (its viewer, the home page)
+                known = store.stream_version(link["match_id"])
                 if match_set_result(stream_id=link["match_id"], winner_player=e.winner,
                                     score=(e.winner_points, e.loser_points), reason=e.reason, actor=actor):
-                    out.append(ev.SlotMatchResultCorrected(
-                        e.slot, link["match_id"], match_load(link["match_id"]).version, e.winner, e.loser,
-                        e.winner_points, e.loser_points, e.reason))
+                    out += _slot_facts(facts, link["match_id"], known)
         elif isinstance(e, (ev.ChallengeDeclined, ev.ChallengeLapsed)) and e.outcome == "cancelled":
             out += _void_slot_match(facts, f"ladder:c{e.number}", f"challenge {e.event_type[9:].lower()}", actor)
         elif isinstance(e, ev.MatchUnplayed):
             out += _void_slot_match(facts, e.slot, "not played by the round's deadline", actor)
     if isinstance(command, cmds.VoidMatch):
         link = facts.matches[command.slot]
-        out += _void_match(link["match_id"], command.slot, command.reason.strip() or "voided by the director", actor)
+        out += _void_match(facts, link["match_id"], command.reason.strip() or "voided by the director", actor)
     return out
 
 
@@ -378,26 +377,33 @@ def _close_slot_match(actor, facts: stream.Facts, result, how: str) -> list[ev.T
     if link is None:
         return []
     score = None if how == "forfeit" else (result.winner_points, result.loser_points)
+    known = store.stream_version(link["match_id"])
     if not match_close(stream_id=link["match_id"], winner_player=result.winner, score=score, how=how,
                        actor=actor):
         return []
-    return [ev.SlotFinished(result.slot, link["match_id"], match_load(link["match_id"]).version,
-                            result.winner, result.loser, *(score or (0, 0)), how=how)]
+    return _slot_facts(facts, link["match_id"], known)
 
 
 def _void_slot_match(facts: stream.Facts, slot: str, reason: str, actor) -> list[ev.TournamentEvent]:
     """A slot settled without being played (a cancelled challenge, a league match past its deadline): its
     match, created and never begun, is voided so nobody plays it."""
     link = facts.matches.get(slot)
-    return _void_match(link["match_id"], slot, reason, actor) if link else []
+    return _void_match(facts, link["match_id"], reason, actor) if link else []
 
 
-def _void_match(match_id: str, slot: str, reason: str, actor) -> list[ev.TournamentEvent]:
+def _void_match(facts: stream.Facts, match_id: str, reason: str, actor) -> list[ev.TournamentEvent]:
     record = match_load(match_id)
     if record.voided is not None:
         return []
     match_void(stream_id=match_id, reason=reason, actor=actor)
-    return [ev.SlotMatchVoided(slot, match_id, match_load(match_id).version, reason)]
+    return _slot_facts(facts, match_id, record.version)
+
+
+def _slot_facts(facts: stream.Facts, match_id: str, known: int) -> list[ev.TournamentEvent]:
+    """The slot's facts about what was just appended to its match after version ``known``, by the process
+    manager's own rule (``process.fact_of``): recorded with the command that caused them, so the event's pages
+    show them at once; the follower, reaching those match events later, finds them known and adds nothing."""
+    return [fact for e in store.read_stream(match_id, after=known) if (fact := process.fact_of(facts, e))]
 
 
 # -- the process manager's second half: creating, closing and replacing matches -----------------
@@ -437,7 +443,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
                                        slot.result.loser_points)
             new += _close_slot_match(None, facts, result, "forfeit" if slot.result.forfeit else "paper")
         for slot_key, match_id in replaced:  # nobody has rolled yet: a wrong pairing is simply replaced
-            new += _void_match(match_id, slot_key, "pairing changed by a result correction", None)
+            new += _void_match(facts, match_id, "pairing changed by a result correction", None)
         if new:  # what the matches now say, folded in before deciding what comes next
             for e in new:
                 stream.apply(facts, e, facts.version + 1)
