@@ -40,6 +40,9 @@ class Reason(Enum):
     ALREADY_MERGED = gettext_noop("already merged: player %(players)s")
     NOT_A_PLAYER = gettext_noop("players are named by their ids (whole numbers)")
     NO_SUCH_PLAYER = gettext_noop("no player %(players)s")
+    # who may act on players (players/services.py)
+    MAY_NOT_MERGE = gettext_noop("merging players needs the permission to change players")
+    NOT_YOUR_LANGUAGE = gettext_noop("only the player chooses their language")
 
 
 class MergeRefused(Refusal, ValueError):

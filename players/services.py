@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from eventlog import store
+from eventlog.refusals import Refusal
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 
@@ -22,7 +23,11 @@ from .identity import MergeRefused, Reason
 from .models import Player
 from .selectors import players_stream
 
-__all__ = ["MergeRefused", "player_merge", "player_set_language"]
+__all__ = ["MergeRefused", "PlayersForbidden", "player_merge", "player_set_language"]
+
+
+class PlayersForbidden(Refusal, PermissionDenied):
+    """Not this actor's to do (HTTP 403 ``permission_denied``): a refusal as data, its reason a ``Reason``'s."""
 
 
 def player_merge(
@@ -33,13 +38,13 @@ def player_merge(
     ``expected_version``: the version of the players' stream the caller looked at (a stale one gets
     :class:`~eventlog.store.ConcurrencyError`); without it the merge is judged on the stream as it stands
     when appended (the log's lock is held from the read to the append, so no other merge slips in between).
-    Refusals (:class:`MergeRefused`, ``PermissionDenied``) append nothing and change nothing.
+    Refusals (:class:`MergeRefused`, :class:`PlayersForbidden`) append nothing and change nothing.
 
     The kept entry takes over what only a duplicate has (its user account, club, country): those are the
     person's details, not results, and no projection reads them.
     """
     if not authority.may_merge_players(actor):
-        raise PermissionDenied("merging players needs the permission to change players")
+        raise PlayersForbidden(Reason.MAY_NOT_MERGE)
     ids = (kept_id, *duplicate_ids)
     if any(not isinstance(p, int) or isinstance(p, bool) for p in ids):
         raise MergeRefused(Reason.NOT_A_PLAYER)
@@ -79,7 +84,7 @@ def player_set_language(*, actor, player: Player, language: str) -> Player:
     """Record the language ``player`` is written to in; only the player themself chooses it here (a director sets
     it for a new member through the club's list). ``language`` is a site's code or an empty string (the site's)."""
     if not (actor is not None and actor.is_authenticated and player.user_id == actor.pk):
-        raise PermissionDenied("only the player chooses their language")
+        raise PlayersForbidden(Reason.NOT_YOUR_LANGUAGE)
     code = language_code(language) if language else ""
     if code is None:
         raise ValueError(f"the site does not speak {language[:20]!r}")

@@ -75,8 +75,9 @@ def test_only_who_may_change_players_may_merge(who, people, make_user):
     if who.startswith("staff"):
         type(actor).objects.filter(pk=actor.pk).update(is_staff=True)
     before, table = log(), players_table()
-    with pytest.raises(PermissionDenied, match="permission to change players"):
+    with pytest.raises(PermissionDenied) as refused:
         player_merge(actor=actor, kept_id=people[0], duplicate_ids=[people[1]], reason="x")
+    assert refused.value.reason == identity.Reason.MAY_NOT_MERGE
     assert log() == before and players_table() == table
 
 
