@@ -53,6 +53,8 @@ class Reason(Enum):
                               "[3, 1]")
     NOT_AWAITING_CONFIRMATION = gettext_noop("this match is not an import waiting for confirmation")
     PLAYER_SEAT = gettext_noop("'player' is 0 or 1")
+    RESIGN_KIND = gettext_noop("'kind' is single, gammon or backgammon")
+    FIELDS = gettext_noop("%(first)s; %(rest)s")  # a body with more than one field at fault: each said in turn
     MOVE_TOO_LONG = gettext_noop("'move' is a play of at most %(n)s characters, e.g. \"24/18 13/11*\"")
     MOVE_NOTATION = gettext_noop("'move' is the play in gnubg notation, e.g. \"24/18 13/11*\" (\"\" when no play)")
     DICE_FIELD = gettext_noop("'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for server dice")

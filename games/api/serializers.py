@@ -34,9 +34,20 @@ class Text(serializers.CharField):
         return super().to_internal_value(data)
 
 
-def _said(message: str, *keys: str) -> dict:
+# each field refusal the serializers say, by its text: DRF keeps a field's refusal as a text, and a command's
+# refusal is data (its reason and parameters), as the service's own refusals of the same fields are
+_REASON_OF: dict[str, tuple[Reason, dict]] = {}
+
+
+def _said(reason: Reason, *keys: str, **params) -> dict:
     """The same reason for each of these refusals of a field (its reasons name the field, as the service's do)."""
-    return dict.fromkeys(keys, message)
+    return dict.fromkeys(keys, _text(reason, **params))
+
+
+def _text(reason: Reason, **params) -> str:
+    text = reason.value % params
+    _REASON_OF[text] = (reason, params)
+    return text
 
 
 class _Pair(serializers.Field):
@@ -64,15 +75,13 @@ def _pair_schema(low: int, high: int) -> dict:
 @extend_schema_field(_pair_schema(1, 6))
 class Dice(_Pair):
     def __init__(self, **kwargs):
-        super().__init__(low=1, high=6, reason="'dice' is two numbers from 1 to 6, e.g. [3, 1], or absent for "
-                                               "server dice", **kwargs)
+        super().__init__(low=1, high=6, reason=_text(Reason.DICE_FIELD), **kwargs)
 
 
 @extend_schema_field(_pair_schema(0, limits.MAX_SCORE))
 class FinalScore(_Pair):
     def __init__(self, **kwargs):
-        super().__init__(low=0, high=limits.MAX_SCORE, reason="'score' is the final score of both players, e.g. [7, 4]",
-                         **kwargs)
+        super().__init__(low=0, high=limits.MAX_SCORE, reason=_text(Reason.SCORE_FIELD), **kwargs)
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -115,8 +124,7 @@ class _Command(serializers.Serializer):
     command_type: str = ""
     expected_version = serializers.IntegerField(
         min_value=1, help_text="the version of the match you are looking at",
-        error_messages=_said("'expected_version' (the version of the match you are looking at) is required",
-                             "required", "null", "invalid", "min_value", "max_string_length"))
+        error_messages=_said(Reason.EXPECTED_VERSION, "required", "null", "invalid", "min_value", "max_string_length"))
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -138,7 +146,7 @@ class _Seated(_Command):
     player = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=1,
         help_text="the seat acting, for an official recording at the table; a player acts in their own seat",
-        error_messages=_said("'player' is 0 or 1", "invalid", "min_value", "max_value", "max_string_length"))
+        error_messages=_said(Reason.PLAYER_SEAT, "invalid", "min_value", "max_value", "max_string_length"))
     action: type = object
 
     def command(self):
@@ -159,10 +167,8 @@ class MoveCommandSerializer(_Seated):
     command_type = "move"
     move = Text(allow_blank=True, trim_whitespace=False, max_length=limits.MAX_MOVE_TEXT,
                 help_text='the play in gnubg notation, e.g. "24/18 13/11*" ("" when there is no play)',
-                error_messages={**_said('\'move\' is the play in gnubg notation, e.g. "24/18 13/11*" ("" when no play)',
-                                        "required", "null", "invalid"),
-                                "max_length": f"'move' is a play of at most {limits.MAX_MOVE_TEXT} characters, "
-                                              'e.g. "24/18 13/11*"'})
+                error_messages=_said(Reason.MOVE_NOTATION, "required", "null", "invalid")
+                | _said(Reason.MOVE_TOO_LONG, "max_length", n=limits.MAX_MOVE_TEXT))
 
     def command(self):
         return engine.Move(self.validated_data.get("player"), self.validated_data["move"])
@@ -171,7 +177,7 @@ class MoveCommandSerializer(_Seated):
 class ResignCommandSerializer(_Seated):
     command_type = "resign"
     kind = serializers.ChoiceField(choices=list(KIND_VALUE), default="single", help_text="what is resigned",
-                                   error_messages=_said("'kind' is single, gammon or backgammon", "invalid_choice",
+                                   error_messages=_said(Reason.RESIGN_KIND, "invalid_choice",
                                                         "null"))
 
     def command(self):
@@ -194,8 +200,8 @@ DeclineResignationCommandSerializer = _seated("decline_resignation", engine.Decl
                                               "Decline the resignation offered: play goes on.")
 
 
-_REASON = {**_said("a director's correction or void needs a 'reason'", "required", "null", "invalid", "blank"),
-           "max_length": f"'reason' is at most {limits.MAX_REASON} characters"}
+_REASON = (_said(Reason.REASON_REQUIRED, "required", "null", "invalid", "blank")
+           | _said(Reason.REASON_TOO_LONG, "max_length", n=limits.MAX_REASON))
 
 
 class CorrectResultCommandSerializer(_Command):
@@ -203,7 +209,7 @@ class CorrectResultCommandSerializer(_Command):
 
     command_type = "correct_result"
     winner = serializers.IntegerField(min_value=0, max_value=1, help_text="the winner's seat",
-                                      error_messages=_said("'winner' is 0 or 1", "required", "null", "invalid",
+                                      error_messages=_said(Reason.WINNER_SEAT, "required", "null", "invalid",
                                                            "min_value", "max_value", "max_string_length"))
     score = FinalScore(help_text="the final score by seat; in a match to L points the winner has at most "
                                  f"L - 1 + {limits.MAX_GAME_POINTS}")
@@ -267,13 +273,24 @@ def typed_command(body) -> tuple:
         raise BadCommand(Reason.UNKNOWN_COMMAND_TYPE, type=repr(kind), types=", ".join(COMMAND_SERIALIZERS))
     form = form_class(data=body)
     if not form.is_valid():  # refused as the service refuses a command: one reason, the code clients know
-        raise BadCommand("; ".join(_reason(field, problems) for field, problems in _flat(form.errors)))
+        raise _refused([_fault(field, problems) for field, problems in _flat(form.errors)])
     return form.command(), form.validated_data["expected_version"]
 
 
-def _reason(field: str, problems: list) -> str:
+def _fault(field: str, problems: list) -> BadCommand:
     said = " ".join(map(str, problems))
-    return said if f"'{field}'" in said else f"'{field}': {said}"  # DRF's own reasons do not name the field
+    if said in _REASON_OF:
+        reason, params = _REASON_OF[said]
+        return BadCommand(reason, **params)
+    return BadCommand(said if f"'{field}'" in said else f"'{field}': {said}")  # DRF's own reasons, in its words
+
+
+def _refused(faults: list[BadCommand]) -> BadCommand:
+    """One refusal for the body: its one fault, or each in turn."""
+    first, *rest = faults
+    if not rest:
+        return first
+    return BadCommand(Reason.FIELDS, first=first, rest=_refused(rest))
 
 
 def _flat(errors, prefix=""):

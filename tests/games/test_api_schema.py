@@ -2,7 +2,6 @@
 command's body is one schema per command type, and what the API really answers conforms to what it declares."""
 
 import random
-import re
 
 import jsonschema
 import pytest
@@ -11,7 +10,7 @@ import yaml
 from games.api.serializers import COMMAND_SERIALIZERS, typed_command
 from games.commands import COMMAND_CLASSES, COMMAND_TYPES
 from games.engine import errors as engine_errors
-from games.errors import BadCommand, MatchNotFound
+from games.errors import BadCommand, MatchNotFound, Reason
 from games.limits import NotRepresentable
 
 from .recorder import Recorder
@@ -85,15 +84,38 @@ def test_each_body_is_built_into_its_typed_command(body, command):
 
 
 @pytest.mark.parametrize("body, reason", [
-    ([], "a JSON object"), ({"type": "fly", "expected_version": 1}, "unknown command type"),
-    ({"type": "move", "expected_version": 1, "move": 5}, "'move' is the play"),
-    ({"type": "roll", "expected_version": True}, "'expected_version'"),
-    ({"type": "correct_result", "expected_version": 1, "winner": 0, "score": [5, True], "reason": "x"}, "'score'"),
-    ({"type": "void", "expected_version": 1, "reason": "   "}, "needs a 'reason'"),
+    ([], Reason.COMMAND_OBJECT), ({"type": "fly", "expected_version": 1}, Reason.UNKNOWN_COMMAND_TYPE),
+    ({"type": "move", "expected_version": 1, "move": 5}, Reason.MOVE_NOTATION),
+    ({"type": "roll", "expected_version": True}, Reason.EXPECTED_VERSION),
+    ({"type": "correct_result", "expected_version": 1, "winner": 0, "score": [5, True], "reason": "x"},
+     Reason.SCORE_FIELD),
+    ({"type": "void", "expected_version": 1, "reason": "   "}, Reason.REASON_REQUIRED),
+    ({"type": "move", "expected_version": 1, "move": "8/5" * 200}, Reason.MOVE_TOO_LONG),
 ])
 def test_a_body_that_is_no_command_is_refused_with_a_reason(body, reason):
-    with pytest.raises(BadCommand, match=re.escape(reason)):
+    with pytest.raises(BadCommand) as refused:
         typed_command(body)
+    assert refused.value.reason == reason
+
+
+def test_a_body_with_several_fields_at_fault_names_each_and_is_said_in_french():
+    from django.utils import translation
+
+    from deploy import refusals
+
+    with pytest.raises(BadCommand) as refused:
+        typed_command({"type": "correct_result", "expected_version": 0, "winner": 3, "score": [7], "reason": ""})
+    faults, refusal = [], refused.value
+    while refusal.reason == Reason.FIELDS:
+        faults.append(refusal.params["first"].reason)
+        refusal = refusal.params["rest"]
+    faults.append(refusal.reason)
+    assert faults == [Reason.EXPECTED_VERSION, Reason.WINNER_SEAT, Reason.SCORE_FIELD, Reason.REASON_REQUIRED]
+    assert str(refused.value).startswith("'expected_version' (the version of the match you are looking at) is "
+                                         "required; 'winner' is 0 or 1; ")
+    with translation.override("fr"):
+        french = refusals.said(refused.value, "bad_command")
+    assert french != str(refused.value) and "%(" not in french and french.count(" ; ") == 3
 
 
 def test_bodies_validated_one_after_another_share_nothing():
@@ -110,8 +132,9 @@ def test_bodies_validated_one_after_another_share_nothing():
     assert MoveCommandSerializer._declared_fields["move"].parent is None  # the class's own, never bound
     for body, command in [({"type": "move", "expected_version": 5, "move": "24/18"}, "Move(player=None, move='24/18')"),
                           ({"type": "roll", "expected_version": 6, "player": 0}, "RollDice(player=0, dice=None)")]:
-        with pytest.raises(BadCommand, match="'player' is 0 or 1"):
+        with pytest.raises(BadCommand) as refused:
             typed_command({**body, "player": 7})
+        assert refused.value.reason == Reason.PLAYER_SEAT
         assert repr(typed_command(body)[0]) == command
 
 
