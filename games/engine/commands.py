@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .clock import Preset
 from .events import RollSource
 
 
@@ -104,3 +105,51 @@ class AcceptResignation:
 @dataclass(frozen=True)
 class DeclineResignation:
     player: int | None
+
+
+# -- the clock (games/engine/clock.py): ``at`` is the reading, in milliseconds on the platform's time line --------
+
+
+@dataclass(frozen=True)
+class SetClock:
+    """Set a clock at the start of a game (before its opening roll), with a preset's figures."""
+
+    preset: Preset
+    at: int
+
+
+@dataclass(frozen=True)
+class PressClock:
+    """``player`` presses their clock: after moving, doubling, taking, or when they cannot move; at the opening
+    roll, the player with the lower die; once a game is over, the player whose clock runs stops both."""
+
+    player: int | None
+    at: int
+
+
+@dataclass(frozen=True)
+class PauseClock:
+    """Both clocks stopped for a director's call."""
+
+    at: int
+
+
+@dataclass(frozen=True)
+class ResumeClock:
+    at: int
+
+
+@dataclass(frozen=True)
+class ClaimTime:
+    """The running clock's flag has fallen (the opponent or the director says so, or the tablet sees it)."""
+
+    at: int
+
+
+@dataclass(frozen=True)
+class RecordLateness:
+    """``player`` is not at the board at reading ``at`` (or arrived then) for a match called at ``called_at``."""
+
+    player: int
+    called_at: int
+    at: int

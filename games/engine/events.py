@@ -175,7 +175,8 @@ class ResignationDeclined:
 
 @dataclass(frozen=True)
 class GameWon:
-    """``reason`` is ``bearoff``, ``drop`` or ``resignation``; ``score`` is after the game."""
+    """``reason`` is ``bearoff``, ``drop``, ``resignation``, ``time`` (a flag fell: the match given, ``points``
+    what the winner needed) or ``late`` (penalty points past half the match); ``score`` is after the game."""
 
     game: int
     winner: int
@@ -190,6 +191,65 @@ class GameWon:
 class MatchWon:
     winner: int
     score: tuple[int, int]
+
+
+# -- the clock (games/engine/clock.py): every reading ``at`` in milliseconds on the platform's time line --------
+
+
+@dataclass(frozen=True)
+class ClockSet:
+    """A clock set at the start of a game: its preset's figures and each player's reserve."""
+
+    preset: str
+    per_point: int
+    per_scored: int
+    delay: int
+    overtime: int
+    reserves: tuple[int, int]
+    at: int
+
+
+@dataclass(frozen=True)
+class ClockPressed:
+    """``player`` pressed their clock: it stops and the opponent's starts (between games: both stand still)."""
+
+    player: int
+    at: int
+
+
+@dataclass(frozen=True)
+class ClockPaused:
+    at: int
+
+
+@dataclass(frozen=True)
+class ClockResumed:
+    at: int
+
+
+@dataclass(frozen=True)
+class OvertimeGiven:
+    """``player``'s reserve ran out at ``at`` for the first time; the preset's overtime is their reserve now."""
+
+    player: int
+    at: int
+
+
+@dataclass(frozen=True)
+class FlagFell:
+    """``player``'s reserve ran out at ``at``: they lose the match (the ``GameWon`` that follows, reason "time")."""
+
+    player: int
+    at: int
+
+
+@dataclass(frozen=True)
+class LatePenalty:
+    """``player`` was not at the board: ``points`` more penalty points to the opponent (lateness, at ``at``)."""
+
+    player: int
+    points: int
+    at: int
 
 
 Event = Union[
@@ -210,6 +270,13 @@ Event = Union[
     ResignationDeclined,
     GameWon,
     MatchWon,
+    ClockSet,
+    ClockPressed,
+    ClockPaused,
+    ClockResumed,
+    OvertimeGiven,
+    FlagFell,
+    LatePenalty,
 ]
 
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in Event.__args__}

@@ -52,6 +52,7 @@ from functools import reduce
 from . import commands as cmd
 from . import events as ev
 from .board import BAR, OFF, Position
+from .clock import Clock
 from .errors import CubeNotAvailable, EngineError, InvalidAction, MatchOver, NotYourTurn, Reason
 from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE, Outcome
 from .moves import Play, _effect, legal_moves, play
@@ -119,6 +120,8 @@ class MatchState:
     winner: int | None = None
     last_game: ev.GameWon | None = None
     games: tuple[GameRecord, ...] = ()  # every game begun or won, in order: games[n - 1] is game n
+    clock: Clock | None = None  # the match's clock, from the game it was set in (games/engine/match_clock.py)
+    late: tuple[int, int] = (0, 0)  # penalty points each player gave for lateness
 
     def game_record(self, number: int) -> GameRecord | None:
         """Game ``number``'s record (1, 2…), or None if it has not begun."""
@@ -679,3 +682,8 @@ _EVOLVERS = {
     ev.GameWon: _on_game_won,
     ev.MatchWon: _on_match_won,
 }
+
+from . import match_clock  # noqa: E402 - the clock's commands and facts, judged against the match's state
+
+_DECIDERS.update(match_clock.DECIDERS)
+_EVOLVERS.update(match_clock.EVOLVERS)
