@@ -19,7 +19,9 @@ from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, decide, e
 from . import dice as dice_rolls
 from . import limits, streams
 from .appending import append_events, fold_checked, new_events
-from .commands import COMMAND_TYPES, DIRECTOR_COMMANDS, TYPE_OF, ConfirmImport, MatchCommand, RollDice, SetRated
+from .clocks import clock_events
+from .commands import (CLOCK_COMMANDS, COMMAND_TYPES, DIRECTOR_COMMANDS, TYPE_OF, ConfirmImport, MatchCommand,
+                       PressClock, RollDice, SetRated)
 from .director import director_event, rated_event
 from .errors import BadCommand, Reason
 from .forbidden import Forbidden
@@ -89,9 +91,13 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
             else:
                 if not official:
                     raise Forbidden(Reason.OFFICIAL_CORRECTS)
-                # marking it rated reveals no dice: the match may still be at the board
-                new = (rated_event(command, record) if isinstance(command, SetRated)
-                       else director_event(command, record) + reveal_open_seed(stream_id))
+                # marking it rated or the clock's calls reveal no dice: the match may still be at the board
+                if isinstance(command, SetRated):
+                    new = rated_event(command, record)
+                elif isinstance(command, CLOCK_COMMANDS):
+                    new = _stored(clock_events(command, record, None), stream_id)
+                else:
+                    new = director_event(command, record) + reveal_open_seed(stream_id)
             after = fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
             append_events(stream_id, record.version, new, actor, command_id, correlation_id)
         remember_on_commit(after)
@@ -138,6 +144,16 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
 _ANSWERS = (cmd.Take, cmd.Drop, cmd.Beaver, cmd.Raccoon, cmd.Resign)
 
 
+def _stored(judged: list, stream_id: str) -> list[NewEvent]:
+    """Judged events as appended: the engine's turned into stored events, a game's end with its seed revealed."""
+    new: list[NewEvent] = []
+    for event in judged:
+        new.extend([event] if isinstance(event, NewEvent) else new_events([event]))
+        if isinstance(event, engine_events.GameWon):
+            new.extend(reveal_open_seed(stream_id))
+    return new
+
+
 def _check_dice_source(command: RollDice, record: MatchRecord) -> None:
     """A roll comes from the source the match was created with: nobody picks their own dice in a server match."""
     if record.dice_source == DiceSource.SERVER and command.dice is not None:
@@ -176,6 +192,10 @@ def _acting_player(command, state: MatchState, seat: int | None, official: bool)
 
 def _expected_actor(command, state: MatchState) -> int:
     """Whom a recorder at the table acts for when the command does not say."""
+    if isinstance(command, PressClock) and state.clock is not None:
+        if state.clock.running is not None:
+            return state.clock.running
+        return state.answerer if state.phase == DOUBLED else 1 - state.turn  # the opening roll's lower die
     if state.phase == DOUBLED and isinstance(command, _ANSWERS):
         return state.answerer  # after a beaver the doubler answers; the player doubled may resign instead
     if isinstance(command, (cmd.Take, cmd.Drop, cmd.Beaver, cmd.AcceptResignation, cmd.DeclineResignation)):
@@ -191,6 +211,8 @@ def _decide(command, record: MatchRecord, player: int | None, stream_id: str) ->
     if isinstance(command, RollDice):
         _check_dice_source(command, record)
         return _roll(command, record, player, stream_id)
+    if isinstance(command, CLOCK_COMMANDS):
+        return clock_events(command, record, player)
     if isinstance(command, cmd.Move):
         move = command.move
         if isinstance(move, str) and len(move) > limits.MAX_MOVE_TEXT:

@@ -50,10 +50,66 @@ class ConfirmImport:
     """The other player (or an official) vouches for an imported record, which then counts for the ratings."""
 
 
+# -- the clock (games/clocks.py): the server's receipt time is the reading the engine judges ----------------------
+
+
+@dataclass(frozen=True)
+class SetClock:
+    """Set the match's clock at the start of a game: a preset (games.engine.clock.PRESETS) or ``custom`` with its
+    figures in seconds."""
+
+    preset: str
+    per_point: int | None = None
+    per_scored: int | None = None
+    delay: int | None = None
+    overtime: int | None = None
+    player: int | None = None  # who asks: either player at the board, or an official
+
+
+@dataclass(frozen=True)
+class PressClock:
+    """Press ``player``'s clock; ``reading`` is the tablet's own clock (milliseconds since 1970), kept beside the
+    server's receipt time."""
+
+    player: int | None = None
+    reading: int | None = None
+
+
+@dataclass(frozen=True)
+class ClaimTime:
+    """The running clock's flag has fallen: said by a player, the recorder or an official."""
+
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class PauseClock:
+    """A director's call: both clocks stand still."""
+
+
+@dataclass(frozen=True)
+class ResumeClock:
+    """The director's call is over: the clock that ran runs again."""
+
+
+@dataclass(frozen=True)
+class CallMatch:
+    """The director calls the match to its board: lateness counts from now."""
+
+
+@dataclass(frozen=True)
+class RecordLateness:
+    """``player`` is not at the board: the penalty points due since the match was called."""
+
+    player: int
+
+
+CLOCK_COMMANDS = (SetClock, PressClock, ClaimTime, PauseClock, ResumeClock, CallMatch, RecordLateness)
+
 MatchCommand: TypeAlias = (
     RollDice | engine.Move | engine.Double | engine.Take | engine.Drop | engine.Beaver | engine.Raccoon
     | engine.Resign | engine.AcceptResignation | engine.DeclineResignation | CorrectResult | VoidMatch | ConfirmImport
-    | SetRated
+    | SetRated | SetClock | PressClock | ClaimTime | PauseClock | ResumeClock | CallMatch | RecordLateness
 )
 
 # the API's name of each command type (the "type" of a command's JSON body)
@@ -72,8 +128,15 @@ COMMAND_CLASSES: dict[str, type] = {
     "void": VoidMatch,
     "confirm_import": ConfirmImport,
     "set_rated": SetRated,
+    "set_clock": SetClock,
+    "press_clock": PressClock,
+    "claim_time": ClaimTime,
+    "pause_clock": PauseClock,
+    "resume_clock": ResumeClock,
+    "call_match": CallMatch,
+    "record_lateness": RecordLateness,
 }
 COMMAND_TYPES = tuple(COMMAND_CLASSES)
 TYPE_OF = {cls: name for name, cls in COMMAND_CLASSES.items()}
 # the commands only an event's director or an official may send
-DIRECTOR_COMMANDS = (CorrectResult, VoidMatch, SetRated)
+DIRECTOR_COMMANDS = (CorrectResult, VoidMatch, SetRated, PauseClock, ResumeClock, CallMatch, RecordLateness)

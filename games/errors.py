@@ -53,6 +53,11 @@ class Reason(Enum):
                               "[3, 1]")
     NOT_AWAITING_CONFIRMATION = gettext_noop("this match is not an import waiting for confirmation")
     PLAYER_SEAT = gettext_noop("'player' is 0 or 1")
+    CLOCK_PRESET = gettext_noop("'preset' is one of %(choices)s")
+    CLOCK_FIGURES = gettext_noop("a custom clock gives 'per_point' (more than 0), and 'per_scored', 'delay' and "
+                                 "'overtime', in whole seconds from 0 to %(most)s")
+    CALLED_BEFORE_PLAY = gettext_noop("a match is called to its board before its first game begins")
+    NOT_CALLED = gettext_noop("lateness counts from the match's call: call the match first")
     RESIGN_KIND = gettext_noop("'kind' is single, gammon or backgammon")
     FIELDS = gettext_noop("%(first)s; %(rest)s")  # a body with more than one field at fault: each said in turn
     MOVE_TOO_LONG = gettext_noop("'move' is a play of at most %(n)s characters, e.g. \"24/18 13/11*\"")

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from apikit.refusals import refusal_text
 
+from games.clocks import clock_data
 from games.engine.board import BAR, OFF
 from games.engine.match import DOUBLED, MOVE
 from games.engine.state_ids import position_id_of
@@ -76,6 +77,7 @@ def match_state_data(record: MatchRecord) -> dict:
             if record.correction
             else None
         ),
+        "clock": clock_data(record),
     }
 
 

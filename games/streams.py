@@ -41,8 +41,10 @@ OFFICIAL_ASSIGNED = "MatchOfficialAssigned"
 # rated or not from now on (a friendly, a walkover): a match outside an event's slots; a slot's match is rated as its
 # event says (the event's own RatedSet)
 RATED_SET = "MatchRatedSet"
+# the director called the match to its board (``at``, milliseconds): lateness counts from then
+CALLED = "MatchCalled"
 PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
-                   IMPORT_CONFIRMED, OFFICIAL_ASSIGNED, RATED_SET)
+                   IMPORT_CONFIRMED, OFFICIAL_ASSIGNED, RATED_SET, CALLED)
 
 # MatchRegistered's schema and how its older rows read are declared on its published type; a version-1
 # registration reads as one with no officiating director (the data migration of the events that held such
@@ -123,6 +125,7 @@ class MatchRecord:
     # index of the next one, games/dice.py): read from the log, so a roll needs no bookkeeping row of its own
     seed_game: int = 0
     seed_rolls: int = 0
+    called_at: int | None = None  # when the director called the match (milliseconds): lateness counts from then
 
     @property
     def finished(self) -> bool:
@@ -252,6 +255,8 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
             changes["published"] = bool(payload["published"])
         elif kind == RATED_SET:
             changes["rated"] = bool(payload["rated"])
+        elif kind == CALLED:
+            changes["called_at"] = int(payload["at"])
         elif kind == SEED_COMMITTED:  # the dice's proof: nothing the rules look at
             seed_game, seed_rolls = payload["game"], 0
         elif kind == SEED_REVEALED:

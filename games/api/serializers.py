@@ -15,7 +15,9 @@ from rest_framework import serializers
 from apikit.serializers import ErrorSerializer
 
 from games import limits
-from games.commands import COMMAND_TYPES, ConfirmImport, CorrectResult, RollDice, SetRated, VoidMatch
+from games import clocks
+from games.commands import (COMMAND_TYPES, CallMatch, ClaimTime, ConfirmImport, CorrectResult, PauseClock,
+                            PressClock, RecordLateness, ResumeClock, RollDice, SetClock, SetRated, VoidMatch)
 from games.engine import commands as engine
 from apikit.long_text import LongText
 from games.engine.events import KIND_VALUE
@@ -250,12 +252,78 @@ class SetRatedCommandSerializer(_Command):
         return SetRated(self.validated_data["rated"])
 
 
+_SECONDS = dict(required=False, allow_null=True, min_value=0, max_value=clocks.MAX_SECONDS)
+
+
+class SetClockCommandSerializer(_Seated):
+    """Set the match's clock at the start of a game (before its opening roll): a federation's preset, or
+    ``custom`` with its figures in seconds."""
+
+    command_type = "set_clock"
+    preset = serializers.ChoiceField(choices=list(clocks.PRESET_NAMES),
+                                     help_text="us, us_overtime_1, us_overtime_2, us_doubles, uk, aba or custom",
+                                     error_messages=_said(Reason.CLOCK_PRESET, "required", "null", "invalid_choice",
+                                                          choices=", ".join(clocks.PRESET_NAMES)))
+    per_point = serializers.IntegerField(help_text="custom: seconds of reserve a point of the match", **_SECONDS)
+    per_scored = serializers.IntegerField(help_text="custom: seconds less a point already scored", **_SECONDS)
+    delay = serializers.IntegerField(help_text="custom: the delay a turn, in seconds", **_SECONDS)
+    overtime = serializers.IntegerField(help_text="custom: the reserve after a first expiry (0: none)", **_SECONDS)
+
+    def command(self):
+        data = self.validated_data
+        return SetClock(data["preset"], data.get("per_point"), data.get("per_scored"), data.get("delay"),
+                        data.get("overtime"), data.get("player"))
+
+
+class PressClockCommandSerializer(_Seated):
+    """Press your clock: after moving, doubling, taking, or when you cannot move; the lower opening die starts the
+    opponent's; once a game is over, the running clock's player stops both."""
+
+    command_type = "press_clock"
+    reading = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                       help_text="the tablet's own clock, milliseconds since 1970: kept for the "
+                                                 "record; the server's receipt time is the clock's")
+
+    def command(self):
+        return PressClock(self.validated_data.get("player"), self.validated_data.get("reading"))
+
+
+ClaimTimeCommandSerializer = _seated("claim_time", ClaimTime, "The running clock's flag has fallen: the match is "
+                                                              "lost on time (refused while time is left).")
+
+
+def _unseated(name: str, command: type, doc: str) -> type[_Command]:
+    return type(f"{name.title().replace('_', '')}CommandSerializer", (_Command,),
+                {"command_type": name, "command": lambda self: command(), "__doc__": doc})
+
+
+PauseClockCommandSerializer = _unseated("pause_clock", PauseClock, "A director's call: both clocks stand still.")
+ResumeClockCommandSerializer = _unseated("resume_clock", ResumeClock, "The clock that ran runs again.")
+CallMatchCommandSerializer = _unseated("call_match", CallMatch, "The director calls the match to its board: "
+                                                                "lateness counts from now.")
+
+
+class RecordLatenessCommandSerializer(_Command):
+    """A player not at the board: the penalty points due since the match was called (one each full 5 minutes;
+    past half the match length, the opponent wins the match)."""
+
+    command_type = "record_lateness"
+    player = serializers.IntegerField(min_value=0, max_value=1, help_text="the seat of the player who is late",
+                                      error_messages=_said(Reason.PLAYER_SEAT, "required", "null", "invalid",
+                                                           "min_value", "max_value", "max_string_length"))
+
+    def command(self):
+        return RecordLateness(self.validated_data["player"])
+
+
 COMMAND_SERIALIZERS: dict[str, type[_Command]] = {
     s.command_type: s for s in (
         RollCommandSerializer, MoveCommandSerializer, DoubleCommandSerializer, TakeCommandSerializer,
         DropCommandSerializer, BeaverCommandSerializer, RaccoonCommandSerializer, ResignCommandSerializer,
         AcceptResignationCommandSerializer, DeclineResignationCommandSerializer, CorrectResultCommandSerializer,
-        VoidCommandSerializer, ConfirmImportCommandSerializer, SetRatedCommandSerializer,
+        VoidCommandSerializer, ConfirmImportCommandSerializer, SetRatedCommandSerializer, SetClockCommandSerializer,
+        PressClockCommandSerializer, ClaimTimeCommandSerializer, PauseClockCommandSerializer,
+        ResumeClockCommandSerializer, CallMatchCommandSerializer, RecordLatenessCommandSerializer,
     )
 }
 assert tuple(COMMAND_SERIALIZERS) == COMMAND_TYPES, "one serializer per command type, in the same order"
@@ -419,6 +487,21 @@ class _ImportWarning(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class _Clock(serializers.Serializer):
+    preset = serializers.CharField()
+    delay = serializers.IntegerField(help_text="the delay a turn, milliseconds")
+    overtime = serializers.IntegerField(help_text="the reserve after a first expiry, milliseconds (0: none)")
+    reserves = serializers.ListField(child=serializers.IntegerField(), help_text="milliseconds left, by seat")
+    delay_left = serializers.IntegerField(help_text="what is left of the running turn's delay, milliseconds")
+    running = serializers.IntegerField(allow_null=True, help_text="whose clock runs (null: both stand still)")
+    paused = serializers.BooleanField()
+    at = serializers.IntegerField(help_text="the server's reading these figures are at, milliseconds since 1970")
+    fallen = serializers.BooleanField(help_text="the running clock's flag has fallen: claim_time ends the match")
+    overtime_used = serializers.ListField(child=serializers.BooleanField())
+    late = serializers.ListField(child=serializers.IntegerField(), help_text="lateness penalty points given, by seat")
+    called_at = serializers.IntegerField(allow_null=True, help_text="when the director called the match")
+
+
 class _Closed(serializers.Serializer):
     how = serializers.ChoiceField(choices=list(CLOSINGS))
     winner = serializers.IntegerField()
@@ -473,6 +556,7 @@ class MatchStateSerializer(serializers.Serializer):
     over_because = serializers.CharField(allow_null=True)
     closed = _Closed(allow_null=True)
     correction = _Correction(allow_null=True)
+    clock = _Clock(allow_null=True, help_text="the match's clock at the server's reading 'at' (null: no clock)")
 
 
 class _Appended(serializers.Serializer):

@@ -125,6 +125,7 @@ class PressClock:
 
     player: int | None
     at: int
+    device_at: int | None = None
 
 
 @dataclass(frozen=True)

@@ -211,10 +211,12 @@ class ClockSet:
 
 @dataclass(frozen=True)
 class ClockPressed:
-    """``player`` pressed their clock: it stops and the opponent's starts (between games: both stand still)."""
+    """``player`` pressed their clock: it stops and the opponent's starts (between games: both stand still).
+    ``device_at``: the pressing device's own reading, kept for the record (the clock runs on ``at``)."""
 
     player: int
     at: int
+    device_at: int | None = None
 
 
 @dataclass(frozen=True)

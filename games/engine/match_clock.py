@@ -36,12 +36,12 @@ def _press(state: m.MatchState, c: cmd.PressClock) -> list:
         presser = 1 - _to_act(state)
         if c.player != presser:
             raise NotYourTurn(Reason.NOT_YOUR_CLOCK, name=state.players[c.player], other=state.players[presser])
-        return [ev.ClockPressed(c.player, c.at)]
+        return [ev.ClockPressed(c.player, c.at, c.device_at)]
     if c.player != clock.running:
         raise NotYourTurn(Reason.NOT_YOUR_CLOCK, name=state.players[c.player], other=state.players[clock.running])
     if not state.in_game:
-        return [ev.ClockPressed(c.player, c.at)]  # the game is over: the press stops both, no flag falls now
-    return _unless_lost(_flag(state, clock, c.at), ev.ClockPressed(c.player, c.at))
+        return [ev.ClockPressed(c.player, c.at, c.device_at)]  # the game is over: the press stops both, no flag
+    return _unless_lost(_flag(state, clock, c.at), ev.ClockPressed(c.player, c.at, c.device_at))
 
 
 def _claim(state: m.MatchState, c: cmd.ClaimTime) -> list:
