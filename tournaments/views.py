@@ -5,6 +5,7 @@ from django.utils import timezone
 
 from eventlog import live
 from games import selectors as match_selectors
+from games.engine.clock import PRESETS, SECOND
 from players import authority
 
 from . import names, rules_example, selectors, services
@@ -40,7 +41,8 @@ def rules_page(request):
     """How an event's table is made (score, byes, each tie-break), worked out on an example: anyone can check
     every table, as the rating formula and the season rules let them check those."""
     return render(request, "tournaments/rules.html", {"example": rules_example.worked_example(),
-                                                      "tiebreaks": [selectors.tiebreak_view(n) for n in TIEBREAKS]})
+                                                      "tiebreaks": [selectors.tiebreak_view(n) for n in TIEBREAKS],
+                                                      "clock_presets": clock_presets()})
 
 
 def event_follow(request, pk: int):
@@ -57,3 +59,20 @@ def format_views(tournament: Tournament, data: dict) -> dict:
     if data["format"] == Format.LEAGUE:
         return {"league": selectors.league_data(tournament), "standings": []}
     return {}
+
+
+CLOCK_SOURCES = {
+    "us": "USBGF, U.S. Backgammon Clock Rules (2013), 2.1",
+    "us_overtime_1": "USBGF (2013), 2.1, with its optional overtime of 1 minute",
+    "us_overtime_2": "USBGF (2013), 2.1, with its optional overtime of 2 minutes",
+    "us_doubles": "USBGF (2013), 2.2",
+    "uk": "UKBGF; WBGF",
+    "aba": "ABA, Unified Tournament Clock Rules (2003), 2.1",
+}
+
+
+def clock_presets() -> list[dict]:
+    """The engine's clock presets in seconds, with the rules they come from."""
+    return [{"name": p.name, "per_point": p.per_point // SECOND, "per_scored": p.per_scored // SECOND,
+             "delay": p.delay // SECOND, "overtime": p.overtime // SECOND, "source": CLOCK_SOURCES[p.name]}
+            for p in PRESETS.values()]
