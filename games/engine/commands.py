@@ -154,3 +154,12 @@ class RecordLateness:
     player: int
     called_at: int
     at: int
+
+
+@dataclass(frozen=True)
+class GiveMatch:
+    """A record of a match played elsewhere that ended on time or by lateness (its file says so): the match given
+    to ``winner`` for the points they needed. Only a record's import sends it; here the clock decides."""
+
+    winner: int
+    reason: str  # "time" or "late"

@@ -170,10 +170,13 @@ class Reason(Enum):
     READING_BEFORE = gettext_noop("a reading of the clock cannot come before the last one")
     NOT_YOUR_CLOCK = gettext_noop("%(name)s's clock is not running: %(other)s presses")
     FLAG_NOT_FALLEN = gettext_noop("%(name)s still has %(seconds)s seconds")
+    GIVEN_FOR = gettext_noop("a match is given on %(reasons)s")
     LATE_MATCHES_ONLY = gettext_noop("lateness penalties are for a match to a number of points")
     LATE_ONLY_BEFORE_PLAY = gettext_noop("lateness is counted before the match's first game begins")
     NO_PENALTY_DUE = gettext_noop("no penalty point is due yet: one each full 5 minutes after the match is called")
     # Jellyfish .mat files (games/engine/matfile.py): where in the file, then what is wrong there
+    MAT_GIVEN_TO_WHOM = gettext_noop("the file's match ends on %(reason)s, given to '%(name)s', who is not one of its "
+                                     "players")
     MAT_AT_MOVE = gettext_noop("game %(game)s, move %(move)s: %(why)s")
     MAT_AT_GAME = gettext_noop("game %(game)s: %(why)s")
     MAT_LINE_BEFORE_GAME = gettext_noop("unexpected line before the first game: '%(line)s'")

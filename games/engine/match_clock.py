@@ -106,6 +106,18 @@ def _lateness(state: m.MatchState, c: cmd.RecordLateness) -> list:
     return out
 
 
+def _give(state: m.MatchState, c: cmd.GiveMatch) -> list:
+    m._check_player(c.winner)
+    if c.reason not in GIVEN_FOR:
+        raise InvalidAction(Reason.GIVEN_FOR, reasons=", ".join(GIVEN_FOR))
+    if state.is_money:
+        raise InvalidAction(Reason.CLOCK_MATCHES_ONLY)
+    return _given(state, c.winner, c.reason)
+
+
+GIVEN_FOR = ("time", "late")  # the reasons a match is given (a GameWon's reason)
+
+
 def _given(state: m.MatchState, winner: int, reason: str) -> list:
     """The match given to ``winner``: the game under way (or the next, unplayed) won for what they needed."""
     score = list(state.score)
@@ -182,6 +194,7 @@ DECIDERS = {
     cmd.PauseClock: _pause,
     cmd.ResumeClock: _resume,
     cmd.RecordLateness: _lateness,
+    cmd.GiveMatch: _give,
 }
 
 EVOLVERS = {

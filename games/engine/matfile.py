@@ -58,6 +58,7 @@ from . import events as ev
 from .errors import EngineError, ErrorCode, NotationError, Reason, Refusal
 from .events import BACKGAMMON, GAMMON, KIND_VALUE, SINGLE
 from .match import DOUBLED, MOVE, OPENING, OVER, ROLL, MatchState, decide, evolve
+from .match_clock import GIVEN_FOR
 from .notation import format_mat_move
 
 KIND_BY_VALUE = {v: k for k, v in KIND_VALUE.items()}
@@ -347,6 +348,11 @@ def read_mat(text: str, on_game: Callable[[int], None] | None = None) -> MatReco
         replayer.game(game)
         if on_game is not None:
             on_game(done)
+    if headers.get("Termination") in GIVEN_FOR and replayer.state.phase != OVER:
+        winner = headers.get("Winner", "")
+        if winner not in names:
+            raise MatFileError(Reason.MAT_GIVEN_TO_WHOM, reason=headers["Termination"], name=winner)
+        replayer.do(cmd.GiveMatch(names.index(winner), headers["Termination"]))
     warnings.sort(key=lambda w: w.line)
     return MatRecord(tuple(names), length, headers, replayer.events, replayer.state, len(games), warnings)
 
@@ -530,6 +536,7 @@ def write_mat(events, headers: dict[str, str] | None = None, on_game: Callable[[
     lines: list[str] = []
     row: list[str | None] = [None, None]
     number = 0
+    tags_at, given = 0, None  # where the headers end; a match given on time or by lateness: (reason, winner)
 
     def flush() -> None:
         nonlocal row, number
@@ -553,6 +560,7 @@ def write_mat(events, headers: dict[str, str] | None = None, on_game: Callable[[
             lines.append(f'; [Player 1 "{event.players[0]}"]')
             lines.append(f'; [Player 2 "{event.players[1]}"]')
             lines += [f'; [{key} "{value}"]' for key, value in _option_headers(event, headers or {})]
+            tags_at = len(lines)
             lines += ["", f" {event.length} point match", ""]
         elif isinstance(event, ev.GameStarted):
             number = 0
@@ -574,6 +582,17 @@ def write_mat(events, headers: dict[str, str] | None = None, on_game: Callable[[
             put(event.player, f" Beavers => {event.cube}")
         elif isinstance(event, ev.Raccooned):
             put(event.player, f" Raccoons => {event.cube}")
+        elif isinstance(event, ev.GameWon) and event.reason in GIVEN_FOR:
+            # no "Wins" line (gnubg would read a resignation worth at most a backgammon): the game as far as it
+            # was played, the match's end in the headers (gnubg skips them; read_mat gives the match back)
+            flush()
+            if before.phase == OPENING:  # given before the game began: its score line, no play
+                lines += _game_header(event.game, state.players, before.score)
+            lines.append("")
+            given = (event.reason, state.players[event.winner])
+            won += 1
+            if on_game is not None:
+                on_game(won)
         elif isinstance(event, ev.GameWon):
             wins = f"Wins {event.points} point{'s' if event.points != 1 else ''}"
             if event.winner == 1 and row[0] is not None and row[1] is None:
@@ -589,6 +608,8 @@ def write_mat(events, headers: dict[str, str] | None = None, on_game: Callable[[
             if on_game is not None:
                 on_game(won)
     flush()
+    if given is not None:
+        lines[tags_at:tags_at] = [f'; [Termination "{given[0]}"]', f'; [Winner "{given[1]}"]']
     # gnubg ends every game, the last one too, with a blank line; its importer needs it
     return "\n".join(lines).rstrip("\n") + "\n\n"
 

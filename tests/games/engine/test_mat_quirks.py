@@ -374,3 +374,48 @@ def test_gnubg_opens_every_export_with_the_same_games_moves_and_points(tmp_path)
         expected = _games_as_gnubg_sees_them(record)
         assert gnubg_read["length"] == record.length, name
         assert gnubg_read["games"] == expected, name
+
+
+# -- a match lost on time or by lateness ------------------------------------------------------------------------
+
+
+def _lost_on_time() -> list:
+    """Ann (3-1 up in a 5-point match) doubles; Ben's flag falls while he thinks about his answer."""
+    from games.engine.clock import PRESETS
+
+    return _played(c.StartMatch(("Ann", "Ben"), 5, initial_score=(3, 1)), c.SetClock(PRESETS["uk"], 0),
+                   c.Roll(None, (3, 1)), c.PressClock(1, 0), c.Move(0, "8/5 6/5"), c.PressClock(0, 1_000),
+                   c.Roll(1, (6, 4)), c.Move(1, "24/14"), c.PressClock(1, 2_000), c.Double(0), c.PressClock(0, 3_000),
+                   c.ClaimTime(10 * 60_000 + 15_000 + 3_000))
+
+
+def _lost_by_lateness() -> list:
+    return _played(c.StartMatch(("Ann", "Ben"), 5), c.RecordLateness(1, 0, 15 * 60_000))
+
+
+@pytest.mark.parametrize("played, reason", [(_lost_on_time, "time"), (_lost_by_lateness, "late")])
+def test_a_match_given_on_time_or_by_lateness_is_written_with_its_play_and_read_back_given(played, reason):
+    events = played()
+    assert events[-2].reason == reason and events[-1] == ev.MatchWon(0, (5, events[-1].score[1]))
+    written = write_mat(events)
+    assert f'; [Termination "{reason}"]\n; [Winner "Ann"]' in written and "Wins" not in written
+    again = read_mat(written)
+    assert again.state.phase == "over" and again.state.winner == 0 and again.state.score == events[-1].score
+    assert again.events[-2].reason == reason
+    assert write_mat(again.events) == written
+    refused = written.replace('; [Winner "Ann"]', '; [Winner "Cid"]')
+    with pytest.raises(MatFileError) as whom:
+        read_mat(refused)
+    assert whom.value.fault.reason == Reason.MAT_GIVEN_TO_WHOM
+
+
+@pytest.mark.skipif(not os.path.exists(GNUBG), reason="GNU Backgammon is not installed")
+def test_gnubg_reads_a_match_lost_on_time_with_every_move_played(tmp_path):
+    files = tmp_path / "on_time"
+    files.mkdir()
+    events = _lost_on_time()
+    (files / "time.mat").write_text(write_mat(events))
+    seen = _gnubg_reads(files, tmp_path)["time.mat"]
+    assert seen["names"] == ["Ann", "Ben"] and seen["length"] == 5
+    assert seen["scores"] == [[3, 1]]  # the game as far as it was played: gnubg knows no clock
+    assert [m[0] for m in seen["games"][0]["moves"]] == ["Ann", "Ben"]
