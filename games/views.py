@@ -10,6 +10,7 @@ from . import selectors, viewer
 from .errors import MatchNotFound, Reason
 from .loading import match_load
 from .rights import can_read, is_official, seat_of
+from .engine.clock import PRESETS
 from .engine.match import Phase
 from .forbidden import Forbidden
 
@@ -56,7 +57,8 @@ def match_record(request, stream_id: str):
         raise Forbidden(Reason.RECORDERS_ONLY)
     return render(request, "games/record.html", {"m": selectors.match_state_data(record),
                                                  "seat": seat_of(request.user, record),
-                                                 "phases": {phase.name: phase.value for phase in Phase}})
+                                                 "phases": {phase.name: phase.value for phase in Phase},
+                                                 "clock_presets": list(PRESETS)})
 
 
 def match_live(request, stream_id: str):

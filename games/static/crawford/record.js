@@ -11,7 +11,8 @@
   const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
   // the engine's words for how a game ended (games/engine/match.py), in the page's language
   const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
-                  drop: gettext("double dropped"), resignation: gettext("resignation") };
+                  drop: gettext("double dropped"), resignation: gettext("resignation"), time: gettext("on time"),
+                  late: gettext("lateness") };
   const word = (w) => WORDS[w] || w;
   // the match's phases as the engine names them (games.engine.match.Phase), given by the page: one definition
   const P = JSON.parse(document.getElementById("phases").textContent);
@@ -199,6 +200,7 @@
     show("resign", !finished && (phase === P.ROLL || phase === P.MOVE || phase === P.DOUBLED));
     show("accept", !finished && phase === P.RESIGNED); show("decline", !finished && phase === P.RESIGNED);
     $("move-text").value = phase === P.MOVE ? text(steps) : "";
+    drawClock();
     // what the last answer said, then what comes next
     const line = message || [pending, situation()].filter(Boolean).join(" ");
     pending = "";
@@ -378,13 +380,69 @@
     }
     if (!response.ok) { begin(); render(body.detail || "refused", true); return false; }
     adopt(body.state);
+    clockRead = performance.now();
     pending = [note, told(body.appended)].filter(Boolean).join(" ");
+    const due = command.type === "press_clock" ? null : pressDue();
+    if (due !== null) { await send({ type: "press_clock", player: due }); return true; }
     const now = +response.headers.get("X-Match-Version");
     if (now > state.version) await refresh(gettext("The match has moved on since; the screen is updated."));
     else if (!playForced()) render();
     performance.measure("crawford:after-answer", { start: answered });
     requestAnimationFrame(() => setTimeout(() => performance.measure("crawford:answer-to-paint", { start: answered })));
     return true;
+  }
+
+  // -- the clock (games/clocks.py): the server's figures at its reading, counted down here between answers ------
+  // The server judges every press; the screen offers the press that can be right and, with "press with each
+  // play" on, sends it itself once the game waits on the other player: a turn costs no tap more than without.
+  let clockRead = performance.now();  // when the state's clock figures arrived
+  let claimed = 0;                    // the version at which this screen last said a flag fell
+  const IN_GAME = [P.ROLL, P.MOVE, P.DOUBLED, P.RESIGNED];
+  const inGame = () => IN_GAME.includes(state.phase) && !state.finished;
+  const toAct = () => state.phase === P.DOUBLED ? (state.answerer ?? 1 - state.turn)
+    : state.phase === P.RESIGNED ? 1 - state.resignation.player : state.turn;
+  function clockShown() {
+    const c = state.clock, reserves = c.reserves.slice();
+    let delay = c.delay_left;
+    if (c.running !== null && !c.paused) {
+      const spent = performance.now() - clockRead;
+      delay = Math.max(0, c.delay_left - spent);
+      reserves[c.running] = Math.max(0, reserves[c.running] - Math.max(0, spent - c.delay_left));
+    }
+    return { reserves, delay };
+  }
+  const clockText = (ms) => { const s = Math.ceil(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+  // whose press the screen offers: the running clock's player, or at the opening roll the lower die's
+  const presser = () => state.clock.running !== null ? state.clock.running : inGame() ? 1 - toAct() : null;
+  function drawClock() {
+    const c = state.clock;
+    $("clock").hidden = !c;
+    $("clock-set").hidden = !!c || state.finished || state.phase !== P.OPENING || !state.length;
+    if (!c) return;
+    const shown = clockShown();
+    const fallen = c.running !== null && !c.paused && inGame() && shown.reserves[c.running] === 0 && shown.delay === 0;
+    for (const seat of [0, 1]) {
+      const side = $(`clock-${seat}`), runs = c.running === seat && !c.paused;
+      side.querySelector(".clock-name").textContent = name(seat);
+      side.querySelector(".clock-time").textContent = clockText(shown.reserves[seat]);
+      side.querySelector(".clock-delay").textContent = runs && c.delay ? `+${Math.ceil(shown.delay / 1000)}` : "";
+      side.classList.toggle("running", runs);
+      side.disabled = busy || state.finished || c.paused || presser() !== seat;
+    }
+    $("claim-time").hidden = !fallen;
+    $("clock-pause").hidden = state.finished || c.paused || c.running === null;
+    $("clock-resume").hidden = state.finished || !c.paused;
+    $("clock-note").textContent = c.paused ? gettext("The clocks are paused.")
+      : fallen ? fmt(gettext("%(name)s's flag has fallen."), { name: name(c.running) }) : "";
+    if (fallen && !busy && claimed !== state.version) { claimed = state.version; send({ type: "claim_time" }); }
+  }
+  setInterval(() => { if (state.clock) drawClock(); }, 250);
+  // the press the game now asks for: the opening roll's, or the running clock's once the game waits on the other
+  function pressDue() {
+    const c = state.clock;
+    if (!c || c.paused || !$("clock-auto").checked || state.finished) return null;
+    if (c.running === null) return inGame() ? 1 - toAct() : null;
+    return !inGame() || toAct() !== c.running ? c.running : null;
   }
 
   // a roll with one legal play only: it is recorded without a tap, and said
@@ -409,6 +467,7 @@
     if (fresh.version === state.version) return;
     const composing = steps.length > 0;
     adopt(fresh);
+    clockRead = performance.now();
     render(message || (composing ? gettext("Another tablet recorded a move: the screen is updated, play again.") : undefined));
   }
   let soon = null;
@@ -447,6 +506,11 @@
     render();
   });
   $("double").addEventListener("click", () => send({ type: "double" }));
+  for (const seat of [0, 1]) $(`clock-${seat}`).addEventListener("click", () => send({ type: "press_clock", player: seat }));
+  $("set-clock").addEventListener("click", () => send({ type: "set_clock", preset: $("clock-preset").value }));
+  $("claim-time").addEventListener("click", () => send({ type: "claim_time" }));
+  $("clock-pause").addEventListener("click", () => send({ type: "pause_clock" }));
+  $("clock-resume").addEventListener("click", () => send({ type: "resume_clock" }));
   $("take").addEventListener("click", () => send({ type: "take" }));
   $("drop").addEventListener("click", () => send({ type: "drop" }));
   $("resign").addEventListener("click", () => send({ type: "resign", kind: $("resign-kind").value }));

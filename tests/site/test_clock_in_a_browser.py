@@ -1,0 +1,64 @@
+"""The recording screen is the clock at the board: a 3-point match on a tablet with the US clock, each turn's press
+made with the play (no tap more), and a flag falling: the match is won on time.
+
+The server's time is the test's (``games.clocks.now``, moved by the test, never waited for); the screen counts down
+between answers by its own timer, from the figures each answer gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from eventlog.models import Event
+from games import clocks
+from games.creation import match_create
+from games.loading import match_load
+from players.models import Player
+
+from .test_club_night_in_a_browser import shot
+from .test_live_in_a_browser import browser, director, open_page, tap_dice  # noqa: F401 (fixtures)
+
+MINUTE = 60_000
+
+
+@pytest.fixture
+def server_time(monkeypatch):
+    clock = {"at": 1_800_000_000_000}
+    monkeypatch.setattr(clocks, "now", lambda: clock["at"])
+    return clock
+
+
+def presses(match_id: str) -> int:
+    return Event.objects.filter(stream_id=match_id, event_type="ClockPressed").count()
+
+
+def test_a_match_on_the_tablet_with_a_us_clock_is_won_on_time(live_server, director, browser, server_time):  # noqa: F811
+    ada, bruno = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
+    match_id = match_create(actor=director, player0=ada, player1=bruno, length=3, dice="board").stream_id
+    tablet = open_page(browser, live_server, login=True, touch=True)
+    tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+    tablet.wait_for_selector("#board .point")
+    assert tablet.locator("#clock").is_hidden()
+
+    tablet.select_option("#clock-preset", "us")
+    tablet.locator("#set-clock").tap()  # 2 minutes a point: 6:00 each
+    tablet.wait_for_selector("#clock:not([hidden])")
+    assert [tablet.locator(f"#clock-{seat} .clock-time").inner_text() for seat in (0, 1)] == ["6:00", "6:00"]
+    assert tablet.locator("#clock-set").is_hidden()
+
+    tap_dice(tablet, 3, 1)  # Ada's 3 against Bruno's 1: Bruno's press starts Ada's clock, made by the screen
+    tablet.wait_for_selector("#clock-0.running")
+    assert presses(match_id) == 1
+    server_time["at"] += 20_000  # Ada thinks 20 s: her 12 s of delay, then 8 s of her reserve
+    tablet.locator("#board g.point[data-point='5']").tap()  # the point made in one tap: 8/5 6/5
+    tablet.wait_for_selector("#clock-1.running")
+    assert presses(match_id) == 2  # the play's own press: no tap more
+    assert tablet.locator("#clock-0 .clock-time").inner_text() == "5:52"
+    shot(tablet, "60-record-clock-running")
+
+    server_time["at"] += 12_000 + 6 * MINUTE  # Bruno's delay and all his reserve
+    tablet.reload()  # the screen reads the server's figures: Bruno's flag has fallen, and it says so itself
+    tablet.wait_for_selector("text=Ada wins the match.")
+    record = match_load(match_id)
+    assert record.state.phase == "over" and record.state.winner == 0 and record.state.last_game.reason == "time"
+    assert tablet.locator("#clock-1 .clock-time").inner_text() == "0:00"
+    assert tablet.errors == []
