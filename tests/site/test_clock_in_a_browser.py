@@ -45,9 +45,15 @@ def test_a_match_on_the_tablet_with_a_us_clock_is_won_on_time(live_server, direc
     assert [tablet.locator(f"#clock-{seat} .clock-time").inner_text() for seat in (0, 1)] == ["6:00", "6:00"]
     assert tablet.locator("#clock-set").is_hidden()
 
+    spectator = open_page(browser, live_server, login=False)
+    spectator.goto(f"{live_server.url}/matches/{match_id}/live/")
+    spectator.wait_for_selector("#clock:not([hidden])")
+    assert spectator.locator("#clock0").inner_text() == "Ada 6:00"
+
     tap_dice(tablet, 3, 1)  # Ada's 3 against Bruno's 1: Bruno's press starts Ada's clock, made by the screen
     tablet.wait_for_selector("#clock-0.running")
     assert presses(match_id) == 1
+    spectator.wait_for_selector("#clock0.running")  # the spectator's board follows the clocks
     server_time["at"] += 20_000  # Ada thinks 20 s: her 12 s of delay, then 8 s of her reserve
     tablet.locator("#board g.point[data-point='5']").tap()  # the point made in one tap: 8/5 6/5
     tablet.wait_for_selector("#clock-1.running")
@@ -61,4 +67,6 @@ def test_a_match_on_the_tablet_with_a_us_clock_is_won_on_time(live_server, direc
     record = match_load(match_id)
     assert record.state.phase == "over" and record.state.winner == 0 and record.state.last_game.reason == "time"
     assert tablet.locator("#clock-1 .clock-time").inner_text() == "0:00"
-    assert tablet.errors == []
+    spectator.wait_for_selector("#status:has-text('Ada wins the match. (on time)')")
+    assert spectator.locator("#clock1").inner_text() == "Bruno 0:00"
+    assert tablet.errors == [] and spectator.errors == []

@@ -11,7 +11,24 @@
   const fmt = (text, values) => window.interpolate(text, values, true);  // %(name)s, as in the .po
   // the engine's words for how a game ended (games/engine/match.py), in the page's language
   const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
-                  drop: gettext("double dropped"), resignation: gettext("resignation") };
+                  drop: gettext("double dropped"), resignation: gettext("resignation"), time: gettext("on time"),
+                  late: gettext("lateness") };
+  let clockRead = performance.now();  // when the state's clock figures arrived
+
+  // the clocks, counted down between the server's answers; the running one marked
+  function drawClock() {
+    const c = state.clock;
+    $("clock").hidden = !c;
+    if (!c) return;
+    const shown = Crawford.clockShown(c, clockRead);
+    for (const seat of [0, 1]) {
+      const side = $(`clock${seat}`);
+      side.textContent = `${name(seat)} ${Crawford.clockText(shown.reserves[seat])}`;
+      side.classList.toggle("running", c.running === seat && !c.paused && !state.finished);
+    }
+    $("clock-note").textContent = c.paused ? gettext("The clocks are paused.") : "";
+  }
+  setInterval(() => { if (state.clock) drawClock(); }, 250);
   const word = (w) => WORDS[w] || w;
 
   function draw() {
@@ -37,7 +54,9 @@
     else if (s.phase === "move") line = fmt(gettext("%(name)s plays %(dice)s."), { name: name(s.turn), dice: `${s.dice[0]}-${s.dice[1]}` });
     else if (s.phase === "doubled") line = fmt(gettext("%(name)s doubles to %(value)s."), { name: name(s.turn), value: s.cube.value * 2 });
     else if (s.phase === "resigned") line = fmt(gettext("%(name)s offers to resign: %(kind)s."), { name: name(s.resignation.player), kind: word(s.resignation.kind) });
+    if (s.finished && s.last_game && s.last_game.reason === "time") line += ` (${word("time")})`;
     $("status").textContent = line || "";
+    drawClock();
     $("freshness").textContent = fmt(gettext("updated %(time)s"), { time: new Date().toLocaleTimeString() });
     // the browser test reads which event is on screen, and when it was drawn (the delay after the tablet's tap)
     document.body.dataset.version = s.version;
@@ -50,7 +69,7 @@
     fetching = (async () => {
       try {
         const response = await fetch(`/api/matches/${state.id}/`, { credentials: "same-origin" });
-        if (response.ok) { const fresh = await response.json(); if (fresh.version >= state.version) { state = fresh; draw(); } }
+        if (response.ok) { const fresh = await response.json(); if (fresh.version >= state.version) { state = fresh; clockRead = performance.now(); draw(); } }
       } catch (offline) { /* the next push or poll tries again */ }
     })();
     try { await fetching; } finally { fetching = null; }

@@ -401,17 +401,6 @@
   const inGame = () => IN_GAME.includes(state.phase) && !state.finished;
   const toAct = () => state.phase === P.DOUBLED ? (state.answerer ?? 1 - state.turn)
     : state.phase === P.RESIGNED ? 1 - state.resignation.player : state.turn;
-  function clockShown() {
-    const c = state.clock, reserves = c.reserves.slice();
-    let delay = c.delay_left;
-    if (c.running !== null && !c.paused) {
-      const spent = performance.now() - clockRead;
-      delay = Math.max(0, c.delay_left - spent);
-      reserves[c.running] = Math.max(0, reserves[c.running] - Math.max(0, spent - c.delay_left));
-    }
-    return { reserves, delay };
-  }
-  const clockText = (ms) => { const s = Math.ceil(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
   // whose press the screen offers: the running clock's player, or at the opening roll the lower die's
   const presser = () => state.clock.running !== null ? state.clock.running : inGame() ? 1 - toAct() : null;
   function drawClock() {
@@ -419,12 +408,12 @@
     $("clock").hidden = !c;
     $("clock-set").hidden = !!c || state.finished || state.phase !== P.OPENING || !state.length;
     if (!c) return;
-    const shown = clockShown();
+    const shown = Crawford.clockShown(c, clockRead);
     const fallen = c.running !== null && !c.paused && inGame() && shown.reserves[c.running] === 0 && shown.delay === 0;
     for (const seat of [0, 1]) {
       const side = $(`clock-${seat}`), runs = c.running === seat && !c.paused;
       side.querySelector(".clock-name").textContent = name(seat);
-      side.querySelector(".clock-time").textContent = clockText(shown.reserves[seat]);
+      side.querySelector(".clock-time").textContent = Crawford.clockText(shown.reserves[seat]);
       side.querySelector(".clock-delay").textContent = runs && c.delay ? `+${Math.ceil(shown.delay / 1000)}` : "";
       side.classList.toggle("running", runs);
       side.disabled = busy || state.finished || c.paused || presser() !== seat;
