@@ -39,7 +39,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+
+
+# the compose deployment's backup script: the drill archives, backs up, prunes and restores through it
+BACKUP_SCRIPT = ROOT / "deploy" / "compose" / "backup.sh"
+
+
+def archive_settings(script: str | Path, archive: str | Path) -> dict[str, str]:
+    """The server settings of continuous archiving, as deploy/compose.yaml's "db" service passes them."""
+    return {"wal_level": "replica", "archive_mode": "on",
+            "archive_command": f"sh {script} archive %p %f {archive}", "archive_timeout": "300"}
 
 
 def _bin() -> Path:
@@ -74,9 +83,23 @@ class Cluster:
     def stop(self) -> None:
         self.cmd("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop", check=False)
 
+    def backup(self, step: str, *args: str) -> str:
+        """A step of deploy/compose/backup.sh, the compose deployment's own, against this cluster; its last line."""
+        env = [f"PATH={self.bin}:{os.environ['PATH']}", "PGHOST=127.0.0.1", f"PGPORT={self.port}", "PGUSER=postgres"]
+        argv = ["env", *env, "sh", str(BACKUP_SCRIPT), step, *args]
+        if os.geteuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        done = subprocess.run(argv, check=True, capture_output=True, text=True)
+        return (done.stdout.strip().splitlines() or [""])[-1]
+
     def sql(self, statement: str) -> str:
         return self.cmd("psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "postgres", "-tAc",
                         statement).stdout.strip()
+
+
+def _start_segment(base: Path) -> str:
+    """The WAL segment a base backup starts from (its backup_label), the oldest one its restore needs."""
+    return (base / "backup_label").read_text().split("(file ")[1].split(")")[0]
 
 
 def _commands(club, count: int) -> int:
@@ -166,8 +189,7 @@ def main() -> None:
 def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster) -> None:
     primary.cmd("initdb", "-D", str(primary.data), "-U", "postgres", "--auth=trust")
     with open(primary.data / "postgresql.conf", "a") as conf:
-        conf.write(f"\nwal_level = replica\narchive_mode = on\n"
-                   f"archive_command = 'test ! -f {archive}/%f && cp %p {archive}/%f'\n")
+        conf.write("".join(f"\n{name} = '{value}'" for name, value in archive_settings(BACKUP_SCRIPT, archive).items()))
     primary.start()
     primary.sql("CREATE DATABASE crawford")
 
@@ -180,6 +202,7 @@ def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster)
     from django.core.management import call_command
     from django.db import connection
 
+    sys.path.insert(0, str(ROOT / "bench"))  # here, not at import: bench's module names would shadow the apps'
     from events import Club  # bench/events.py: matches at many tables, every command judged by the engine
     from players.models import Player
 
@@ -188,13 +211,19 @@ def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster)
     club = Club(8, players, random.Random(2026))
     print(f"primary: PostgreSQL {primary.sql('SHOW server_version')} on port {primary.port}, archiving to {archive}")
 
+    bases = work / "base"
+    first = Path(primary.backup("base", str(bases), str(archive)))  # a schedule's earlier one, pruned by the next
+    first_segment = _start_segment(first)
     n = _commands(club, args.before)
+    while primary.sql("SELECT coalesce(last_archived_wal, '') FROM pg_stat_archiver") < first_segment:
+        time.sleep(0.1)  # archived before the next backup: its removal below is the cleanup's, not a late archive's
     started = time.perf_counter()
-    primary.cmd("pg_basebackup", "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres",
-                "-D", str(work / "base"), "-Fp", "-Xstream", "-c", "fast")
-    size = subprocess.run(["du", "-sh", str(work / "base")], capture_output=True, text=True).stdout.split()[0]
-    print(f"{args.before} commands ({n} events), then the base backup: {size} in "
+    base = Path(primary.backup("base", str(bases), str(archive), "1"))  # keep 1: the first one pruned
+    size = subprocess.run(["du", "-sh", str(base)], capture_output=True, text=True).stdout.split()[0]
+    print(f"{args.before} commands ({n} events), then the base backup (deploy/compose/backup.sh base): {size} in "
           f"{time.perf_counter() - started:.1f} s")
+    pruned = not first.exists() and [p.name for p in bases.iterdir()] == [base.name]
+    cleaned = not (archive / first_segment).exists() and (archive / _start_segment(base)).exists()
 
     n = _commands(club, args.before)
     target = _state()
@@ -214,13 +243,8 @@ def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster)
     shutil.rmtree(primary.data)
 
     started = time.perf_counter()
-    shutil.copytree(work / "base", restored.data)
-    if os.geteuid() == 0:
-        subprocess.run(["chown", "-R", "postgres", str(restored.data)], check=True)
-    with open(restored.data / "postgresql.auto.conf", "a") as conf:
-        conf.write(f"\nrestore_command = 'cp {archive}/%f %p'\nrecovery_target_time = '{target_time}'\n"
-                   f"recovery_target_action = 'promote'\narchive_mode = off\n")
-    (restored.data / "recovery.signal").touch()
+    latest = primary.backup("latest", str(bases))
+    restored.backup("restore", latest, str(restored.data), str(archive), target_time)
     restored.start()
     while restored.sql("SELECT pg_is_in_recovery()") != "f":
         time.sleep(0.1)
@@ -243,6 +267,7 @@ def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster)
         "event count as noted": after["events"] == target["events"],
         "every projection's digest, rebuilt, as noted": after["digests"] == target["digests"],
         "verify_log: the chain whole, every stream re-judged": after["verified"],
+        "the older base backup pruned, the WAL before the kept one's start cleaned": pruned and cleaned,
     }
     print(after["verify_output"].rstrip())
     for name, ok in checks.items():
