@@ -28,7 +28,8 @@ class TournamentsConfig(AppConfig):
         imports.register_event_recorder(tournament_import_job)  # a director's big import, stored by the worker
         from eventlog import verification
 
-        from . import stream
+        from . import judging
 
-        # verify_log: every tournament stream folded from its first fact (a fact its fold cannot take is named)
-        verification.register_judge(tournaments.STREAM_TYPE, lambda stream_id, rows: stream.fold(rows))
+        # verify_log: every tournament stream folded from its first fact, each fact checked against the facts
+        # before it by the decider's invariants (one it could not have decided is named)
+        verification.register_judge(tournaments.STREAM_TYPE, judging.judge)
