@@ -25,6 +25,8 @@ import os
 import secrets
 import statistics
 import sys
+import threading
+import time
 import timeit
 from datetime import datetime, timezone
 from pathlib import Path
@@ -123,9 +125,8 @@ def main() -> None:
 
 
 def _time_migration(events: int, payload: str) -> None:
-    """The log unchained (eventlog back to 0006), filled with ``events`` events, then ``migrate eventlog 0007``."""
-    import time
-
+    """The log unchained (eventlog back to 0006), filled with ``events`` events, then ``migrate eventlog 0007``,
+    another client probing meanwhile whether the site could read and append (:class:`_Probe`)."""
     from django.core.management import call_command
     from django.db import connection
 
@@ -139,11 +140,65 @@ def _time_migration(events: int, payload: str) -> None:
                        "g %% 200 + 1, 'DiceRolled', 1, %s::jsonb, '{\"actor\": null}', now() "
                        "FROM generate_series(1, %s) g", [payload, events])
         cursor.execute("VACUUM ANALYZE eventlog_event")
+    db = connection.settings_dict
+    probe = _Probe({"dbname": db["NAME"], "user": db["USER"], "password": db["PASSWORD"] or None,
+                    "host": db["HOST"], "port": db["PORT"] or None})
+    probe.start()
     started = time.perf_counter()
     call_command("migrate", "eventlog", "0007", verbosity=0)
     elapsed = time.perf_counter() - started
-    print(f"migration eventlog 0007 on a log of {events:,} events: {elapsed:.1f} s ({events / elapsed:,.0f} events/s; "
-          f"the log's table locked meanwhile); load {_load()}")
+    print(f"migration eventlog 0007 on a log of {events:,} events: {elapsed:.1f} s ({events / elapsed:,.0f} events/s); "
+          f"load {_load()}")
+    probe.join()
+    print(f"while it ran: the lock it held on the log's table: {', '.join(probe.modes) or 'none seen'}; "
+          f"a read of one stream begun {probe.began:.1f} s in answered {probe.read:.1f} s later; an insert begun "
+          f"then answered {probe.insert:.1f} s later (the migration took {elapsed:.1f} s)")
+
+
+class _Probe(threading.Thread):
+    """Another client of the site during the migration: once the migration holds a lock on the log's table, what
+    lock it is, and how long a read of a stream and an append's insert (rolled back) wait, on connections of their
+    own."""
+
+    def __init__(self, params: dict):
+        super().__init__(daemon=True)
+        self.params, self.modes, self.began, self.read, self.insert = params, [], 0.0, 0.0, 0.0
+
+    def run(self) -> None:
+        import psycopg
+
+        started = time.perf_counter()
+        with psycopg.connect(**self.params, autocommit=True) as watcher:
+            while not self.modes:
+                self.modes = [mode for (mode,) in watcher.execute(
+                    "SELECT DISTINCT l.mode FROM pg_locks l WHERE l.relation = 'eventlog_event'::regclass "
+                    "AND l.granted AND l.pid <> pg_backend_pid()").fetchall()]
+                time.sleep(0.05)
+            time.sleep(1.0)  # well inside the backfill
+            self.modes = [mode for (mode,) in watcher.execute(
+                "SELECT DISTINCT l.mode FROM pg_locks l WHERE l.relation = 'eventlog_event'::regclass "
+                "AND l.granted AND l.pid <> pg_backend_pid()").fetchall()]
+        self.began = time.perf_counter() - started
+        waits = {}
+
+        def timed(name: str, sql: str) -> None:
+            with psycopg.connect(**self.params) as client:
+                at = time.perf_counter()
+                client.execute(sql)
+                waits[name] = time.perf_counter() - at
+                client.rollback()
+
+        threads = [threading.Thread(target=timed, args=("read", "SELECT version FROM eventlog_event "
+                                                                "WHERE stream_id = 'm-1' ORDER BY version")),
+                   threading.Thread(target=timed, args=("insert", "INSERT INTO eventlog_event (global_position, "
+                                    "stream_id, stream_type, version, event_type, schema_version, payload, metadata, "
+                                    "recorded_at) VALUES (-1, 'probe', 'match', 1, 'DiceRolled', 1, '{}', '{}', "
+                                    "now())"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.read, self.insert = waits["read"], waits["insert"]
 
 
 def _load() -> str:
