@@ -25,6 +25,8 @@ from django.utils.translation import pgettext
 from apikit import refusals as apikit_refusals
 from eventlog import live, projections
 from eventlog.models import Event
+from games.clocks import clock_data
+from games.loading import match_load
 from games.models import MatchSummary
 from players import authority
 from players.identity import name_key
@@ -469,6 +471,9 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     summaries = MatchSummary.objects.in_bulk(live_ids)
     last = dict(Event.objects.filter(stream_id__in=live_ids).values("stream_id")
                 .annotate(at=Max("recorded_at")).values_list("stream_id", "at"))
+    # the clocked matches' clocks: folded from their streams (a snapshot each), the others need no read
+    clocked = set(Event.objects.filter(stream_id__in=live_ids, event_type="ClockSet")
+                  .values_list("stream_id", flat=True))
     board = []
     for s in slots:
         if s["match_id"] not in live_ids:
@@ -478,7 +483,8 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
         swap = summary is not None and summary.player0_id != s["players"][0]
         score = [summary.score0, summary.score1] if summary else [0, 0]
         board.append({**s, "score": score[::-1] if swap else score, "game": summary.game_number if summary else 0,
-                      "last_activity": at, "stalled": at is not None and now - at > STALLED_AFTER})
+                      "last_activity": at, "stalled": at is not None and now - at > STALLED_AFTER,
+                      "clock": _clock_line(s["match_id"]) if s["match_id"] in clocked else None})
     board.sort(key=lambda r: (r["table"] is None, r["table"] or 0))
     for s in slots:
         s["rated"] = facts.slot_rated(s["key"])
@@ -491,6 +497,20 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
             "format_name": names.format_name(data["format"]),
             "last_action": last.event_type if last else None, "entries": entries, "slots": slots, "board": board, "no_address": [e for e in entries if not e["email"]],
             "out_of_service": sorted(facts.out_of_service), "not_checked_in": [e for e in entries if not e["checked_in"]]}
+
+
+def _clock_line(match_id: str) -> dict:
+    """A clocked match's clocks as the console lists them: each player's reserve (m:ss), whose runs, paused."""
+    record = match_load(match_id)
+    clock = clock_data(record)
+    sides = [{"name": record.state.players[seat], "left": _minutes(clock["reserves"][seat]),
+              "running": clock["running"] == seat and not clock["paused"]} for seat in (0, 1)]
+    return {"sides": sides, "paused": clock["paused"], "fallen": clock["fallen"]}
+
+
+def _minutes(ms: int) -> str:
+    seconds = -(-ms // 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def format_controls(tournament: Tournament, data: dict, named: dict[str, str] | None = None) -> dict:
