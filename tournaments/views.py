@@ -1,14 +1,17 @@
 """Public event pages: the club's events, one event's entries, bracket, pairings and standings."""
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils import timezone
 
-from eventlog import live
+from eventlog import cached_pages, live, store
 from games import selectors as match_selectors
 from games.engine.clock import PRESETS, SECOND
 from players import authority
 
-from . import names, rules_example, selectors, services
+from . import names, rules_example, selectors, services, stream
 from .formats.standings import TIEBREAKS
 from .models import Tournament
 from .stream import Format
@@ -23,18 +26,34 @@ def home(request):
 def event_page(request, pk: int):
     tournament = services.visible_or_404(request.user, pk)
     # where the projections were before the page is read: live.js catches up on a push past it that came while the
-    # page loaded (before its stream was open), as the console does
+    # page loaded (before its stream was open), as the console does; with the stream's own version it names what
+    # the page shows, so it keys the page's ETag and its cached part
     partial = bool(request.GET.get("partial"))
-    position = None if partial else live.projected_position()
+    shown = (pk, store.stream_version(stream.stream_id_of(pk)), live.projected_position())
+    etag = cached_pages.page_etag(request, *shown)
+    return cached_pages.conditional(request, etag, lambda: _event_response(request, tournament, partial, shown))
+
+
+def _event_response(request, tournament: Tournament, partial: bool, shown: tuple):
+    part = cached_pages.fragment("event", shown, lambda: event_part(tournament))
+    if partial:
+        return HttpResponse(part["html"])
+    return render(request, "tournaments/event.html", {
+        "t": tournament, "position": shown[2], "live_html": mark_safe(part["html"]),  # noqa: S308 (our own render)
+        "format_name": part["format_name"], "finished": part["finished"],
+        "may_run": authority.runs_event(request.user, tournament.director_id)})
+
+
+def event_part(tournament: Tournament) -> dict:
+    """What the event page shows that is the same for every viewer: read and rendered once per log position."""
     data = selectors.with_live_scores(selectors.tournament_data(tournament))
-    context = {"t": tournament, "data": data, "position": position, "brackets": selectors.bracket_columns(data),
-               "may_run": authority.runs_event(request.user, tournament.director_id),
-               "format_name": names.format_name(data["format"]),
+    context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
                "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data),
-               "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "history": selectors.tournament_history(tournament)}
+               "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
+               "history": selectors.tournament_history(tournament)}
     context.update(format_views(tournament, data))
-    template = "tournaments/event_live.html" if partial else "tournaments/event.html"
-    return render(request, template, context)
+    return {"html": render_to_string("tournaments/event_live.html", context),
+            "format_name": names.format_name(data["format"]), "finished": bool(data["winner"])}
 
 
 def rules_page(request):

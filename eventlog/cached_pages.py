@@ -1,0 +1,64 @@
+"""Public pages cached by the log position of what they show.
+
+A page names the positions its content was read at (a stream's version, how far the projections have read the log);
+its ETag and the keys of its cached fragments are made of them, so a new event changes both the moment it is
+projected, and nothing has to be invalidated: an old key is simply never asked for again (and expires)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.core.cache import cache
+from django.middleware.csrf import get_token
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+
+# a fragment's key holds the log position it shows, so it is never stale while the log is the only writer; the
+# timeout only bounds what a write outside the log (a name edited in the admin) leaves on a page, and the memory
+FRAGMENT_SECONDS = 300
+
+
+def _digest(parts) -> str:
+    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()[:32]
+
+
+def viewer_variant(request: HttpRequest) -> str:
+    """What of a page depends on who asks: the language, the account (its name, its links) and the CSRF secret its
+    forms' tokens are made from (the language switch's too), which a login rotates."""
+    user = getattr(request, "user", None)
+    get_token(request)  # a first visit's secret is made now: the page's forms and its ETag both use it
+    secret = request.META.get("CSRF_COOKIE", "")
+    account = f"u{user.pk}" if user is not None and user.is_authenticated else "anon"
+    return f"{account}:{_digest([secret])[:12]}:{get_language()}"
+
+
+def page_etag(request: HttpRequest, *positions) -> str:
+    """A strong ETag of the page at these positions for this viewer: two viewers never share one."""
+    return f'"{_digest([request.path, request.GET.urlencode(), viewer_variant(request), *positions])}"'
+
+
+def conditional(request: HttpRequest, etag: str, render: Callable[[], HttpResponse]) -> HttpResponse:
+    """304 when the client's copy is the page at these positions; else the page, rendered, with its ETag. Browsers
+    and proxies keep it per viewer (Cookie, language) and ask again each time (no-cache: revalidate)."""
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = render()
+        if response.status_code == 200:
+            response["ETag"] = etag
+    else:
+        response["ETag"] = etag
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def fragment(name: str, positions: tuple, build: Callable[[], object]):
+    """A part of a page, shared by every viewer in the same language, built once per ``positions``."""
+    key = f"page:{name}:{get_language()}:{_digest(positions)}"
+    value = cache.get(key)
+    if value is None:
+        value = build()
+        cache.set(key, value, FRAGMENT_SECONDS)
+    return value

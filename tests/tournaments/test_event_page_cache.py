@@ -1,0 +1,121 @@
+"""The public event page is cached by the log position it shows: a client's copy is answered 304 while nothing
+changes, the page changes the moment a result is in the log, and no viewer or language is ever served another's."""
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from eventlog import cached_pages
+from players.models import Player
+from tests.tournaments.test_running_events import settle, start
+from tournaments import views
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def director(make_user):
+    return make_user("dora", player=False)
+
+
+@pytest.fixture
+def event(director):
+    players = [Player.objects.create(display_name=f"Seed {i}").pk for i in range(1, 5)]
+    t = start(director, players)
+    return t, settle(t)
+
+
+def _report_through_the_api(director, t, slot):
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=director)[0].key}")
+    answer = api.post(f"/api/tournaments/{t.pk}/commands/", {"type": "report_result", "slot": slot["key"],
+                      "winner": slot["players"][0], "score": [slot["length"], 0]}, format="json")
+    assert answer.status_code == 200, answer.content[:300]
+
+
+def _slot_html(page: str, slot: dict) -> str:
+    start = page.index(f'data-slot="{slot["key"]}"')
+    return page[start:page.index('<div class="match"', start)]
+
+
+def _live(page: str) -> str:
+    return page[page.index('<div id="live"'):page.index('id="live-news"')]
+
+
+def test_nothing_changed_is_a_304_and_a_result_changes_the_etag_and_the_page(director, event):
+    t, data = event
+    anonymous = Client()
+    first = anonymous.get(f"/events/{t.pk}/")
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag
+    assert "Cookie" in first["Vary"] and "Accept-Language" in first["Vary"]
+    again = anonymous.get(f"/events/{t.pk}/", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag and not again.content
+
+    slot = next(s for s in data["slots"] if s["round"] == 1 and all(s["players"]))
+    assert _slot_html(first.content.decode(), slot).count('class="win"') == 0
+    _report_through_the_api(director, t, slot)
+    settle(t)
+    after = anonymous.get(f"/events/{t.pk}/", HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200 and after["ETag"] != etag
+    assert after.content != first.content
+    live = after.content.decode()
+    won = _slot_html(live, slot)
+    assert 'data-status="done"' in won and won.count('class="win"') == 1
+    partial = anonymous.get(f"/events/{t.pk}/?partial=1").content.decode()
+    assert partial in live  # the live part the page polls is the page's own, at the same position
+
+
+def test_a_page_seen_twice_is_read_and_rendered_once(director, event, monkeypatch):
+    t, _ = event
+    builds = []
+    real = views.event_part
+    monkeypatch.setattr(views, "event_part", lambda tournament: builds.append(1) or real(tournament))
+    first = Client().get(f"/events/{t.pk}/").content.decode()
+    second = Client().get(f"/events/{t.pk}/").content.decode()
+    assert len(builds) == 1 and _live(first) == _live(second) and 'data-slot="' in _live(first)
+    Client().get(f"/events/{t.pk}/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert len(builds) == 2  # the other language is its own part
+
+
+def test_viewers_and_languages_never_get_each_others_page(director, event, make_user):
+    t, _ = event
+    ann, bob = make_user("ann"), make_user("bob")
+    pages = {}
+    for who, user in (("anonymous", None), ("ann", ann), ("bob", bob), ("dora", director)):
+        for language in ("en", "fr"):
+            client = Client()
+            if user is not None:
+                client.force_login(user)
+            answer = client.get(f"/events/{t.pk}/", HTTP_ACCEPT_LANGUAGE=language)
+            pages[who, language] = answer
+    assert len({a["ETag"] for a in pages.values()}) == len(pages)
+    ann_mark, bob_mark = '<span class="muted">ann</span>', '<span class="muted">bob</span>'
+    assert ann_mark in pages["ann", "en"].content.decode() and bob_mark not in pages["ann", "en"].content.decode()
+    assert bob_mark in pages["bob", "fr"].content.decode() and ann_mark not in pages["bob", "fr"].content.decode()
+    assert 'lang="fr"' in pages["anonymous", "fr"].content.decode()
+    assert 'lang="en"' in pages["anonymous", "en"].content.decode()
+    # the director's own link to run the event is theirs alone
+    assert f"/events/{t.pk}/run/" in pages["dora", "en"].content.decode()
+    assert f"/events/{t.pk}/run/" not in pages["anonymous", "en"].content.decode()
+    # an ETag one viewer holds is no 304 for another
+    client = Client()
+    client.force_login(bob)
+    answer = client.get(f"/events/{t.pk}/", HTTP_IF_NONE_MATCH=pages["ann", "en"]["ETag"])
+    assert answer.status_code == 200
+
+
+def test_the_etag_changes_with_the_position_it_names(rf):
+    from django.contrib.auth.models import AnonymousUser
+
+    request = rf.get("/events/1/")
+    request.user = AnonymousUser()
+    assert cached_pages.page_etag(request, 1, 2, 3) != cached_pages.page_etag(request, 1, 2, 4)
