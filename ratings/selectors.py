@@ -38,6 +38,15 @@ def rating_list(*, club_id: int | None = None, sort: str = "rating") -> list[dic
     return rows
 
 
+def rating_rows(player_ids: list[int]) -> list[dict]:
+    """These players' ratings, in the order given: a page of the list."""
+    names = display_names(player_ids)
+    ratings = PlayerRating.objects.in_bulk(player_ids)
+    return [{"player_id": p, "name": names.get(p, ""), "rating": round(ratings[p].rating, 2),
+             "experience": ratings[p].experience, "matches": ratings[p].matches,
+             "provisional": ratings[p].experience < PROVISIONAL_BELOW} for p in player_ids if p in ratings]
+
+
 def rating_history(player_id: int, *, viewer=None) -> list[dict]:
     """The player's rated matches in order: opponent, date, and where to see the match; those of matches
     ``viewer`` may not see are left out.

@@ -1,8 +1,12 @@
+from django.http import Http404
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
-from players.models import Club
+from eventlog import cached_pages, live
+from players.models import Club, Player
 
-from . import formula, selectors
+from . import formula, pages
 
 
 def formula_page(request):
@@ -12,7 +16,27 @@ def formula_page(request):
 
 
 def rating_list_page(request):
-    club = request.GET.get("club")
+    """The list a page at a time, cached by how far the projections have read the log; a player who is in it is
+    shown the page they are on."""
+    club = request.GET.get("club") or ""
     sort = request.GET.get("sort", "rating")
-    rows = selectors.rating_list(club_id=int(club) if club and club.isascii() and club.isdigit() else None, sort=sort)
-    return render(request, "ratings/list.html", {"rows": rows, "clubs": Club.objects.all(), "club": club, "sort": sort})
+    page = request.GET.get("page", "1")
+    if not (page.isascii() and page.isdigit() and int(page) >= 1):
+        raise Http404(_("There is no such page."))
+    club_id = int(club) if club.isascii() and club.isdigit() else None
+    listing = pages.Listing(live.projected_position(), club_id, sort if sort in pages.selectors.SORTS else "rating")
+    etag = cached_pages.page_etag(request, *listing.key)
+    shown = str(club_id) if club_id is not None else ""
+    return cached_pages.conditional(request, etag, lambda: _rating_list(request, listing, shown, int(page)))
+
+
+def _rating_list(request, listing: pages.Listing, club: str, page: int):
+    count = pages.page_count(listing)
+    if page > count:
+        raise Http404(_("There is no such page."))
+    viewer = Player.objects.filter(user_id=request.user.pk).values_list("pk", flat=True).first() \
+        if request.user.is_authenticated else None
+    table = mark_safe(pages.table(listing, page))  # noqa: S308 (our own render, escaped there)
+    return render(request, "ratings/list.html", {
+        "table": table, "page": page, "pages": count, "club": club, "sort": listing.sort,
+        "clubs": Club.objects.all(), "me": pages.place_of(listing, viewer), "viewer": viewer})
