@@ -7,6 +7,7 @@ projected, and nothing has to be invalidated: an old key is simply never asked f
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 
 from django.core.cache import cache
@@ -18,6 +19,9 @@ from django.utils.translation import get_language
 # a fragment's key holds the log position it shows, so it is never stale while the log is the only writer; the
 # timeout only bounds what a write outside the log (a name edited in the admin) leaves on a page, and the memory
 FRAGMENT_SECONDS = 300
+# how long the others wait for the one request building a part, asking the cache every step
+BUILD_SECONDS = 10
+WAIT_STEP_SECONDS = 0.02
 
 
 def _digest(parts) -> str:
@@ -55,10 +59,33 @@ def conditional(request: HttpRequest, etag: str, render: Callable[[], HttpRespon
 
 
 def fragment(name: str, positions: tuple, build: Callable[[], object]):
-    """A part of a page, shared by every viewer in the same language, built once per ``positions``."""
+    """A part of a page, shared by every viewer in the same language, built once per ``positions``: while one
+    request builds it, the others at the same position wait for it rather than build it too (a big event's page
+    read by a crowd the moment a result moves it on)."""
     key = f"page:{name}:{get_language()}:{_digest(positions)}"
     value = cache.get(key)
-    if value is None:
+    if value is not None:
+        return value
+    building = key + ":building"
+    if not cache.add(building, 1, BUILD_SECONDS):
+        value = _built_by_another(key)
+        if value is not None:
+            return value
+    try:
         value = build()
         cache.set(key, value, FRAGMENT_SECONDS)
+    finally:
+        cache.delete(building)
     return value
+
+
+def _built_by_another(key: str):
+    """The part another request is building, once it is there; None if it is not there within BUILD_SECONDS
+    (that request failed or died): then this one builds it."""
+    deadline = time.monotonic() + BUILD_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_STEP_SECONDS)
+        value = cache.get(key)
+        if value is not None:
+            return value
+    return None

@@ -119,3 +119,20 @@ def test_the_etag_changes_with_the_position_it_names(rf):
     request = rf.get("/events/1/")
     request.user = AnonymousUser()
     assert cached_pages.page_etag(request, 1, 2, 3) != cached_pages.page_etag(request, 1, 2, 4)
+
+
+def test_a_part_another_request_is_building_is_waited_for_not_built_again():
+    import threading
+
+    from django.core.cache import cache
+    from django.utils.translation import get_language
+
+    built, answers = [], []
+    key = f"page:event:{get_language()}:{cached_pages._digest((1, 2, 3))}"
+    cache.add(key + ":building", 1, 60)  # another request has started building it
+    waiting = threading.Thread(target=lambda: answers.append(
+        cached_pages.fragment("event", (1, 2, 3), lambda: built.append(1) or "built here")))
+    waiting.start()
+    cache.set(key, "built by the other")
+    waiting.join()
+    assert answers == ["built by the other"] and not built
