@@ -223,7 +223,8 @@ def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster)
     print(f"{args.before} commands ({n} events), then the base backup (deploy/compose/backup.sh base): {size} in "
           f"{time.perf_counter() - started:.1f} s")
     pruned = not first.exists() and [p.name for p in bases.iterdir()] == [base.name]
-    cleaned = not (archive / first_segment).exists() and (archive / _start_segment(base)).exists()
+    cleaned = (not any(p.name.startswith(first_segment) for p in archive.iterdir())
+               and (archive / _start_segment(base)).exists())
 
     n = _commands(club, args.before)
     target = _state()

@@ -31,10 +31,14 @@ base() {
     mkdir -p "$bases"
     target=$bases/$(date -u +%Y%m%dT%H%M%SZ)
     [ ! -e "$target" ] || die "$target exists already"
-    # written under a temporary name: a backup interrupted half way is never taken for one to restore
-    pg_basebackup -D "$target.partial" -Fp -Xstream -c fast
-    mv "$target.partial" "$target"
-    prune "$bases" "$wal" "$keep"
+    # written under a temporary name: a backup interrupted half way is never taken for one to restore. Each
+    # step checked by hand: under "schedule" this runs on the left of ||, where set -e does not stop it
+    if ! pg_basebackup -D "$target.partial" -Fp -Xstream -c fast; then
+        rm -rf "$target.partial"
+        die "pg_basebackup failed: nothing kept, nothing pruned"
+    fi
+    mv "$target.partial" "$target" || die "could not move $target.partial into place"
+    prune "$bases" "$wal" "$keep" || die "pruning after $target failed"
     echo "$target"
 }
 
@@ -46,7 +50,14 @@ prune() {  # all but the KEEP newest base backups, then the archived WAL older t
     [ -n "$oldest" ] || return 0
     segment=$(sed -n 's/^START WAL LOCATION: .*(file \([0-9A-F]\{24\}\))$/\1/p' "$1/$oldest/backup_label")
     [ -n "$segment" ] || die "no start segment in $1/$oldest/backup_label"
-    pg_archivecleanup "$2" "$segment"
+    pg_archivecleanup "$2" "$segment" || return 1
+    for history in "$2"/*.backup; do  # the pruned backups' history files too (pg_archivecleanup keeps them)
+        name=$(basename "$history")
+        if [ -e "$history" ] && [ "${name%%.*}" != "$segment" ] \
+            && [ "$(printf '%s\n' "${name%%.*}" "$segment" | sort | head -n 1)" = "${name%%.*}" ]; then
+            rm -f "$history"
+        fi
+    done
 }
 
 schedule() {
@@ -57,7 +68,8 @@ schedule() {
     if [ "$(id -u)" = 0 ] && id postgres >/dev/null 2>&1; then chown postgres:postgres "$2"; fi
     while true; do
         until pg_isready -q; do sleep 5; done
-        base "$1" "$2" "${BACKUP_KEEP:-7}" || echo "backup.sh: the base backup failed; next try in $interval s" >&2
+        # in a subshell: a failed backup (its die) ends that attempt, not the schedule
+        (base "$1" "$2" "${BACKUP_KEEP:-7}") || echo "backup.sh: the base backup failed; next try in $interval s" >&2
         sleep "$interval"
     done
 }

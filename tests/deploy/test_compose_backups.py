@@ -3,7 +3,10 @@ the tree, its server archives with the settings scripts/restore_drill.py proves,
 schedule and the restore run that script too. (No container is started here: the drill runs the script itself.)"""
 
 import importlib.util
+import os
+import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 import yaml
@@ -104,3 +107,22 @@ def test_a_base_backup_keeping_no_whole_number_of_backups_is_refused(tmp_path, k
 def test_an_unknown_step_is_refused():
     done = _script("backup-everything")
     assert done.returncode == 2 and "unknown step" in done.stderr
+
+
+def test_a_failed_base_backup_keeps_nothing_and_prunes_nothing(tmp_path):
+    binaries = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_basebackup"))
+    if not binaries:
+        pytest.skip("no PostgreSQL client binaries")
+    bases, wal = tmp_path / "base", tmp_path / "wal"
+    older = bases / "20260101T000000Z"
+    older.mkdir(parents=True)
+    wal.mkdir()
+    with socket.socket() as s:  # a port nobody listens on: the server is down
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PATH=f"{binaries[-1].parent}:{os.environ['PATH']}", PGHOST="127.0.0.1",
+               PGPORT=str(port), PGUSER="postgres", PGCONNECT_TIMEOUT="5")
+    done = subprocess.run(["sh", str(DEPLOY / "compose" / "backup.sh"), "base", str(bases), str(wal), "1"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and "pg_basebackup failed" in done.stderr
+    assert [p.name for p in bases.iterdir()] == [older.name]
