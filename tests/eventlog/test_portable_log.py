@@ -167,23 +167,28 @@ def test_a_row_updated_with_the_trigger_disabled_is_found_and_named():
         call_command("verify_log", "--chain-only")
 
 
-def test_a_match_rewritten_with_its_hashes_recomputed_is_refused_by_the_engine():
-    """A forger who rewrites every hash after an edit keeps the chain whole, but not the game's rules (and not the
-    head hash that was shown before)."""
-    some_log()
-    moved = Event.objects.filter(event_type="GameStarted").order_by("global_position").first()
-    head_before = verification.head()
+def forge(event: Event, **changes) -> None:
+    """The row's payload changed with the trigger off, and every hash from the first event recomputed: the chain
+    whole again, as a forger who rewrites it would leave it."""
     with connection.cursor() as cursor:
         cursor.execute("SET session_replication_role = replica")
-        payload = dict(moved.payload, dice=[3, 3])  # a double: no opening roll gives one
         cursor.execute("UPDATE eventlog_event SET payload = %s WHERE global_position = %s",
-                       [json.dumps(payload), moved.global_position])
+                       [json.dumps(dict(event.payload, **changes)), event.global_position])
         previous = chain.GENESIS
         for row in verification.rows():
             previous = chain.of_row(row, previous)
             cursor.execute("UPDATE eventlog_event SET chain = %s WHERE global_position = %s",
                            [previous, row.global_position])
         cursor.execute("SET session_replication_role = origin")
+
+
+def test_a_match_rewritten_with_its_hashes_recomputed_is_refused_by_the_engine():
+    """A forger who rewrites every hash after an edit keeps the chain whole, but not the game's rules (and not the
+    head hash that was shown before)."""
+    some_log()
+    moved = Event.objects.filter(event_type="GameStarted").order_by("global_position").first()
+    head_before = verification.head()
+    forge(moved, dice=[3, 3])  # a double: no opening roll gives one
     assert verification.walk().ok and verification.head() != head_before
     report = verification.judge_streams()
     assert [(p.position, p.stream_id, p.reason) for p in report.problems] == [

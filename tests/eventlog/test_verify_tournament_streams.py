@@ -2,15 +2,14 @@
 would never have appended (its hashes recomputed, so the chain alone does not show it) is named by position."""
 
 import io
-import json
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
 
-from eventlog import chain, verification
+from eventlog import verification
 from eventlog.models import Event
 from players.models import Player
+from tests.eventlog.test_portable_log import forge
 from tests.tournaments.test_running_events import cmd, settle, slot, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("postgres")]
@@ -29,21 +28,6 @@ def a_played_event(director) -> tuple[list[int], str]:
     cmd(t, director, type="report_result", slot=paper["key"], winner=paper["players"][1], score=[5, 2])
     settle(t)
     return players, Event.objects.get(event_type="ResultReported").stream_id
-
-
-def forge(event: Event, **changes) -> None:
-    """The row's payload changed with the trigger off, and every hash from the first event recomputed: the
-    chain whole again, as a forger who rewrites it would leave it."""
-    with connection.cursor() as cursor:
-        cursor.execute("SET session_replication_role = replica")
-        cursor.execute("UPDATE eventlog_event SET payload = %s WHERE global_position = %s",
-                       [json.dumps(dict(event.payload, **changes)), event.global_position])
-        previous = chain.GENESIS
-        for row in verification.rows():
-            previous = chain.of_row(row, previous)
-            cursor.execute("UPDATE eventlog_event SET chain = %s WHERE global_position = %s",
-                           [previous, row.global_position])
-        cursor.execute("SET session_replication_role = origin")
 
 
 def forged_result(players: list[int], stream_id: str) -> tuple[Event, str]:
