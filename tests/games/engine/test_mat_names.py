@@ -1,8 +1,19 @@
 """Names and scores of a written ``.mat`` read back, by the engine's reader and by GNU Backgammon's ``import mat``.
 
-A name is 1 to 60 characters (letters with or without accents, digits, spaces inside), a score up to 99 (in a match
-up to gnubg's 64 points, else in a money session). gnubg holds 31 bytes of a name: it gives back the name as
-``gnubg_name`` cuts it, the engine's reader the whole name.
+A name is 1 to 60 characters (letters with or without accents, digits, spaces inside), a score up to 99.
+
+The engine's reader must give back every name whole (from the ``; [Player N]`` headers) and every game's score. gnubg
+must give back every game's score exactly, and each name as ``gnubg_name`` writes it on the score line: its first 31
+bytes of UTF-8, cut before a character that would be split, trailing spaces dropped. gnubg 1.07.001 (Debian's source)
+holds a name in ``char szName[MAX_NAME_LEN]`` with ``#define MAX_NAME_LEN 32`` (backgammon.h, lines 35 and 78); its
+mat importer (import.c, ``ImportGame``, lines 893 and 911) cuts a score line's name at ``MAX_NAME_LEN - 1`` bytes, the
+31 before the terminator, then drops trailing spaces (lines 929-931 and 941-943). So a name past 31 bytes is compared
+on what gnubg can hold, never whole.
+
+gnubg refuses a match longer than ``MAXSCORE`` points (``#define MAXSCORE 64``, matchequity.h line 26; checked in
+import.c ``ImportMatVariation``, line 1153: "Match length must be between 0 (unlimited session) and 64"). A drawn
+score that would need a match over 64 points is written as a money session (length 0), which gnubg imports with its
+scores.
 """
 
 import json
@@ -31,6 +42,7 @@ def _names(min_inside: int):
 # as many long names (past gnubg's 31 bytes, past the 32 columns of the layout) as short ones
 NAMES = LETTERS | _names(0) | _names(26)
 SCORES = st.integers(min_value=0, max_value=99)
+GNUBG_MAXSCORE = 64  # matchequity.h: the longest match gnubg imports
 
 
 @st.composite
@@ -40,8 +52,8 @@ def matches(draw):
     if names[0] == names[1]:
         names = (names[0], names[1][:-1] + ("a" if names[1][-1] != "a" else "b"))
     score = (draw(SCORES), draw(SCORES))
-    # gnubg imports matches of up to 64 points (its MAXSCORE): beyond, a money session carries the scores
-    length = max(score) + 2 if max(score) + 2 <= 64 else 0
+    # gnubg imports matches of up to MAXSCORE points: beyond, a money session carries the scores
+    length = max(score) + 2 if max(score) + 2 <= GNUBG_MAXSCORE else 0
     state, events = MatchState(), []
     for command in (c.StartMatch(names, length, initial_score=score, imported=True), c.Roll(None, (3, 1), "imported"),
                     c.Move(0, "8/5 6/5"), c.Resign(1, "single"), c.AcceptResignation(0),
