@@ -17,7 +17,7 @@ from games.loading import match_load
 from games.rights import can_read, is_official, seat_of
 
 from . import selectors, services
-from .serializers import EventAverageSerializer, HistoryPointSerializer, MatchAnalysisSerializer
+from .serializers import EventAverageSerializer, MatchAnalysisSerializer, PlayerAnalysisSerializer
 
 
 class MatchAnalysisView(APIView):
@@ -90,10 +90,13 @@ class MatchAnalysisRequest(APIView):
 class PlayerAnalysisView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=HistoryPointSerializer(many=True),
-                   description="The player's analysed matches, oldest first: error rates for the player page's chart.")
+    @extend_schema(responses=PlayerAnalysisSerializer,
+                   description="The player's analysed matches, oldest first (`matches`: error rates for the player "
+                               "page's chart), and their figures over all of them (`pooled`: the total error over "
+                               "the total decisions, as eXtreme Gammon pools them).")
     def get(self, request, pk: int):
-        return Response(HistoryPointSerializer(selectors.player_history(pk), many=True).data)
+        body = {"pooled": selectors.player_pooled(pk), "matches": selectors.player_history(pk)}
+        return Response(PlayerAnalysisSerializer(body).data)
 
 
 class EventAnalysisView(APIView):
@@ -106,7 +109,8 @@ class EventAnalysisView(APIView):
     event_or_404: Callable[[object, int], object] | None = None
 
     @extend_schema(responses=EventAverageSerializer(many=True),
-                   description="Each player's average figures over the event's analysed matches.")
+                   description="Each player's figures over the event's analysed matches, pooled: the total "
+                               "error over the total decisions, as eXtreme Gammon pools them.")
     def get(self, request, pk: int):
         if self.event_or_404 is None:
             raise ImproperlyConfigured("EventAnalysisView.as_view(event_or_404=...) names the event's visibility rule")

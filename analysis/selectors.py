@@ -9,6 +9,7 @@ from games.models import MatchSummary
 from players.selectors import display_names
 
 from .models import MatchAnalysis, PlayerFigures
+from .rating_words import rating_word
 
 FIGURES = ("chequer_rate", "cube_rate", "overall_rate", "performance_rating", "luck")
 
@@ -57,19 +58,52 @@ def player_history(player_id: int) -> list[dict]:
             for f in rows if f.analysis.stream_id in public]
 
 
+def _shown(**where):
+    """The analyses players see, as a subquery: done, at the site's depth, of public matches (not hidden, not
+    voided); ``where`` narrows them (an event, a season's events)."""
+    public = MatchSummary.objects.filter(published=True, voided=False).values("stream_id")
+    return MatchAnalysis.objects.filter(status=MatchAnalysis.DONE, plies=settings.ANALYSIS_PLIES,
+                                        stream_id__in=public, **where)
+
+
+def _totals():
+    """What a player's figures pool into: the matches, the error totals and decision counts, the mean luck."""
+    return {"matches": Count("id"), "luck": Avg("luck"), **{k: Sum(k) for k in POOLED}}
+
+
+def _pooled(totals: dict) -> dict:
+    rates = pooled_rates(totals)
+    decisions = totals["unforced_moves"] + totals["close_cube"]
+    return {"matches": totals["matches"], "luck": totals["luck"], "unforced_moves": totals["unforced_moves"],
+            "close_cube": totals["close_cube"], **rates,
+            "overall_rating": rating_word(rates["overall_rate"], decisions)}
+
+
+def player_pooled(player_id: int) -> dict | None:
+    """The player's figures over all their analysed matches (those ``player_history`` lists), pooled as XG pools
+    them: the total error over the total decisions, never a mean of the matches' rates. None: no analysed match."""
+    totals = PlayerFigures.objects.filter(player_id=player_id, analysis__in=_shown()).aggregate(**_totals())
+    return _pooled(totals) if totals["matches"] else None
+
+
 def event_averages(tournament_id: int) -> list[dict]:
     """Each player's figures over the event's analysed matches, pooled as XG pools them: the total error over the
     total decisions (a long match weighs by its decisions, not as one match); luck is the mean per match."""
-    analyses = MatchAnalysis.objects.filter(tournament_id=tournament_id, status=MatchAnalysis.DONE,
-                                            plies=settings.ANALYSIS_PLIES)
-    public = list(_public(list(analyses.values_list("stream_id", flat=True))))
-    rows = (PlayerFigures.objects.filter(analysis__in=analyses.filter(stream_id__in=public), player_id__isnull=False)
-            .values("player_id").annotate(matches=Count("id"), seat_name=Max("name"), luck=Avg("luck"),
-                                          **{k: Sum(k) for k in POOLED}))
+    return _pooled_by_player(_shown(tournament_id=tournament_id))
+
+
+def events_averages(tournament_ids) -> list[dict]:
+    """The same over several events' analysed matches (a season's): one query, each player's totals summed."""
+    return _pooled_by_player(_shown(tournament_id__in=list(tournament_ids)))
+
+
+def _pooled_by_player(analyses) -> list[dict]:
+    rows = (PlayerFigures.objects.filter(analysis__in=analyses, player_id__isnull=False)
+            .values("player_id").annotate(seat_name=Max("name"), **_totals()))
     # named as the rest of the site names the player, not by the seat name the match was recorded under
     names = display_names(r["player_id"] for r in rows)
-    out = [{"player_id": r["player_id"], "matches": r["matches"], "luck": r["luck"],
-            "name": names.get(r["player_id"], r["seat_name"]), **pooled_rates(r)} for r in rows]
+    out = [{"player_id": r["player_id"], "name": names.get(r["player_id"], r["seat_name"]), **_pooled(r)}
+           for r in rows]
     return sorted(out, key=lambda r: (r["overall_rate"], r["player_id"]))
 
 

@@ -72,12 +72,27 @@ class HistoryPointSerializer(serializers.Serializer):
     overall_rating = serializers.CharField()
 
 
-class EventAverageSerializer(serializers.Serializer):
+class PooledFiguresSerializer(serializers.Serializer):
+    """A player's figures over several analysed matches, pooled as eXtreme Gammon pools them: the total error over
+    the total decisions (a long match weighs by its decisions), never a mean of the matches' rates."""
+
+    matches = serializers.IntegerField(help_text="the analysed matches pooled")
+    unforced_moves = serializers.IntegerField(help_text="their unforced moves, summed")
+    close_cube = serializers.IntegerField(help_text="their close or actual cube decisions, summed")
+    chequer_rate = serializers.FloatField(help_text="1000 × total checker-play error ÷ total unforced moves (mEMG)")
+    cube_rate = serializers.FloatField(help_text="1000 × total cube error ÷ total close cube decisions (mEMG)")
+    overall_rate = serializers.FloatField(help_text="1000 × total error ÷ total decisions (mEMG)")
+    overall_rating = serializers.CharField(help_text="gnubg's word for overall_rate, by its own thresholds")
+    performance_rating = serializers.FloatField(help_text="PR on eXtreme Gammon's scale: overall_rate ÷ 2")
+    luck = serializers.FloatField(help_text="the mean luck per match (EMG)")
+
+
+class PlayerAnalysisSerializer(serializers.Serializer):
+    pooled = PooledFiguresSerializer(allow_null=True,
+                                     help_text="the figures over all the matches listed (null: none analysed)")
+    matches = HistoryPointSerializer(many=True, help_text="the analysed matches, oldest first")
+
+
+class EventAverageSerializer(PooledFiguresSerializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
-    matches = serializers.IntegerField()
-    chequer_rate = serializers.FloatField()
-    cube_rate = serializers.FloatField()
-    overall_rate = serializers.FloatField()
-    performance_rating = serializers.FloatField()
-    luck = serializers.FloatField()

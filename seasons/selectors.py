@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.selectors import events_averages
 from players.selectors import display_names
 from tournaments.models import Tournament
 
@@ -54,3 +55,10 @@ def table_grid(data: dict) -> list[dict]:
         by_event = {s["tournament_id"]: s for s in row["scores"]}
         grid.append({**row, "cells": [by_event.get(t) for t in order]})
     return grid
+
+
+def analysis_figures(data: dict) -> list[dict]:
+    """Each player's analysis figures over the analysed matches of the season's published events, pooled as the
+    event page pools them (the total error over the total decisions), best first. A hidden event counts nowhere
+    public, so its matches are left out here too, even for those who see it named."""
+    return events_averages(e["tournament_id"] for e in data["events"] if e["published"])

@@ -52,7 +52,8 @@ def season_page(request, pk: int):
         projections.run_all()
         return redirect(f"{request.path}#controls")
     data = selectors.season_data(season, with_hidden=may_run)  # a hidden event is named to those who run it only
-    context = {"season": season, "data": data, "grid": selectors.table_grid(data), "may_run": may_run}
+    context = {"season": season, "data": data, "grid": selectors.table_grid(data), "may_run": may_run,
+               "figures": selectors.analysis_figures(data)}
     if may_run:
         context.update(candidates=controls.candidate_events(request.user, season, data),
                        rule_text=request.session.pop("season_rule_draft", None) or controls.current_rule_text(data),

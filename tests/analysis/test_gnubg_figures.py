@@ -27,6 +27,7 @@ import pytest
 from analysis import services
 from analysis.gnubg import without_cube_noise
 from analysis.models import MatchAnalysis
+from analysis.rating_words import rating_word
 from eventlog import projections
 from tests.games.recorder import Recorder
 
@@ -74,6 +75,8 @@ def assert_same_as_gnubg(row: MatchAnalysis, printed: dict, plays: list[dict]) -
             # gnubg prints one decimal, negative: the loss
             assert abs(-getattr(f, key) - printed[key][side]) <= 0.1, (key, side, getattr(f, key), printed[key])
         assert abs(-f.chequer_error - printed["chequer_error"][side]) <= 0.0006
+        # the word gnubg printed is the one its thresholds give the rate (they name pooled rates the same way)
+        assert rating_word(f.overall_rate, f.unforced_moves + f.close_cube) == f.overall_rating, (side, f.overall_rate)
         for word, counts in printed["marks"].items():  # gnubg's marks, play by play
             assert row.decisions.filter(kind="move", player=side, verdict=word).count() == counts[side], (word, side)
         # cube decisions one by one: their losses add up to the cube error gnubg prints

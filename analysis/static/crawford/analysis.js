@@ -210,7 +210,8 @@
   if (history) {
     fetch(`/api/players/${history.dataset.player}/analysis/`, { headers: { Accept: "application/json" } })
       .then((r) => r.json())
-      .then((points) => {
+      .then((body) => {
+        const points = body.matches, pooled = body.pooled;
         if (!points.length) return;
         history.hidden = false;
         // room at the left for the axis' values, at the top for its unit
@@ -260,9 +261,12 @@
           svg.appendChild(dot);
         });
         svg.setAttribute("aria-label", fmt(gettext("Error rate match by match, 0 to %(high)s mEMG"), { high: rate(high) }));
+        // over all the matches: pooled by the API (total error over total decisions), never a mean of the dots
         document.getElementById("analysis-caption").textContent = fmt(gettext(
           "Overall error rate (mEMG per decision, GNU Backgammon) in each analysed match: 0 – %(high)s; lower is better"),
-          { high: rate(high) });
+          { high: rate(high) }) + (pooled ? " · " + fmt(ngettext("over the %(n)s analysed match: %(overall)s mEMG, PR %(pr)s (XG scale)",
+          "over all %(n)s analysed matches: %(overall)s mEMG, PR %(pr)s (XG scale)", pooled.matches),
+          { n: pooled.matches, overall: rate(pooled.overall_rate), pr: rate(pooled.performance_rating) }) : "");
         // the match's day as the page's language writes it ("25 nov. 2026"), as the rating chart above does
         const day = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang || undefined,
                                                               { day: "numeric", month: "short", year: "numeric" });
@@ -273,9 +277,20 @@
           a.href = `/matches/${p.match}/`;
           return [a, rate(p.chequer_rate), rate(p.cube_rate), rate(p.overall_rate), rating(p.overall_rating), rate(p.performance_rating)];
         });
-        document.getElementById("analysis-table").replaceChildren(
-          table([gettext("Match"), [gettext("Checker play"), MEANS.chequer], [gettext("Cube"), MEANS.cube],
-                 [gettext("Overall"), MEANS.overall], [RATING, MEANS.rating], [gettext("PR"), MEANS.pr]], rows));
+        const matches = table([gettext("Match"), [gettext("Checker play"), MEANS.chequer], [gettext("Cube"), MEANS.cube],
+                               [gettext("Overall"), MEANS.overall], [RATING, MEANS.rating], [gettext("PR"), MEANS.pr]], rows);
+        if (pooled) { // the figures over all of them, below the matches: a total row
+          const total = el("tr");
+          total.id = "analysis-pooled";
+          const head = el("th", fmt(gettext("All matches (%(n)s)"), { n: pooled.matches }));
+          head.scope = "row";
+          head.title = gettext("Pooled as eXtreme Gammon pools them: the total error over the total decisions, not a mean of the matches");
+          total.appendChild(head);
+          [rate(pooled.chequer_rate), rate(pooled.cube_rate), rate(pooled.overall_rate), rating(pooled.overall_rating),
+           rate(pooled.performance_rating)].forEach((c) => total.appendChild(el("td", c)));
+          matches.appendChild(el("tfoot")).appendChild(total);
+        }
+        document.getElementById("analysis-table").replaceChildren(matches);
       });
   }
 
