@@ -275,6 +275,10 @@ def test_the_player_pages_error_rates_read_in_french_and_name_the_opponent(chrom
     assert cells[4] in GNUBG_RATINGS_IN_FRENCH, cells  # gnubg's "Supernatural" here
     assert re.search(r"\d,\d mEMG$", page.locator("#analysis-chart circle title").first.text_content())
     assert re.search(r" 0 – \d+,\d", page.inner_text("#analysis-caption"))
+    # over all the player's matches (one here: its own figures, the word by gnubg's thresholds), said in French
+    pooled = page.locator("#analysis-pooled").locator("th, td").all_inner_texts()
+    assert pooled == ["Tous les matchs (1)", *cells[1:]], (pooled, cells)
+    assert "sur 1 match analysé : " in page.inner_text("#analysis-caption")
     shot(page, "french-player-error-rates")
 
     # the match's own page: its figures, its marked plays and the mark of the play on the board, in French
