@@ -1,7 +1,7 @@
 """Recording at the table, measured: taps per move and milliseconds per submission over a recorded match.
 
     .venv/bin/python bench/recording.py [--mat tests/fixtures/gnubg/matches/match_023_5pt.mat] [--games 2]
-                                        [--viewport 1024x768] [--server URL] [--watch]
+                                        [--viewport 1024x768] [--server URL] [--watch] [--clock us]
 
 Without ``--server``: a fresh database ``crawford_bench_recording`` on the PostgreSQL server of DATABASE_URL
 (default 127.0.0.1:5432), ``manage.py load_demo`` (the demo club), and gunicorn as in production
@@ -15,7 +15,10 @@ tablet of the given size) as a recorder would: the dice from the board on the di
 checker and then where it goes (a checker's whole way when it moves with several dice), the cube's buttons.
 Counted: every tap the recorder makes. Timed: every command's answer as the browser saw it (request sent to the
 last byte of the answer, Resource Timing through Playwright), and the screen's own work before the request and after
-the answer (record.js's User Timing measures). With ``--watch``, a big screen in another browser context follows the
+the answer (record.js's User Timing measures). With ``--clock PRESET``, the match is played with that clock, set on
+the screen before the first game (one tap, counted with the cube's), each press made by the screen with the play
+that ends a turn ("press the clock with each play", on by default): counted apart, as the presses sent and their
+answers. With ``--watch``, a big screen in another browser context follows the
 match's live board: timed, each submission (the tablet's request, as the browser started it) to the live board
 drawing it (its first redraw at that version or later), both read from the one machine's clock.
 """
@@ -57,6 +60,7 @@ def main() -> None:
     parser.add_argument("--database-name", default="crawford_bench_recording")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--shots", help="a folder for a screenshot after each game")
+    parser.add_argument("--clock", help="a clock preset (games.engine.clock.PRESETS) to play the match with")
     parser.add_argument("--watch", action="store_true",
                         help="a live board in another browser context: how soon it shows each submission")
     args = parser.parse_args()
@@ -136,9 +140,15 @@ def _record(url: str, record, args, env) -> dict:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         sent = {"n": 0, "done": 0}
+        presses: list[float] = []  # the clock's presses, sent by the screen itself: answered, never tapped
+
+        def is_press(request) -> bool:
+            return (request.post_data_json or {}).get("type") == "press_clock"
 
         def finished(request):
-            if request.method == "POST" and "/commands/" in request.url:
+            if request.method == "POST" and "/commands/" in request.url and is_press(request):
+                presses.append(request.timing["responseEnd"])
+            elif request.method == "POST" and "/commands/" in request.url:
                 answers.append(request.timing["responseEnd"])
                 body = request.post_data_json or {}
                 kinds.append(" ".join(str(body.get(k)) for k in ("type", "move", "dice") if body.get(k)))
@@ -146,7 +156,7 @@ def _record(url: str, record, args, env) -> dict:
                 sent["done"] += 1
 
         page.on("request", lambda r: sent.__setitem__("n", sent["n"] + 1)
-                if r.method == "POST" and "/commands/" in r.url else None)
+                if r.method == "POST" and "/commands/" in r.url and not is_press(r) else None)
         page.on("requestfinished", finished)
         recorder, password, players = _recorder_and_players(env)
         page.goto(f"{url}/accounts/login/")
@@ -158,6 +168,17 @@ def _record(url: str, record, args, env) -> dict:
         watcher = _watch(browser, url, match_id) if args.watch else None
         page.goto(f"{url}/matches/{match_id}/record/")
         page.wait_for_selector("#board .point")
+        clock_taps = 0
+        if args.clock:
+            page.select_option("#clock-preset", args.clock)
+            page.locator("#set-clock").tap()
+            page.wait_for_selector("#clock:not([hidden])")
+            clock_taps = 1
+            sent["n"] = sent["done"] = 0
+            answers.clear()
+            kinds.clear()
+            submitted_at.clear()
+            page.evaluate("performance.clearMeasures()")
 
         def settle(expected: int) -> None:
             deadline = time.monotonic() + 10
@@ -307,7 +328,8 @@ def _record(url: str, record, args, env) -> dict:
         raise SystemExit(f"page errors: {errors}")
     if not args.games and tuple(state["score"]) != tuple(record.state.score):
         raise SystemExit(f"the match recorded ends {state['score']}, the file's {record.state.score}: a play went astray")
-    return {"moves": move_taps, "rolls": roll_taps, "other": other_taps, "answers": answers, "kinds": kinds, "games": games,
+    return {"moves": move_taps, "rolls": roll_taps, "other": other_taps + clock_taps, "answers": answers, "kinds": kinds,
+            "games": games, "presses": presses, "clock": args.clock,
             "fallbacks": fallbacks, "score": state["score"], "turns": len(roll_taps), "client": client, "shown": shown}
 
 
@@ -399,6 +421,12 @@ def _report(r: dict, args) -> None:
         if ms:
             print(f"screen's own work, {what} ({len(ms)}): median {statistics.median(ms):.1f} ms, "
                   f"p90 {ms[min(len(ms) - 1, int(0.9 * len(ms)))]:.1f}, max {ms[-1]:.1f}")
+    if r["clock"]:
+        ms = sorted(r["presses"])
+        print(f"clock {r['clock']}: presses sent by the screen {len(ms)} (0 taps each; setting the clock: 1 tap), "
+              f"ms per answer median {statistics.median(ms):.1f}, p99 {ms[min(len(ms) - 1, int(0.99 * len(ms)))]:.1f}, "
+              f"max {ms[-1]:.1f} (under 100 ms: {sum(1 for a in ms if a < 100)}/{len(ms)})" if ms else
+              f"clock {r['clock']}: no press was sent")
     if r["shown"] is not None and not r["shown"]:
         print("live board: no submission seen drawn")
     elif r["shown"] is not None:
