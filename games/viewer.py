@@ -88,6 +88,8 @@ def frames(rows, state: MatchState | None = None) -> list[dict]:
         before = state
         event = streams.engine_event(row.event_type, row.payload)
         state = evolve(state, event)
+        if row.event_type in CLOCK_TICKS:
+            continue  # the clock's presses move nothing on the board: no step of the viewer
         frame = _frame(before, state, row.event_type, row.payload, row.version)
         if row.event_type == "DiceRolled":
             roll = frame
@@ -106,6 +108,10 @@ def frames(rows, state: MatchState | None = None) -> list[dict]:
     if roll is not None:
         out.append(roll)
     return out
+
+
+# the clock's events that change nothing on the board (a flag's fall and a lateness penalty are steps: they decide)
+CLOCK_TICKS = frozenset({"ClockSet", "ClockPressed", "ClockPaused", "ClockResumed", "OvertimeGiven"})
 
 
 def _frame(before: MatchState, s: MatchState, kind: str, p: dict, version: int) -> dict:
@@ -137,7 +143,8 @@ def _frame(before: MatchState, s: MatchState, kind: str, p: dict, version: int) 
 # the engine's words in a sentence (games/engine/match.py): how a game was won, what a resignation gives
 def _word(word: str) -> str:
     return {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon"),
-            "bearoff": _("bearoff"), "drop": _("drop"), "resignation": _("resignation")}.get(word, word)
+            "bearoff": _("bearoff"), "drop": _("drop"), "resignation": _("resignation"), "time": _("on time"),
+            "late": _("lateness")}.get(word, word)
 
 
 def game_how(kind: str, reason: str) -> str:
@@ -175,6 +182,9 @@ def _describe(before: MatchState, s: MatchState, kind: str, p: dict, names) -> s
                                     "%(who)s wins %(n)s points (%(kind)s, %(reason)s); %(a)s-%(b)s", p["points"]) % {
             "who": names[p["winner"]], "n": p["points"], "kind": _word(p["kind"]), "reason": _word(p["reason"]),
             "a": p["score"][0], "b": p["score"][1]},
+        "FlagFell": lambda: _("%(who)s's flag falls: the match is lost on time") % {"who": who},
+        "LatePenalty": lambda: ngettext("%(who)s is late: %(n)s penalty point", "%(who)s is late: %(n)s penalty points",
+                                        p["points"]) % {"who": who, "n": p["points"]},
         "MatchWon": lambda: _("%(who)s wins the match %(a)s-%(b)s") % {
             "who": names[p["winner"]], "a": p["score"][0], "b": p["score"][1]},
     }

@@ -72,6 +72,15 @@ def test_a_match_with_a_us_clock_whose_flag_falls_during_a_cube_answer_is_won_on
     assert state["last_game"]["reason"] == "time"
     assert [e for e in Event.objects.filter(stream_id=desk.id).order_by("version").values_list("event_type", flat=True)
             ][-3:] == ["FlagFell", "GameWon", "MatchWon"]
+    # the viewer steps through the play and the flag's fall, not through each press of the clock
+    from games import viewer
+    from eventlog import store
+
+    steps = [f["text"] for f in viewer.frames(store.read_stream(desk.id))]
+    assert steps[4:] == ["Ann doubles to 2", "Ben's flag falls: the match is lost on time",
+                         "Ann wins 5 points (single, on time); 5-0", "Ann wins the match 5-0"], steps
+    page = api(director).get(f"/matches/{desk.id}/").content.decode()
+    assert "flag falls" in page
 
 
 def test_the_players_press_their_own_clock_and_only_the_director_pauses_it(api, people, time):
