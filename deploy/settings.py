@@ -306,7 +306,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 # the depth players see and the pages aggregate, recorded with each result: 2-ply, gnubg's own analysis setting
 # and the one clubs compare with XG (0-ply PRs of human matches differ from it by 0.3-1.0, enough to change gnubg's
-# rating word). A 7-point match costs gnubg 21-37 CPU-seconds at 2-ply (bench/analysis.py, bench/RESULTS.md)
+# rating word). A 7-point match costs gnubg 21-37 CPU-seconds at 2-ply (measured by bench/analysis.py)
 ANALYSIS_PLIES = int(os.environ.get("ANALYSIS_PLIES", "2"))
 # shown at once (under a CPU-second a 7-point match) while the deeper analysis runs, then replaced by it; set it to
 # ANALYSIS_PLIES for one analysis only
