@@ -266,9 +266,10 @@ class _Reporter:
 
         from eventlog import projections
 
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         rng = random.Random(7)
         while not self.done.wait(1.0) and self.slots:
+            # a connection a command: the projections' run between two may outlast the server's keep-alive
+            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
             s = self.slots.pop()
             a, b = s.players
             body = {"type": "report_result", "slot": s.key, "winner": a if rng.random() < 0.5 else b,
@@ -277,6 +278,7 @@ class _Reporter:
                       headers={"Content-Type": "application/json", "Authorization": f"Token {self.token}"})
             answer = c.getresponse()
             answer.read()
+            c.close()
             if answer.status == 200:
                 self.count += 1
             projections.run_all()
