@@ -122,6 +122,19 @@ def standings_by_flight(data: dict) -> list[dict]:
     return list(out.values())
 
 
+STANDINGS_PAGE = 100
+
+
+def standings_page(tables: list[dict], page: int) -> tuple[list[dict], dict[int, int]]:
+    """Each table's rows of one page (a big event's 1,000 rows are ten pages), its page count, and the page of
+    each player in the event's own table (the first), to send a viewer to their row."""
+    size = STANDINGS_PAGE
+    pages_of = {r["player_id"]: i // size + 1 for i, r in enumerate(tables[0]["rows"])} if tables else {}
+    out = [{**t, "rows": t["rows"][(page - 1) * size:page * size], "pages": max(1, -(-len(t["rows"]) // size))}
+           for t in tables]
+    return out, pages_of
+
+
 def bye_rule(fmt: str | None, flight: str) -> str | None:
     """What a bye counts for in a table: "win" in a Swiss (formats/swiss.py), "nothing" for a round robin's rest
     round (formats/round_robin.py); None for a knockout's tables, where a bye only takes a player on."""

@@ -1,9 +1,10 @@
 """Public event pages: the club's events, one event's entries, bracket, pairings and standings."""
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.utils import timezone
 
 from eventlog import cached_pages, live, store
@@ -29,30 +30,39 @@ def event_page(request, pk: int):
     # page loaded (before its stream was open), as the console does; with the stream's own version it names what
     # the page shows, so it keys the page's ETag and its cached part
     partial = bool(request.GET.get("partial"))
+    page = request.GET.get("standings", "1")
+    if not (page.isascii() and page.isdigit() and int(page) >= 1):
+        raise Http404(_("There is no such page."))
     shown = (pk, store.stream_version(stream.stream_id_of(pk)), live.projected_position())
     etag = cached_pages.page_etag(request, *shown)
-    return cached_pages.conditional(request, etag, lambda: _event_response(request, tournament, partial, shown))
+    return cached_pages.conditional(request, etag,
+                                    lambda: _event_response(request, tournament, partial, shown, int(page)))
 
 
-def _event_response(request, tournament: Tournament, partial: bool, shown: tuple):
-    part = cached_pages.fragment("event", shown, lambda: event_part(tournament))
+def _event_response(request, tournament: Tournament, partial: bool, shown: tuple, page: int):
+    part = cached_pages.fragment("event", (*shown, page), lambda: event_part(tournament, page))
     if partial:
         return HttpResponse(part["html"])
+    viewer = getattr(getattr(request.user, "player", None), "pk", None) if request.user.is_authenticated else None
     return render(request, "tournaments/event.html", {
         "t": tournament, "position": shown[2], "live_html": mark_safe(part["html"]),  # noqa: S308 (our own render)
-        "format_name": part["format_name"], "finished": part["finished"],
+        "format_name": part["format_name"], "finished": part["finished"], "standings_page": page,
+        "me": part["pages_of"].get(viewer), "viewer": viewer,
         "may_run": authority.runs_event(request.user, tournament.director_id)})
 
 
-def event_part(tournament: Tournament) -> dict:
-    """What the event page shows that is the same for every viewer: read and rendered once per log position."""
+def event_part(tournament: Tournament, page: int = 1) -> dict:
+    """What the event page shows that is the same for every viewer: read and rendered once per log position.
+    A big event's tables are shown a page of rows at a time (``page``); each player's page is kept to send a
+    viewer to their own row."""
     data = selectors.with_live_scores(selectors.tournament_data(tournament))
+    standings, pages_of = selectors.standings_page(selectors.standings_by_flight(data), page)
     context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
-               "tiebreaks": selectors.tiebreak_names(data), "standings": selectors.standings_by_flight(data),
+               "tiebreaks": selectors.tiebreak_names(data), "standings": standings, "standings_page": page,
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
                "history": selectors.tournament_history(tournament)}
     context.update(format_views(tournament, data))
-    return {"html": render_to_string("tournaments/event_live.html", context),
+    return {"html": render_to_string("tournaments/event_live.html", context), "pages_of": pages_of,
             "format_name": names.format_name(data["format"]), "finished": bool(data["winner"])}
 
 

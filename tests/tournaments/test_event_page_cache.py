@@ -78,7 +78,7 @@ def test_a_page_seen_twice_is_read_and_rendered_once(director, event, monkeypatc
     t, _ = event
     builds = []
     real = views.event_part
-    monkeypatch.setattr(views, "event_part", lambda tournament: builds.append(1) or real(tournament))
+    monkeypatch.setattr(views, "event_part", lambda *args: builds.append(1) or real(*args))
     first = Client().get(f"/events/{t.pk}/").content.decode()
     second = Client().get(f"/events/{t.pk}/").content.decode()
     assert len(builds) == 1 and _live(first) == _live(second) and 'data-slot="' in _live(first)
@@ -136,3 +136,25 @@ def test_a_part_another_request_is_building_is_waited_for_not_built_again():
     cache.set(key, "built by the other")
     waiting.join()
     assert answers == ["built by the other"] and not built
+
+
+def test_a_big_table_is_paged_and_a_player_is_sent_to_their_own_row(director, monkeypatch, make_user):
+    from tournaments import selectors
+
+    monkeypatch.setattr(selectors, "STANDINGS_PAGE", 3)
+    eve = make_user("eve")
+    players = [Player.objects.create(display_name=f"Seed {i}").pk for i in range(1, 8)] + [eve.player.pk]
+    t = start(director, players)
+    settle(t)
+    first = Client().get(f"/events/{t.pk}/").content.decode()
+    assert first.count('<tr id="standing-') == 3 and "Page 1 of 3" in first and "?standings=2" in first
+    assert "Find me" not in first
+    client = Client()
+    client.force_login(eve)
+    page = client.get(f"/events/{t.pk}/").content.decode()
+    link = page.split('class="find-me"><a href="')[1].split('"')[0]
+    assert link.endswith(f"#standing-{eve.player.pk}")
+    own = client.get(f"/events/{t.pk}/{link.split('#')[0]}").content.decode()
+    assert f'id="standing-{eve.player.pk}"' in own
+    assert f'id="standing-{eve.player.pk}"' in Client().get(f"/events/{t.pk}/{link.split('#')[0]}&partial=1").content.decode()
+    assert Client().get(f"/events/{t.pk}/?standings=0").status_code == 404
