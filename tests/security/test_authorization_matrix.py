@@ -107,6 +107,7 @@ def test_the_match_list_leaves_unpublished_matches_out(world):
 # -- match commands ---------------------------------------------------------------------------------
 
 ROLL_31, PLAY_31 = {"type": "roll", "dice": [3, 1]}, {"type": "move", "move": "8/5 6/5"}
+CLOCK_UK = {"type": "set_clock", "preset": "uk"}
 # name: (match options, commands that set the scene (sent by staff), the command, the seat due to act:
 #        0 = Player, 1 = Opponent, None = either, "officials" = a director's command)
 MATCH_SCENES = {
@@ -130,6 +131,19 @@ MATCH_SCENES = {
     "set_rated": ({}, [], {"type": "set_rated", "rated": False}, "officials"),
     # a .mat record imported by "player" (seat 0): vouched for by the other seat or an official of the event
     "confirm_import": ({"imported_by": "player"}, [], {"type": "confirm_import"}, "other seat"),
+    # the clock: either player sets it before a game; the lower opening die (seat 1's 1) presses first; a flag
+    # claimed with time left, and lateness with none due yet, are refused by the rules once the rights allow them
+    "set_clock": ({}, [], {"type": "set_clock", "preset": "uk"}, None),
+    "press_clock": ({}, [CLOCK_UK, ROLL_31], {"type": "press_clock"}, 1),
+    "claim_time": ({}, [CLOCK_UK, ROLL_31, {"type": "press_clock", "player": 1}], {"type": "claim_time"},
+                   "time left"),
+    "pause_clock": ({}, [CLOCK_UK, ROLL_31, {"type": "press_clock", "player": 1}], {"type": "pause_clock"},
+                    "officials"),
+    "resume_clock": ({}, [CLOCK_UK, ROLL_31, {"type": "press_clock", "player": 1}, {"type": "pause_clock"}],
+                     {"type": "resume_clock"}, "officials"),
+    "call_match": ({}, [], {"type": "call_match"}, "officials"),
+    "record_lateness": ({}, [{"type": "call_match"}], {"type": "record_lateness", "player": 1},
+                        "officials, none due"),
 }
 
 
@@ -153,11 +167,14 @@ def _match_in_scene(world, scene: str, *, tournament=True) -> tuple[str, dict]:
 def _expected_for_match_command(role: str, due) -> int | tuple:
     if role == "anonymous":
         return ANON
+    if due in ("time left", "officials, none due") and (role in OFFICIALS or due == "time left"
+                                                        and role in ("player", "opponent")):
+        return 400  # allowed to ask, refused by the rules (the flag has not fallen; no penalty is due yet)
     if role in OFFICIALS:
         return 200
     if role in ("unrelated", "other_director"):
         return 403
-    if due == "officials":
+    if due in ("officials", "officials, none due"):
         return 403
     if due == "other seat":
         return 200 if role == "opponent" else 403
@@ -180,7 +197,8 @@ def test_match_commands(world, scene, role):
     response = world.client(role).post(f"/api/matches/{match_id}/commands/", command, format="json")
     check(response, expected, before)
     if expected == 400:
-        assert response.json()["code"] == "not_your_turn"
+        ruled = MATCH_SCENES[scene][3] in ("time left", "officials, none due")
+        assert response.json()["code"] == ("invalid_action" if ruled else "not_your_turn")
 
 
 @pytest.mark.parametrize("scene", [s for s, (_, _, _, due) in MATCH_SCENES.items() if due in (0, 1)])
