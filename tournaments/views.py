@@ -1,5 +1,7 @@
 """Public event pages: the club's events, one event's entries, bracket, pairings and standings."""
 
+import json
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -57,7 +59,7 @@ def event_part(tournament: Tournament, page: int = 1) -> dict:
     viewer to their own row."""
     data = selectors.with_live_scores(selectors.tournament_data(tournament))
     standings, pages_of = selectors.standings_page(selectors.standings_by_flight(data), page)
-    context = {"t": tournament, "data": data, "brackets": selectors.bracket_columns(data),
+    context = {"t": tournament, "data": data, "brackets": rendered_rounds(selectors.bracket_columns(data)),
                "tiebreaks": selectors.tiebreak_names(data), "standings": standings, "standings_page": page,
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
                "history": selectors.tournament_history(tournament)}
@@ -78,6 +80,21 @@ def event_follow(request, pk: int):
     """Server-sent events for the event page: told each time the projections it shows have moved on."""
     services.visible_or_404(request.user, pk)
     return live.event_stream(request, live.PROJECTIONS, live.projected_position)
+
+
+def rendered_rounds(brackets: list[dict]) -> list[dict]:
+    """Each round of each bracket rendered once for what it shows: a result re-renders its own round, not the
+    other rounds of a big event."""
+    for b in brackets:
+        b["rounds"] = [mark_safe(_round_html(r, str(label), b["joined"]))  # noqa: S308 (our own render)
+                       for r, label in zip(b["rounds"], b["round_names"], strict=True)]
+    return brackets
+
+
+def _round_html(slots: list[dict], label: str, joined: bool) -> str:
+    shown = json.dumps([slots, label, joined], sort_keys=True, default=str)
+    return cached_pages.fragment("round", (shown,), lambda: render_to_string(
+        "tournaments/bracket_round.html", {"round": slots, "label": label, "joined": joined}))
 
 
 def format_views(tournament: Tournament, data: dict) -> dict:

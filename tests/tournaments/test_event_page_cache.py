@@ -158,3 +158,25 @@ def test_a_big_table_is_paged_and_a_player_is_sent_to_their_own_row(director, mo
     assert f'id="standing-{eve.player.pk}"' in own
     assert f'id="standing-{eve.player.pk}"' in Client().get(f"/events/{t.pk}/{link.split('#')[0]}&partial=1").content.decode()
     assert Client().get(f"/events/{t.pk}/?standings=0").status_code == 404
+
+
+def test_a_result_renders_its_own_round_again_not_the_others(director, monkeypatch):
+    from django.template import loader
+
+    players = [Player.objects.create(display_name=f"Seed {i}").pk for i in range(1, 9)]
+    t = start(director, players)
+    data = settle(t)
+    rendered = []
+    real = loader.render_to_string
+    monkeypatch.setattr(views, "render_to_string",
+                        lambda name, context=None, *a, **k: rendered.append((name, context)) or real(name, context, *a, **k))
+    Client().get(f"/events/{t.pk}/")
+    assert len([n for n, _ in rendered if n == "tournaments/bracket_round.html"]) == 3  # quarter-finals to final
+    rendered.clear()
+    slot = next(s for s in data["slots"] if s["round"] == 1 and all(s["players"]))
+    _report_through_the_api(director, t, slot)
+    settle(t)
+    page = Client().get(f"/events/{t.pk}/").content.decode()
+    again = [c["label"] for n, c in rendered if n == "tournaments/bracket_round.html"]
+    assert len(again) == 2  # the round of the result and the one its winner goes on to; the final is kept
+    assert _slot_html(page, slot).count('class="win"') == 1
