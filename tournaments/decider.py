@@ -67,6 +67,11 @@ def view_of(state: State) -> derive.View:
     return derive.derive(state)
 
 
+def slots_of(state: State) -> derive.View:
+    """The view without a Swiss's table: for a judgement about slots alone (a result, a forfeit)."""
+    return derive.derive(state, tables=False)
+
+
 # -- entries ------------------------------------------------------------------------------
 
 
@@ -308,11 +313,11 @@ def _result_fields(view: derive.View, cmd: c.ResultCommand, *, require_ready: bo
 
 
 def _report(facts: State, cmd: c.ReportResult) -> list:
-    return [ev.ResultReported(**_result_fields(view_of(facts), cmd), reported_by="director")]
+    return [ev.ResultReported(**_result_fields(slots_of(facts), cmd), reported_by="director")]
 
 
 def _confirm(facts: State, cmd: c.ConfirmResult) -> list:
-    view = view_of(facts)
+    view = slots_of(facts)
     fields = _result_fields(view, cmd)
     me = cmd.by.player
     if me is None or me not in _slot(view, cmd.slot).players:
@@ -328,7 +333,7 @@ def _confirm(facts: State, cmd: c.ConfirmResult) -> list:
 def _correct(facts: State, cmd: c.CorrectResult) -> list:
     if not cmd.reason.strip():
         raise ReasonRequired(Reason.CORRECTION_REASON)
-    view = view_of(facts)
+    view = slots_of(facts)
     slot = next((s for s in view.slots if s.key == cmd.slot), None)
     if slot is None or slot.result is None:
         raise NoResult(Reason.NO_RESULT)
@@ -336,7 +341,7 @@ def _correct(facts: State, cmd: c.CorrectResult) -> list:
 
 
 def _forfeit(facts: State, cmd: c.Forfeit) -> list:
-    slot = next((s for s in view_of(facts).slots if s.key == cmd.slot), None)
+    slot = next((s for s in slots_of(facts).slots if s.key == cmd.slot), None)
     if slot is None or slot.status != READY:
         raise SlotNotReady(Reason.FORFEIT_NOT_DUE)
     if (cmd.winner is None) == (cmd.loser is None):

@@ -64,11 +64,13 @@ def results_of(facts: Facts) -> tuple[dict[str, Result], dict[str, Result]]:
     return corrected, first
 
 
-def derive(facts: Facts) -> View:
+def derive(facts: Facts, *, tables: bool = True) -> View:
+    """The event's slots, tables and links. ``tables=False``: a Swiss's table is left out (its standings empty,
+    no winner named): a command that judges one slot need not rank every player of a big field."""
     if not facts.drawn:
         return View()
     corrected, first = results_of(facts)
-    view = _structure(facts, corrected)
+    view = _structure(facts, corrected, tables)
     if facts.kept and not _kept_hold(facts, view):
         # a kept match stands: the corrections upstream of it stop steering the bracket
         for slot in reversed(list(facts.corrections)):
@@ -77,7 +79,7 @@ def derive(facts: Facts) -> View:
                 trial[slot] = first[slot]
             else:
                 trial.pop(slot, None)
-            attempt = _structure(facts, trial)
+            attempt = _structure(facts, trial, tables)
             if _kept_hold(facts, attempt):
                 corrected, view = trial, attempt
                 break
@@ -107,8 +109,8 @@ def knockout_seeds(facts: Facts) -> list[int] | None:
     return facts.stage_seeds if facts.staged else facts.seeds
 
 
-def _structure(facts: Facts, results: dict[str, Result]) -> View:
-    view = _first_stage(facts, results)
+def _structure(facts: Facts, results: dict[str, Result], tables: bool = True) -> View:
+    view = _first_stage(facts, results, tables or facts.staged)  # stage two is drawn from stage one's table
     if not facts.staged:
         return view
     # stage one's table is a flight of its own, named by its slots' bracket (or one per group); the event's
@@ -137,7 +139,7 @@ def qualifying_order(facts: Facts, view: View) -> list[int]:
     return [r.player for r in view.flights[first]]
 
 
-def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
+def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) -> View:
     c = facts.config
     withdrawn = frozenset(facts.withdrawn)
     fmt = facts.format
@@ -171,6 +173,8 @@ def _first_stage(facts: Facts, results: dict[str, Result]) -> View:
     if fmt == Format.SWISS:
         history = swiss_history(facts, results)
         slots = swiss.slots(history, lengths(c.get("lengths", {}).get("rounds")))
+        if not tables:
+            return View(slots=slots)
         players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
         start = {p: float(c.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
         rows = table(players, history, tuple(c.get("tiebreaks", ())), start_points=start, withdrawn=withdrawn)

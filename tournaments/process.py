@@ -39,7 +39,7 @@ from eventlog.tasks import wake_projections
 from published import language
 from published import matches as m
 
-from . import decider, derive, stream
+from . import decider, derive, folding, stream
 from . import events as ev
 from .models import TournamentMatchIndex
 
@@ -94,7 +94,7 @@ class _Run:
     def state(self, pk: int) -> stream.Facts:
         if pk not in self.facts:
             try:
-                self.facts[pk] = stream.fold(store.read_stream(stream.stream_id_of(pk)))
+                self.facts[pk] = folding.facts_of(pk)  # the snapshot and the rows after it, not the whole stream
             except (OperationalError, InterfaceError):
                 raise
             except Exception as failure:  # noqa: BLE001 - the tournament's stream is the one to set aside
