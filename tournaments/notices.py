@@ -27,7 +27,7 @@ from players.models import Player
 
 from . import names, stream
 from .models import ByeNotice, MatchNotice, Tournament
-from .selectors import tournament_data, tournament_facts
+from .selectors import rounds_per_bracket, tournament_facts
 
 
 class MatchNotices(Process):
@@ -35,6 +35,7 @@ class MatchNotices(Process):
     event_types = ("MatchCreated", "RoundPaired")
 
     def apply(self, batch) -> None:
+        made_now: list[str] = []
         for e in batch:
             if e.stream_type != stream.STREAM_TYPE:
                 continue
@@ -45,13 +46,15 @@ class MatchNotices(Process):
                 match_id=e.payload["match_id"],
                 defaults={"tournament_id": stream.tournament_pk_of(e.stream_id), "slot": e.payload["slot"]})
             if made:
-                transaction.on_commit(lambda m=notice.match_id: _request_send(m))
+                made_now.append(notice.match_id)
+        if made_now:  # one task for the batch's notices (a round's): it reads the event once for them all
+            transaction.on_commit(lambda: _request_send(made_now))
 
 
-def _request_send(match_id: str) -> None:
-    from .tasks import send_match_notice
+def _request_send(match_ids: list[str]) -> None:
+    from .tasks import send_match_notices
 
-    send_match_notice.apply_async((match_id,), retry=False)
+    send_match_notices.apply_async((match_ids,), retry=False)
 
 
 def _record_byes(e) -> None:
@@ -76,10 +79,9 @@ PENDING_AFTER = timedelta(seconds=20)  # the task asked for at the commit has ha
 def send_pending() -> int:
     """Send the notices still unsent a while after they were made (their task lost); returns how many."""
     stale = MatchNotice.objects.filter(sent_at__isnull=True, created_at__lt=timezone.now() - PENDING_AFTER)
-    sent = 0
-    for match_id in stale.values_list("match_id", flat=True)[:200]:
-        match_notice_send(match_id)
-        sent += 1
+    stale_ids = list(stale.values_list("match_id", flat=True)[:200])
+    match_notices_send(stale_ids)
+    sent = len(stale_ids)
     byes = ByeNotice.objects.filter(sent_at__isnull=True, created_at__lt=timezone.now() - PENDING_AFTER)
     for pk in byes.values_list("pk", flat=True)[:200]:
         bye_notice_send(pk)
@@ -94,36 +96,49 @@ def address_of(player: Player) -> str:
 
 def match_notice_send(match_id: str) -> list[int]:
     """Send the notice of one match if it was not sent; returns the players written to."""
+    return match_notices_send([match_id]).get(match_id, [])
+
+
+def match_notices_send(match_ids: list[str]) -> dict[str, list[int]]:
+    """Send the notices of these matches that were not sent (a round's, made in one batch); returns the players
+    written to per match. The event's facts, its rounds and the players are read once for them all: a round of
+    a big Swiss is hundreds of notices, each of which would otherwise read the whole event again."""
+    out: dict[str, list[int]] = {}
     with transaction.atomic():
-        notice = MatchNotice.objects.select_for_update().filter(match_id=match_id).first()
-        if notice is None or notice.sent_at is not None:
-            return []
-        tournament = Tournament.objects.get(pk=notice.tournament_id)
-        facts = tournament_facts(tournament)
-        link = facts.matches.get(notice.slot)
-        if link is None or link["match_id"] != match_id:  # replaced before it was sent: its successor is told
-            notice.sent_at = timezone.now()
-            notice.save(update_fields=["sent_at"])
-            return []
-        players = Player.objects.select_related("user").in_bulk(link["players"])
-        table = facts.tables.get(notice.slot)
-        # the round as the console and the sheets name it ("Quarter-final": it needs the bracket's rounds), read once
-        rounds = names.rounds_per_bracket(tournament_data(tournament)["slots"]).get(notice.slot.split(":")[0])
-        sent = []
-        for me, other in (link["players"], tuple(reversed(link["players"]))):
-            player, opponent = players[me], players[other]
-            address = address_of(player)
-            if not address:
+        notices = list(MatchNotice.objects.select_for_update().filter(match_id__in=match_ids, sent_at__isnull=True)
+                       .order_by("tournament_id", "match_id"))
+        events = Tournament.objects.in_bulk({n.tournament_id for n in notices})
+        facts = {pk: tournament_facts(t) for pk, t in events.items()}
+        rounds = {pk: rounds_per_bracket(pk) for pk in events}  # as the console and the sheets name rounds
+        links = {n.match_id: facts[n.tournament_id].matches.get(n.slot) for n in notices}
+        players = Player.objects.select_related("user").in_bulk(
+            {p for link in links.values() if link for p in link["players"]})
+        for notice in notices:
+            link = links[notice.match_id]
+            if link is None or link["match_id"] != notice.match_id:  # replaced before it was sent: its successor
+                notice.sent_at = timezone.now()                       # is told
+                notice.save(update_fields=["sent_at"])
+                out[notice.match_id] = []
                 continue
-            with translation.override(preferred_language(player)):  # each player reads it in their own language
-                round_name = names.slot_name(notice.slot, rounds)
-                send_mail(_message_subject(tournament, table),
-                          _message_body(tournament, round_name, link, table, opponent),
-                          settings.DEFAULT_FROM_EMAIL, [address])
-            sent.append(me)
-        notice.sent_at, notice.sent_to = timezone.now(), sent
-        notice.save(update_fields=["sent_at", "sent_to"])
-        return sent
+            tournament = events[notice.tournament_id]
+            table = facts[notice.tournament_id].tables.get(notice.slot)
+            of_bracket = rounds[notice.tournament_id].get(notice.slot.split(":")[0])
+            sent = []
+            for me, other in (link["players"], tuple(reversed(link["players"]))):
+                player, opponent = players[me], players[other]
+                address = address_of(player)
+                if not address:
+                    continue
+                with translation.override(preferred_language(player)):  # each player reads it in their own language
+                    round_name = names.slot_name(notice.slot, of_bracket)
+                    send_mail(_message_subject(tournament, table),
+                              _message_body(tournament, round_name, link, table, opponent),
+                              settings.DEFAULT_FROM_EMAIL, [address])
+                sent.append(me)
+            notice.sent_at, notice.sent_to = timezone.now(), sent
+            notice.save(update_fields=["sent_at", "sent_to"])
+            out[notice.match_id] = sent
+    return out
 
 
 def bye_notice_send(notice_pk: int) -> bool:

@@ -260,13 +260,10 @@ def tournament_history(tournament: Tournament) -> list[dict]:
             "winner": names.get(p["winner"], "?"), "loser": names.get(p["loser"], "?"), "w": p["winner_points"],
             "l": p["loser_points"]}
 
-    from django.db.models import Max
-
     from .names import slot_name as named  # round names for people (``main:r1:m1`` is the program's)
 
     # a knockout's rounds by their names (Final, Semi-final): each bracket's number of rounds
-    rounds = dict(TournamentSlot.objects.filter(tournament_id=tournament.pk).values("bracket")
-                  .annotate(n=Max("round")).values_list("bracket", "n"))
+    rounds = rounds_per_bracket(tournament.pk)
 
     def slot_name(key: str) -> str:
         return named(key, rounds.get(key.split(":")[0]))
@@ -427,3 +424,11 @@ def home_events(today, *, limit: int = 20) -> tuple[list[Tournament], list[Tourn
     todays = Q(starts_on=today) | Q(starts_on__isnull=True, created_at__date=today)
     return (list(published.filter(todays).order_by("name")),
             list(published.exclude(todays).order_by("-starts_on", "-created_at")[:limit]))
+
+
+def rounds_per_bracket(tournament_pk: int) -> dict[str, int]:
+    """Each bracket's number of rounds (a knockout's rounds are named by it: Final, Semi-final), one query."""
+    from django.db.models import Max
+
+    return dict(TournamentSlot.objects.filter(tournament_id=tournament_pk).values("bracket")
+                .annotate(n=Max("round")).values_list("bracket", "n"))

@@ -64,6 +64,14 @@ def send_match_notice(match_id: str) -> list[int]:
     return match_notice_send(match_id)
 
 
+@shared_task(acks_late=True, name="tournaments.tasks.send_match_notices")
+def send_match_notices(match_ids: list[str]) -> dict[str, list[int]]:
+    """Tell the players of these matches (a round's) where to play, reading the event once for them all."""
+    from .notices import match_notices_send
+
+    return match_notices_send(match_ids)
+
+
 @shared_task(acks_late=True, name="tournaments.tasks.send_bye_notice")
 def send_bye_notice(notice_pk: int) -> bool:
     """Tell a Swiss round's bye holder they have the bye (``tournaments/notices.py``): sent at most once."""
