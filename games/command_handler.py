@@ -15,6 +15,7 @@ from games.engine import commands as cmd
 from games.engine import events as engine_events
 from games.engine.events import OpeningRollTied, RollSource
 from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, decide, evolve
+from games.engine.match_clock import presser_of
 
 from . import dice as dice_rolls
 from . import limits, streams
@@ -192,10 +193,8 @@ def _acting_player(command, state: MatchState, seat: int | None, official: bool)
 
 def _expected_actor(command, state: MatchState) -> int:
     """Whom a recorder at the table acts for when the command does not say."""
-    if isinstance(command, PressClock) and state.clock is not None:
-        if state.clock.running is not None:
-            return state.clock.running
-        return state.answerer if state.phase == DOUBLED else 1 - state.turn  # the opening roll's lower die
+    if isinstance(command, PressClock) and (presser := presser_of(state)) is not None:
+        return presser
     if state.phase == DOUBLED and isinstance(command, _ANSWERS):
         return state.answerer  # after a beaver the doubler answers; the player doubled may resign instead
     if isinstance(command, (cmd.Take, cmd.Drop, cmd.Beaver, cmd.AcceptResignation, cmd.DeclineResignation)):

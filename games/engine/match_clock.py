@@ -30,11 +30,9 @@ def _press(state: m.MatchState, c: cmd.PressClock) -> list:
     clock = _running_clock(state, c.at)
     m._check_player(c.player)
     if clock.running is None:
-        # both stand still: at the opening roll the player with the lower die starts the opponent's clock
         if not state.in_game:
             raise InvalidAction(Reason.CLOCK_STANDING)
-        presser = 1 - _to_act(state)
-        if c.player != presser:
+        if c.player != (presser := presser_of(state)):
             raise NotYourTurn(Reason.NOT_YOUR_CLOCK, name=state.players[c.player], other=state.players[presser])
         return [ev.ClockPressed(c.player, c.at, c.device_at)]
     if c.player != clock.running:
@@ -141,6 +139,17 @@ def _running_clock(state: m.MatchState, at: int) -> Clock:
     if clock.paused:
         raise InvalidAction(Reason.CLOCK_PAUSED)
     return clock
+
+
+def presser_of(state: m.MatchState) -> int | None:
+    """Who presses now: the player whose clock runs; with both standing still in a game (its opening roll), the
+    player whose action the game does not wait for, the lower die; None without a clock or between games."""
+    clock = state.clock
+    if clock is None:
+        return None
+    if clock.running is not None:
+        return clock.running
+    return 1 - _to_act(state) if state.in_game else None
 
 
 def _to_act(state: m.MatchState) -> int:

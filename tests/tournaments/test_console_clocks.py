@@ -14,16 +14,10 @@ from games.loading import match_load
 from players.models import Player
 from tournaments import console, services
 
+from .test_console import director  # noqa: F401 (fixture: an official, logged in)
 from .test_running_events import settle
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def director(make_user, client):
-    user = make_user("dora", official=True)
-    client.force_login(user)
-    return user
 
 
 @pytest.fixture
