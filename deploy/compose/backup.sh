@@ -29,8 +29,13 @@ base() {
     case $keep in '' | *[!0-9]* | 0) die "KEEP must be a whole number of backups, at least 1: $keep" ;; esac
     [ -d "$wal" ] || die "no archive directory $wal"
     mkdir -p "$bases"
+    # named by its second: a second base backup within the same second (a drill on a fast machine) waits for the
+    # next one, so no backup takes another's name and the newest is always the last by name
     target=$bases/$(date -u +%Y%m%dT%H%M%SZ)
-    [ ! -e "$target" ] || die "$target exists already"
+    while [ -e "$target" ] || [ -e "$target.partial" ]; do
+        sleep 1
+        target=$bases/$(date -u +%Y%m%dT%H%M%SZ)
+    done
     # written under a temporary name: a backup interrupted half way is never taken for one to restore. Each
     # step checked by hand: under "schedule" this runs on the left of ||, where set -e does not stop it
     if ! pg_basebackup -D "$target.partial" -Fp -Xstream -c fast; then
