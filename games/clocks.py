@@ -5,6 +5,11 @@ console and the spectators. A tablet's own reading is kept beside it (``ClockPre
 record and for a director's review; when the two disagree the server's time counts: a press sent while the
 tablet had lost its connection counts when it arrives, so a player whose connection drops presses again on
 the tablet of the opponent or calls the director (who pauses the clocks).
+
+A match of an event carries its round's clock rule from its registration (``MatchRecord.clock_rule``, set by
+whoever created it): ``required`` (the clock is set with the match: :func:`required_clock`), ``allowed`` (either
+player or an official sets it at the start of a game, with the round's preset) or ``none`` (no clock is set).
+A match with no rule takes any clock.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ import time
 
 from eventlog.store import NewEvent
 from games.engine import commands as engine
-from games.engine.clock import PRESETS, SECOND, custom
+from games.engine.clock import (  # noqa: F401 - USES and the rest are the platform's words too
+    ALLOWED, CUSTOM, FIGURES, MAX_SECONDS, NONE, PRESET_NAMES, REQUIRED, USES, figures_of, preset_named,
+)
 from games.engine.errors import MatchOver
 from games.engine.errors import Reason as EngineReason
 from games.engine.match import OPENING, OVER, decide
@@ -22,10 +29,6 @@ from . import streams
 from .commands import CallMatch, ClaimTime, PauseClock, PressClock, RecordLateness, ResumeClock, SetClock
 from .errors import BadCommand, Reason
 from .streams import MatchRecord
-
-CUSTOM = "custom"
-PRESET_NAMES = (*PRESETS, CUSTOM)
-MAX_SECONDS = 24 * 3600  # a figure of a custom clock: a day at most
 
 
 def now() -> int:
@@ -37,7 +40,7 @@ def clock_events(command, record: MatchRecord, player: int | None) -> list:
     """The engine's events (or the platform's) for a clock command sent by ``player``'s seat (None: an official)."""
     state, at = record.state, now()
     if isinstance(command, SetClock):
-        return decide(state, engine.SetClock(preset_of(command), at))
+        return decide(state, engine.SetClock(preset_of(command, record.clock_rule), at))
     if isinstance(command, PressClock):
         return decide(state, engine.PressClock(player, at, command.reading))
     if isinstance(command, ClaimTime):
@@ -60,17 +63,53 @@ def clock_events(command, record: MatchRecord, player: int | None) -> list:
     raise TypeError(f"not a clock command: {command!r}")
 
 
-def preset_of(command: SetClock):
-    """The preset a command names, or the director's own figures (seconds) for ``custom``."""
-    if command.preset != CUSTOM:
-        if command.preset not in PRESETS:
-            raise BadCommand(Reason.CLOCK_PRESET, choices=", ".join(PRESET_NAMES))
-        return PRESETS[command.preset]
-    figures = (command.per_point, command.per_scored or 0, command.delay or 0, command.overtime or 0)
-    if not all(isinstance(f, int) and not isinstance(f, bool) and 0 <= f <= MAX_SECONDS for f in figures) \
-            or not command.per_point:
-        raise BadCommand(Reason.CLOCK_FIGURES, most=MAX_SECONDS)
-    return custom(*(f * SECOND for f in figures))
+def preset_of(command: SetClock, rule: dict | None = None):
+    """The preset a command names (a custom clock's figures in seconds), within its round's ``rule``: none where
+    clocks are not used, the round's own where it names one (a command may leave it out)."""
+    if rule and rule["use"] == NONE:
+        raise BadCommand(Reason.NO_CLOCKS)
+    if rule and rule.get("preset"):
+        ruled = preset_named(rule["preset"], rule)
+        if command.preset and (command.preset != ruled.name or (
+                command.preset == CUSTOM and _figures(command) != {f: rule.get(f) or 0 for f in FIGURES})):
+            raise BadCommand(Reason.CLOCK_OF_ROUND, preset=ruled.name)
+        return ruled
+    if command.preset not in PRESET_NAMES:
+        raise BadCommand(Reason.CLOCK_PRESET, choices=", ".join(PRESET_NAMES))
+    try:
+        return preset_named(command.preset, _figures(command))
+    except ValueError:
+        raise BadCommand(Reason.CLOCK_FIGURES, most=MAX_SECONDS) from None
+
+
+def _figures(command: SetClock) -> dict:
+    return {f: getattr(command, f) or 0 for f in FIGURES}
+
+
+def checked_rule(rule: dict | None) -> dict | None:
+    """A round's clock rule as a creator hands it to a match (``use``, and with a clock its ``preset`` and a
+    custom one's figures in seconds: ``games.engine.clock.figures_of``), checked: the match trusts it."""
+    if rule is None:
+        return None
+    if rule.get("use") not in USES:
+        raise BadCommand(Reason.CLOCK_USE, choices=", ".join(USES))
+    if rule["use"] == NONE:
+        return {"use": NONE}
+    try:
+        preset = preset_named(rule.get("preset"), rule)
+    except KeyError:
+        raise BadCommand(Reason.CLOCK_PRESET, choices=", ".join(PRESET_NAMES)) from None
+    except ValueError:
+        raise BadCommand(Reason.CLOCK_FIGURES, most=MAX_SECONDS) from None
+    return {"use": rule["use"], **figures_of(preset)}
+
+
+def required_clock(state, rule: dict | None, at: int) -> list:
+    """The engine's events that set a match's clock with its match, where its round requires one: both clocks
+    standing still until the opening roll's lower die presses."""
+    if not rule or rule["use"] != REQUIRED or state.is_money:
+        return []
+    return decide(state, engine.SetClock(preset_named(rule["preset"], rule), at))
 
 
 def clock_data(record: MatchRecord) -> dict | None:

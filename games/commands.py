@@ -56,9 +56,10 @@ class ConfirmImport:
 @dataclass(frozen=True)
 class SetClock:
     """Set the match's clock at the start of a game: a preset (games.engine.clock.PRESETS) or ``custom`` with its
-    figures in seconds."""
+    figures in seconds; no preset: the one its event's round names (``MatchRecord.clock_rule``)."""
 
-    preset: str
+    preset: str = ""
+    per_match: int | None = None
     per_point: int | None = None
     per_scored: int | None = None
     delay: int | None = None

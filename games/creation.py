@@ -8,10 +8,10 @@ import uuid
 from eventlog.store import NewEvent
 from games.engine import commands as cmd
 from games.engine import errors as engine_errors
-from games.engine.match import MatchState, decide
+from games.engine.match import MatchState, decide, replay
 from players.models import Player
 
-from . import limits, streams
+from . import clocks, limits, streams
 from .appending import append_events, fold_checked, new_events
 from .errors import BadCommand, Reason
 from .loading import SHARE_AFTER, remember_on_commit
@@ -36,6 +36,7 @@ def match_create(
     automatic_doubles: int = 0,
     cube_limit: int = 0,
     rated: bool = True,
+    clock: dict | None = None,
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
@@ -49,7 +50,10 @@ def match_create(
     than stored where no ID can show it.
 
     ``dice`` is where every roll of the match comes from, fixed here by whoever creates it (the event's
-    director, through the event's settings): ``server`` or ``board``. A player recording cannot switch."""
+    director, through the event's settings): ``server`` or ``board``. A player recording cannot switch.
+
+    ``clock`` is its round's clock rule (``games.clocks.checked_rule``): a clock its round requires is set with
+    the match, standing still until the opening roll."""
     if dice not in streams.DICE_SOURCES:
         raise BadCommand(Reason.DICE_SOURCE, choices=", ".join(streams.DICE_SOURCES))
     if player0.pk == player1.pk:
@@ -70,7 +74,11 @@ def match_create(
     registration = checked_registration(published, officiating_director_id, rating_ramp, tournament_id)
     if rated is not True:  # said only of an unrated match: every other registration stays as it was
         registration["rated"] = False
-    return open_stream(actor, player0, player1, registration, decide(MatchState(), start), dice=DiceSource(dice))
+    if (rule := clocks.checked_rule(clock)) is not None:
+        registration["clock"] = rule
+    started = decide(MatchState(), start)
+    started += clocks.required_clock(replay(started), rule, clocks.now())
+    return open_stream(actor, player0, player1, registration, started, dice=DiceSource(dice))
 
 
 def checked_registration(published, officiating_director_id, rating_ramp, tournament_id) -> dict:

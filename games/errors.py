@@ -54,8 +54,11 @@ class Reason(Enum):
     NOT_AWAITING_CONFIRMATION = gettext_noop("this match is not an import waiting for confirmation")
     PLAYER_SEAT = gettext_noop("'player' is 0 or 1")
     CLOCK_PRESET = gettext_noop("'preset' is one of %(choices)s")
-    CLOCK_FIGURES = gettext_noop("a custom clock gives 'per_point' (more than 0), and 'per_scored', 'delay' and "
-                                 "'overtime', in whole seconds from 0 to %(most)s")
+    CLOCK_FIGURES = gettext_noop("a custom clock gives 'per_point' or 'per_match' (more than 0), and 'per_scored', "
+                                 "'delay' and 'overtime', in whole seconds from 0 to %(most)s")
+    CLOCK_USE = gettext_noop("'use' is one of %(choices)s")
+    NO_CLOCKS = gettext_noop("this round is played without clocks")
+    CLOCK_OF_ROUND = gettext_noop("this round's clock is %(preset)s: set it without naming another")
     CALLED_BEFORE_PLAY = gettext_noop("a match is called to its board before its first game begins")
     NOT_CALLED = gettext_noop("lateness counts from the match's call: call the match first")
     RESIGN_KIND = gettext_noop("'kind' is single, gammon or backgammon")

@@ -78,6 +78,7 @@ def match_state_data(record: MatchRecord) -> dict:
             else None
         ),
         "clock": clock_data(record),
+        "clock_rule": record.clock_rule,  # its round's: required, allowed (with its preset) or none; null: any clock
     }
 
 

@@ -126,6 +126,7 @@ class MatchRecord:
     seed_game: int = 0
     seed_rolls: int = 0
     called_at: int | None = None  # when the director called the match (milliseconds): lateness counts from then
+    clock_rule: dict | None = None  # its round's clock rule, from its registration (games/clocks.py)
 
     @property
     def finished(self) -> bool:
@@ -237,6 +238,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                 dice_source=payload.get("dice"),
                 imported_by=payload.get("imported_by_seat"),
                 awaiting_confirmation=bool(payload.get("awaiting_confirmation", False)),
+                clock_rule=payload.get("clock"),
             )
         elif kind == OFFICIAL_ASSIGNED:
             changes["officiating_director_id"] = payload["officiating_director_id"]

@@ -87,13 +87,13 @@ SettingsSerializer = type("SettingsSerializer", (serializers.Serializer,), {
 
 
 def _set_by_command(command) -> serializers.Field:
-    """A setting a command sets (``setting``), one entry per value of its ``keyed_by`` field: the command's other
+    """A setting a command sets (``setting``), one entry per value of its ``keyed_by`` fields: the command's other
     fields, as its body types them."""
     values = type(f"{command.__name__}ValuesSerializer", (serializers.Serializer,), {
         "__module__": __name__, **{f.name: bodies.field_of(f, a) for f, a in cmds.args_of(command)
-                                   if f.name != command.keyed_by}})
+                                   if f.name not in command.keyed_by}})
     return serializers.DictField(child=values(), required=False,
-                                 help_text=f"set by the command {command.type}, by {command.keyed_by} "
+                                 help_text=f"set by the command {command.type}, by {' and '.join(command.keyed_by)} "
                                            f"(\"default\": the event's own)")
 
 

@@ -10,11 +10,13 @@ class TournamentsConfig(AppConfig):
         from eventlog import projections, upcasting
         from published import language, tournaments
 
+        from . import events
         from .process import TournamentProcess
         from .projections import TournamentViewProjection
 
         # the tournament stream's types: how their older rows read, declared on each type, applied where the log is read
         upcasting.declare(language.upcasters(tournaments.FACTS))
+        upcasting.declare(language.upcasters(events.EVENTS.values()))  # and the tournament's own
         # the process manager first: in one run of all, the view then reads the facts it appended
         projections.register(TournamentProcess())
         projections.register(TournamentViewProjection())

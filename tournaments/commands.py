@@ -17,9 +17,12 @@ it in the authorization matrix of ``tests/security``.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from games.engine import clock
 
 from . import events as ev
 from .config import MAX_ROUNDS
@@ -30,8 +33,6 @@ DRAW_METHODS = ("random", "rating", "manual", "previous")  # "previous": a leagu
 MAX_TABLE = 999  # a club's room, or a federation's hall
 MAX_ID = 2**63 - 1  # a player id: what a bigint column holds
 MAX_LIST = 4096  # seeds, pairings: a field of players
-MAX_CLOCK_MINUTES = 600  # a player's budget for a whole match: a long final's
-MAX_CLOCK_DELAY = 60  # seconds per move before a player's budget runs
 
 
 def pgettext(context: str, message: str) -> str:
@@ -204,10 +205,10 @@ class TournamentCommand:
     rules: ClassVar[tuple[Rule, ...]] = ()
     clocked: ClassVar[bool] = False  # the service fills ``at`` with its clock's reading (the decider reads none)
     example: ClassVar[dict | None] = None  # a body the API takes on a new single elimination event
-    # a setting the command sets, by the value of its field ``keyed_by``: the event's settings view shows it
+    # a setting the command sets, by the values of its fields ``keyed_by``: the event's settings view shows it
     # (``GET /api/tournaments/{id}/settings/``) from the settings its event folds into
     setting: ClassVar[str] = ""
-    keyed_by: ClassVar[str] = ""
+    keyed_by: ClassVar[tuple[str, ...]] = ()
     by: Actor = field(default=Actor(), kw_only=True)
 
     @classmethod
@@ -491,26 +492,68 @@ class SetRated(TournamentCommand):
         return pgettext("done", "make rated") if values.get("rated") else pgettext("done", "make unrated")
 
 
+def _preset_with_clocks(values: dict) -> bool:
+    return (values.get("use") == clock.NONE) == (values.get("preset", "") == "")
+
+
+def _figures_of_custom(values: dict) -> bool:
+    if values.get("preset") != clock.CUSTOM:
+        return not any(values.get(f) for f in clock.FIGURES)  # a preset's figures are its own
+    return bool(values.get("per_match") or values.get("per_point"))
+
+
+def _bracket_word(values: dict) -> bool:
+    return _BRACKET.fullmatch(values.get("bracket", "")) is not None
+
+
+_BRACKET = re.compile(r"[a-z0-9_]{0,32}")
+_SECONDS = dict(low=0, high=clock.MAX_SECONDS)
+
+
 @dataclass(frozen=True)
 class SetRoundClock(TournamentCommand):
-    """The chess clock of a round's matches, or the event's default (no ``round``): each player's budget in minutes
-    and a delay in seconds per move before it runs. A later one replaces it; the event's settings view shows them,
-    by round (only the setting: the matches' clocks come later)."""
+    """Whether a round's matches are played with clocks, and which: ``required`` (each match's clock is set with
+    it), ``allowed`` (either player or an official may set it at the start of a game) or ``none``, with the
+    preset (a federation's, or ``custom`` with its figures in seconds). For one round, one bracket, a bracket's
+    round, or the event's default; a match takes the most particular rule when it is created. A later rule
+    replaces the same key's."""
 
     type: ClassVar[str] = "set_round_clock"
+    label: ClassVar[str] = pgettext("done", "set the clocks")
     setting: ClassVar[str] = "clock"
-    keyed_by: ClassVar[str] = "round"
-    example: ClassVar[dict | None] = {"minutes": 30, "delay": 12}
-    minutes: int = arg("whole", low=1, high=MAX_CLOCK_MINUTES, help="each player's budget for the match, in minutes")
-    delay: int = arg("whole", low=0, high=MAX_CLOCK_DELAY, help="seconds of delay per move before a player's budget runs")
+    keyed_by: ClassVar[tuple[str, ...]] = ("bracket", "round")  # keys: tournaments.events.clock_key
+    example: ClassVar[dict | None] = {"use": "required", "preset": "us"}
+    rules: ClassVar[tuple[Rule, ...]] = (
+        Rule(_preset_with_clocks, "preset", Reason.CLOCK_PRESET_NEEDED),
+        Rule(_figures_of_custom, "preset", Reason.CLOCK_FIGURES_CUSTOM),
+        Rule(_bracket_word, "bracket", Reason.CLOCK_BRACKET),
+    )
+    use: str = arg("choice", choices=clock.USES, help="required, allowed or none")
+    preset: str = arg("choice", default="", choices=clock.PRESET_NAMES,
+                      help="us, us_overtime_1, us_overtime_2, us_doubles, uk, aba or custom (none: no preset)")
     round: int | None = arg("whole", default=None, low=1, high=MAX_ROUNDS, error=BadRound,
-                            help="the round whose matches it times; none: the event's default")
+                            help="the round whose matches it rules; none: every round")
+    bracket: str = arg("slot", default="", refusal=Reason.CLOCK_BRACKET, help="the bracket whose matches it rules, e.g. \"main\"; none: every "
+                                               "bracket")
+    per_match: int = arg("whole", default=0, help="custom: seconds of reserve for the whole match", **_SECONDS)
+    per_point: int = arg("whole", default=0, help="custom: seconds of reserve a point of the match", **_SECONDS)
+    per_scored: int = arg("whole", default=0, help="custom: seconds less a point already scored", **_SECONDS)
+    delay: int = arg("whole", default=0, help="custom: seconds of delay a turn", **_SECONDS)
+    overtime: int = arg("whole", default=0, help="custom: the reserve after a first expiry (0: none)", **_SECONDS)
+
+    @property
+    def rule(self) -> dict:
+        """The rule as the event's settings keep it and its matches are given it (games.clocks.checked_rule)."""
+        if self.use == clock.NONE:
+            return {"use": clock.NONE}
+        figures = {f: getattr(self, f) for f in clock.FIGURES}
+        return {"use": self.use, **clock.figures_of(clock.preset_named(self.preset, figures))}
 
     def decide(self, facts) -> list[ev.TournamentEvent]:
-        key = "default" if self.round is None else str(self.round)
-        if facts.config.get(self.setting, {}).get(key) == {"minutes": self.minutes, "delay": self.delay}:
+        rule = self.rule
+        if facts.config.get(self.setting, {}).get(ev.clock_key(self.bracket, self.round)) == rule:
             return []
-        return [ev.RoundClockSet(self.round, self.minutes, self.delay)]
+        return [ev.RoundClockSet(self.round, self.bracket, rule)]
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from players.languages import language_code
 from players.models import Player
 from players.selectors import club_names, club_namesakes, player_identities
 
-from . import commands, names, selectors, services, stream
+from . import commands, console_clocks, names, selectors, services, stream
 from .models import Tournament
 from .notices import address_of
 
@@ -492,6 +492,7 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     if last is not None:
         data["last_action_name"] = action_name(last)
     return {**data, **format_controls(tournament, data, named), "event_rated": facts.event_rated,
+            "clock_rules": console_clocks.rules_shown(facts.config), "clock_presets": console_clocks.preset_choices(),
             "auto_pair": facts.config.get("auto_pair", True), "late_entry_open": _late_entry_open(facts),
             "late_entry": late_entry(facts),
             "format_name": names.format_name(data["format"]),

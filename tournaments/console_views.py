@@ -16,7 +16,8 @@ from eventlog import live
 from eventlog.store import ConcurrencyError
 from players.models import Player
 
-from . import console, event_form, selectors, services, sheets, your_match
+from . import console, console_clocks, event_form, selectors, services, sheets, your_match
+from .commands import SetRoundClock
 from .models import Tournament
 
 MAX_CSV_BYTES = 256 * 1024
@@ -59,7 +60,7 @@ def _render(request, tournament: Tournament, template: str):
                "previous_leagues": console.previous_leagues(request.user, tournament), "now": now,
                "stalled_after": int(console.STALLED_AFTER.total_seconds()),
                "more_sheets": sheets.more_sheets(tournament), "card_sheets": sheets.card_sheets(len(data["board"])),
-               "position": position}
+               "position": position, "clock_custom_fields": console_clocks.CUSTOM_FIELDS}
     context["import_text"], context["namesakes"] = _namesakes(request, tournament)
     response = render(request, template, context)
     response["X-Projected-Position"] = str(position)
@@ -83,6 +84,10 @@ def _act(request, tournament: Tournament) -> None:
         elif action == "undo":
             undone = console.console_undo(actor=request.user, tournament=tournament)
             messages.success(request, _("Undone: %(what)s.") % {"what": undone})
+        elif action == SetRoundClock.type:
+            command = console_clocks.command_from_form(request.POST)
+            console.console_command(actor=request.user, tournament=tournament, command=command)
+            messages.success(request, console.done_message(command))
         elif action == "check_in_all":
             done = console.console_check_in_all(actor=request.user, tournament=tournament)
             messages.success(request, _("%(n)s players checked in.") % {"n": done})
@@ -92,7 +97,8 @@ def _act(request, tournament: Tournament) -> None:
             messages.success(request, console.done_message(command))
     except console.ImportRefused as refused:
         messages.error(request, _("Nothing was imported: %(why)s") % {"why": refused})
-    except (console.FormRefused, console.NothingToUndo) as refused:  # the console's own words, translated already
+    except (console.FormRefused, console.NothingToUndo, console_clocks.ClockFormRefused) as refused:
+        # the console's own words, translated already
         messages.error(request, str(refused))
     except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
         messages.error(request, console.refusal_text(refused))

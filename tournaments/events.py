@@ -39,7 +39,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``RatedSet``              the event (``slot`` empty) or one slot's match is rated or unrated from now on
 ``SettingsChanged``       the director's new settings, whole (format, limits and ``rated`` kept as they were)
 ``VisibilitySet``         the event published or hidden from now on (none recorded: published, the default)
-``RoundClockSet``         a round's chess clock (or the event's default): minutes per player, a delay per move
+``RoundClockSet``         whether a round's (a bracket's, the event's) matches are clocked, with which preset
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -55,6 +55,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from published.language import Upcaster
 from published.tournaments import (  # noqa: F401 - the published ones are this stream's events too
     STREAM_TYPE, MatchCreated, MatchForfeited, RatedSet, ResultReported, SlotResult, SlotResultCorrected,
     TournamentConfigured, TournamentFact, VisibilitySet, stream_id_of, tournament_pk_of,
@@ -248,20 +249,47 @@ class SettingsChanged(TournamentEvent):
     settings: dict = field(default_factory=dict)
 
 
+def _round_clock_v1(payload: dict) -> dict:
+    # schema 1 gave a flat budget in minutes and a delay, which players could use: a custom clock, allowed
+    return {"round": payload.get("round"), "bracket": "",
+            "rule": {"use": "allowed", "preset": "custom", "per_match": payload["minutes"] * 60, "per_point": 0,
+                     "per_scored": 0, "delay": payload["delay"], "overtime": 0}}
+
+
 @dataclass(frozen=True)
 class RoundClockSet(TournamentEvent):
-    """A round's chess clock (``round`` None: the event's default): each player's budget in minutes and a delay in
-    seconds per move. It is a setting of the event: folded into its settings' ``clock``, by round ("default": the
-    event's), replacing the round's earlier one."""
+    """Whether the matches of a round, a bracket, a bracket's round or the whole event (``round`` None and
+    ``bracket`` empty) are clocked, and how: ``rule`` as a match is given it (``SetRoundClock.rule``). It is a
+    setting of the event: folded into its settings' ``clock`` under :func:`clock_key`, replacing the key's
+    earlier rule."""
+
+    schema_version = 2
+    upcasts = (Upcaster("RoundClockSet", 1, _round_clock_v1),)
 
     round: int | None
-    minutes: int
-    delay: int
+    bracket: str
+    rule: dict
 
     def fold(self, facts) -> None:
-        clock = {**facts.config.get("clock", {}),
-                 "default" if self.round is None else str(self.round): {"minutes": self.minutes, "delay": self.delay}}
+        clock = {**facts.config.get("clock", {}), clock_key(self.bracket, self.round): self.rule}
         facts.config = {**facts.config, "clock": clock}
+
+
+def clock_key(bracket: str, round: int | None) -> str:
+    """Where the event's settings keep a clock rule: "default", "3" (round 3), "main", "main:3"."""
+    if not bracket:
+        return "default" if round is None else str(round)
+    return bracket if round is None else f"{bracket}:{round}"
+
+
+def clock_rule_for(config: dict, bracket: str, round: int) -> dict | None:
+    """The clock rule a slot's match is created with: its bracket's round's, else its round's, its bracket's, the
+    event's default; None where the director set none (any clock)."""
+    rules = config.get("clock", {})
+    for key in (clock_key(bracket, round), clock_key("", round), clock_key(bracket, None), "default"):
+        if key in rules:
+            return rules[key]
+    return None
 
 
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)

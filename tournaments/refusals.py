@@ -183,6 +183,11 @@ class Reason(Enum):
     SLOT_OR_EVENT = gettext_noop("'slot' is a slot's key, e.g. \"main:r1:m1\" (none: the whole event)")
     PAIRINGS_LIST = gettext_noop("'pairings' is a list of [player, player] (or [player, null] for a bye)")
     EACH_PAIRING = gettext_noop("each pairing is [player, player] or [player, null] for a bye")
+    CLOCK_PRESET_NEEDED = gettext_noop("'preset' names the clock of a round with clocks (required or "
+                                       "allowed), and a round without clocks has none")
+    CLOCK_FIGURES_CUSTOM = gettext_noop("a custom clock gives 'per_point' or 'per_match' (more than 0); a "
+                                        "federation's preset has its own figures")
+    CLOCK_BRACKET = gettext_noop("'bracket' is a bracket's name, e.g. \"main\" (none: every bracket)")
 
 
 class Refused(Refusal):

@@ -461,7 +461,7 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
                 length=slot.length, tournament_id=tournament.pk, published=tournament.published,
                 dice=facts.config.get("dice", "server"), officiating_director_id=tournament.director_id,
-                rating_ramp=ramp,
+                rating_ramp=ramp, clock=ev.clock_rule_for(facts.config, slot.bracket, slot.round),
             )
             created.append(record.stream_id)
             new.append(ev.MatchCreated(slot.key, record.stream_id, (a, b), slot.length))

@@ -260,10 +260,12 @@ class SetClockCommandSerializer(_Seated):
     ``custom`` with its figures in seconds."""
 
     command_type = "set_clock"
-    preset = serializers.ChoiceField(choices=list(clocks.PRESET_NAMES),
-                                     help_text="us, us_overtime_1, us_overtime_2, us_doubles, uk, aba or custom",
-                                     error_messages=_said(Reason.CLOCK_PRESET, "required", "null", "invalid_choice",
+    preset = serializers.ChoiceField(choices=list(clocks.PRESET_NAMES), required=False,
+                                     help_text="us, us_overtime_1, us_overtime_2, us_doubles, uk, aba or custom; "
+                                               "left out: the one its round names",
+                                     error_messages=_said(Reason.CLOCK_PRESET, "null", "invalid_choice",
                                                           choices=", ".join(clocks.PRESET_NAMES)))
+    per_match = serializers.IntegerField(help_text="custom: seconds of reserve for the whole match", **_SECONDS)
     per_point = serializers.IntegerField(help_text="custom: seconds of reserve a point of the match", **_SECONDS)
     per_scored = serializers.IntegerField(help_text="custom: seconds less a point already scored", **_SECONDS)
     delay = serializers.IntegerField(help_text="custom: the delay a turn, in seconds", **_SECONDS)
@@ -271,8 +273,8 @@ class SetClockCommandSerializer(_Seated):
 
     def command(self):
         data = self.validated_data
-        return SetClock(data["preset"], data.get("per_point"), data.get("per_scored"), data.get("delay"),
-                        data.get("overtime"), data.get("player"))
+        return SetClock(data.get("preset", ""), data.get("per_match"), data.get("per_point"), data.get("per_scored"),
+                        data.get("delay"), data.get("overtime"), data.get("player"))
 
 
 class PressClockCommandSerializer(_Seated):
@@ -487,6 +489,17 @@ class _ImportWarning(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class _ClockRule(serializers.Serializer):
+    use = serializers.ChoiceField(choices=list(clocks.USES), help_text="required: set with the match; allowed: set "
+                                  "at the start of a game with this preset; none: no clock")
+    preset = serializers.CharField(required=False, help_text="its preset (absent where no clock is used)")
+    per_match = serializers.IntegerField(required=False, help_text="custom: seconds of reserve for the match")
+    per_point = serializers.IntegerField(required=False, help_text="custom: seconds of reserve a point")
+    per_scored = serializers.IntegerField(required=False, help_text="custom: seconds less a point already scored")
+    delay = serializers.IntegerField(required=False, help_text="custom: the delay a turn, in seconds")
+    overtime = serializers.IntegerField(required=False, help_text="custom: the reserve after a first expiry")
+
+
 class _Clock(serializers.Serializer):
     preset = serializers.CharField()
     delay = serializers.IntegerField(help_text="the delay a turn, milliseconds")
@@ -557,6 +570,7 @@ class MatchStateSerializer(serializers.Serializer):
     closed = _Closed(allow_null=True)
     correction = _Correction(allow_null=True)
     clock = _Clock(allow_null=True, help_text="the match's clock at the server's reading 'at' (null: no clock)")
+    clock_rule = _ClockRule(allow_null=True, help_text="its round's clock rule (null: any clock may be set)")
 
 
 class _Appended(serializers.Serializer):

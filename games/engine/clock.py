@@ -5,8 +5,9 @@ milliseconds on one time line, the platform's receipt time), and the clock is a 
 
 The rules (the presets' sources are on the site's rules page):
 
-* **Reserve** at the start of the game the clock is set in: ``per_point`` × the match length, less
-  ``per_scored`` × the points both players have already scored (never below nothing).
+* **Reserve** at the start of the game the clock is set in: ``per_match`` (a club's flat "30 minutes each"),
+  plus ``per_point`` × the match length, less ``per_scored`` × the points both players have already scored
+  (never below nothing).
 * **Simple delay**: each time a player's clock starts, its first ``delay`` is free; only time past it comes off
   the reserve, and what is left of the delay is never banked.
 * **Who presses**: a player presses their own running clock, which starts the opponent's: after moving, after
@@ -31,17 +32,19 @@ LATE_STEP = 5 * MINUTE  # a penalty point each full 5 minutes late
 @dataclass(frozen=True)
 class Preset:
     """A clock's settings, in milliseconds: the reserve a point of the match length, the reduction a point already
-    scored by either player, the delay a turn, and the overtime given after a first expiry (0: none)."""
+    scored by either player, the delay a turn, the overtime given after a first expiry (0: none), and a flat
+    reserve for the whole match whatever its length (the federations' presets have none)."""
 
     name: str
     per_point: int
     per_scored: int
     delay: int
     overtime: int = 0
+    per_match: int = 0
 
     def reserve(self, length: int, score: tuple[int, int]) -> int:
         """Each player's reserve when the clock is set at ``score`` in a match to ``length``."""
-        return max(0, self.per_point * length - self.per_scored * sum(score))
+        return max(0, self.per_match + self.per_point * length - self.per_scored * sum(score))
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (
@@ -58,11 +61,11 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 )}
 
 
-def custom(per_point: int, per_scored: int, delay: int, overtime: int = 0) -> Preset:
+def custom(per_point: int, per_scored: int, delay: int, overtime: int = 0, per_match: int = 0) -> Preset:
     """A director's own clock (milliseconds); refused (``ValueError``) when a figure is negative or no time at all."""
-    if min(per_point, per_scored, delay, overtime) < 0 or per_point == 0:
-        raise ValueError("a clock needs time a point, and no figure below zero")
-    return Preset("custom", per_point, per_scored, delay, overtime)
+    if min(per_point, per_scored, delay, overtime, per_match) < 0 or per_point == per_match == 0:
+        raise ValueError("a clock needs time a point or a match, and no figure below zero")
+    return Preset("custom", per_point, per_scored, delay, overtime, per_match)
 
 
 @dataclass(frozen=True)
@@ -133,3 +136,31 @@ def late_points(called_at: int, at: int) -> int:
 def late_loses(points: int, length: int) -> bool:
     """Penalty points past half the match length give the opponent the match."""
     return 2 * points > length
+
+
+# whether a round's matches are clocked (set by its director): set with the match, at the players' choice, never
+REQUIRED, ALLOWED, NONE = "required", "allowed", "none"
+USES = (REQUIRED, ALLOWED, NONE)
+CUSTOM = "custom"
+PRESET_NAMES = (*PRESETS, CUSTOM)
+FIGURES = ("per_match", "per_point", "per_scored", "delay", "overtime")  # a custom clock's, in whole seconds
+MAX_SECONDS = 24 * 3600  # a figure of a custom clock: a day at most
+
+
+def preset_named(name: str, figures: dict | None = None) -> Preset:
+    """The preset ``name``, or for ``custom`` the director's own from ``figures`` (whole seconds, by the names of
+    :data:`FIGURES`, a figure left out being 0). ``KeyError`` for an unknown name, ``ValueError`` for figures a
+    clock cannot run on (not whole, below zero, above :data:`MAX_SECONDS`, or no time at all)."""
+    if name != CUSTOM:
+        return PRESETS[name]
+    values = {f: (figures or {}).get(f) or 0 for f in FIGURES}
+    if not all(type(v) is int and 0 <= v <= MAX_SECONDS for v in values.values()):
+        raise ValueError("a custom clock's figures are whole seconds, from 0 to a day")
+    return custom(**{f: v * SECOND for f, v in values.items()})
+
+
+def figures_of(preset: Preset) -> dict:
+    """A preset as a rule records it: its name, and a custom clock's figures in whole seconds."""
+    if preset.name != CUSTOM:
+        return {"preset": preset.name}
+    return {"preset": CUSTOM, **{f: getattr(preset, f) // SECOND for f in FIGURES}}

@@ -207,6 +207,7 @@ class ClockSet:
     overtime: int
     reserves: tuple[int, int]
     at: int
+    per_match: int = 0
 
 
 @dataclass(frozen=True)

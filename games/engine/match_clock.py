@@ -23,7 +23,7 @@ def _set(state: m.MatchState, c: cmd.SetClock) -> list:
         raise InvalidAction(Reason.CLOCK_AT_GAME_START)
     p = c.preset
     reserve = p.reserve(state.length, state.score)
-    return [ev.ClockSet(p.name, p.per_point, p.per_scored, p.delay, p.overtime, (reserve, reserve), c.at)]
+    return [ev.ClockSet(p.name, p.per_point, p.per_scored, p.delay, p.overtime, (reserve, reserve), c.at, p.per_match)]
 
 
 def _press(state: m.MatchState, c: cmd.PressClock) -> list:
@@ -162,7 +162,7 @@ def _to_act(state: m.MatchState) -> int:
 
 
 def _on_set(state: m.MatchState, e: ev.ClockSet) -> m.MatchState:
-    preset = Preset(e.preset, e.per_point, e.per_scored, e.delay, e.overtime)
+    preset = Preset(e.preset, e.per_point, e.per_scored, e.delay, e.overtime, e.per_match)
     return m._r(state, clock=Clock(preset, tuple(e.reserves), since=e.at))
 
 

@@ -129,7 +129,7 @@ def test_a_clock_is_set_only_before_a_games_opening_roll_with_a_known_preset(api
     bad = desk.send(expect=400, type="set_clock", preset="blitz")
     assert bad.json()["code"] == "bad_command"
     figures = desk.send(expect=400, type="set_clock", preset="custom", per_point=0)
-    assert "'per_point' (more than 0)" in figures.json()["detail"]
+    assert "'per_point' or 'per_match' (more than 0)" in figures.json()["detail"]
     desk.send(type="set_clock", preset="custom", per_point=90, per_scored=30, delay=8)
     assert desk.match["clock"]["reserves"] == [450_000, 450_000] and desk.match["clock"]["delay"] == 8_000
     again = desk.send(expect=400, type="set_clock", preset="us")

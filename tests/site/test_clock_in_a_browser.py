@@ -70,3 +70,51 @@ def test_a_match_on_the_tablet_with_a_us_clock_is_won_on_time(live_server, direc
     spectator.wait_for_selector("#status:has-text('Ada wins the match. (on time)')")
     assert spectator.locator("#clock1").inner_text() == "Bruno 0:00"
     assert tablet.errors == [] and spectator.errors == []
+
+
+def test_an_events_round_with_clocks_required_the_console_sees_them_run_and_the_flag_decides_the_slot(
+        live_server, director, browser, server_time):  # noqa: F811
+    """The director requires the US clock for the event; its match begins with the clock set (the tablet offers no
+    choice), the console lists the clocks running, and the flag that falls gives the slot to its winner."""
+    from tournaments import services
+    from tournaments.selectors import tournament_data
+
+    from ..tournaments.test_running_events import settle
+
+    event = services.tournament_create(actor=director, name="Clocked final", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 3}}, "dice": "board"})
+    services.tournament_command(actor=director, tournament=event,
+                                command={"type": "set_round_clock", "use": "required", "preset": "us"})
+    ada, bruno = Player.objects.create(display_name="Ada"), Player.objects.create(display_name="Bruno")
+    for p in (ada, bruno):
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": p.pk})
+    services.tournament_command(actor=director, tournament=event,
+                                command={"type": "draw", "method": "manual", "seeds": [ada.pk, bruno.pk]})
+    settle(event)
+    match_id = services.tournament_facts(event).matches["main:r1:m1"]["match_id"]
+
+    tablet = open_page(browser, live_server, login=True, touch=True)
+    tablet.goto(f"{live_server.url}/matches/{match_id}/record/")
+    tablet.wait_for_selector("#clock:not([hidden])")  # set with the match
+    assert [tablet.locator(f"#clock-{seat} .clock-time").inner_text() for seat in (0, 1)] == ["6:00", "6:00"]
+    assert tablet.locator("#clock-set").is_hidden()
+    tap_dice(tablet, 3, 1)
+    tablet.wait_for_selector("#clock-0.running")
+    server_time["at"] += 20_000
+    tablet.locator("#board g.point[data-point='5']").tap()
+    tablet.wait_for_selector("#clock-1.running")
+
+    console = open_page(browser, live_server, login=True)
+    console.goto(f"{live_server.url}/events/{event.pk}/run/")
+    console.wait_for_selector("td.clock span.running")
+    assert console.locator("td.clock").first.inner_text().startswith("Ada 5:52 · Bruno 6:00 ◀")
+    assert "Every match of the event" in console.locator("#clocks").inner_text()
+
+    server_time["at"] += 12_000 + 6 * MINUTE  # Bruno's delay and all his reserve
+    tablet.reload()
+    tablet.wait_for_selector("text=Ada wins the match.")
+    settle(event)
+    data = tournament_data(event)
+    slot = next(s for s in data["slots"] if s["key"] == "main:r1:m1")
+    assert slot["winner"] == ada.pk and data["winner"] == ada.pk
+    assert tablet.errors == [] and console.errors == []

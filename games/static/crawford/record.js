@@ -406,7 +406,15 @@
   function drawClock() {
     const c = state.clock;
     $("clock").hidden = !c;
-    $("clock-set").hidden = !!c || state.finished || state.phase !== P.OPENING || !state.length;
+    const rule = state.clock_rule;  // its round's: a preset it names is the only one offered; "none": no clock
+    $("clock-set").hidden = !!c || state.finished || state.phase !== P.OPENING || !state.length
+      || (rule && rule.use === "none");
+    if (rule && rule.preset) {
+      const preset = $("clock-preset");
+      if (![...preset.options].some((o) => o.value === rule.preset)) preset.add(new Option(rule.preset, rule.preset));
+      preset.value = rule.preset;
+      preset.disabled = true;
+    }
     if (!c) return;
     const shown = Crawford.clockShown(c, clockRead);
     const fallen = c.running !== null && !c.paused && inGame() && shown.reserves[c.running] === 0 && shown.delay === 0;
@@ -496,7 +504,8 @@
   });
   $("double").addEventListener("click", () => send({ type: "double" }));
   for (const seat of [0, 1]) $(`clock-${seat}`).addEventListener("click", () => send({ type: "press_clock", player: seat }));
-  $("set-clock").addEventListener("click", () => send({ type: "set_clock", preset: $("clock-preset").value }));
+  $("set-clock").addEventListener("click", () => send(state.clock_rule && state.clock_rule.preset
+    ? { type: "set_clock" } : { type: "set_clock", preset: $("clock-preset").value }));
   $("claim-time").addEventListener("click", () => send({ type: "claim_time" }));
   $("clock-pause").addEventListener("click", () => send({ type: "pause_clock" }));
   $("clock-resume").addEventListener("click", () => send({ type: "resume_clock" }));

@@ -8,7 +8,7 @@ import pytest
 
 from games.engine import commands as c
 from games.engine import events as ev
-from games.engine.clock import MINUTE, PRESETS, SECOND, custom
+from games.engine.clock import CUSTOM, MINUTE, PRESETS, SECOND, custom, figures_of, preset_named
 from games.engine.errors import InvalidAction, NotYourTurn, Reason
 from games.engine.match import OVER, MatchState, decide, evolve
 
@@ -224,3 +224,26 @@ def test_clock_events_go_through_the_stored_form_and_back():
     table(c.ResumeClock(at=6))
     for e in table.events:
         assert ev.from_dict(ev.to_dict(e)) == e
+
+
+def test_a_flat_clock_for_the_match_whatever_its_length_and_the_figures_a_rule_records():
+    """A club's "20 minutes each, 8 seconds a move": the same reserve in a 3- and a 9-point match, less nothing for
+    points scored unless the director says so; a preset named by a rule, and a custom one's figures in seconds."""
+    flat = preset_named(CUSTOM, {"per_match": 1200, "delay": 8})
+    assert flat.reserve(3, (0, 0)) == flat.reserve(9, (4, 6)) == 20 * MINUTE and flat.delay == 8 * SECOND
+    mixed = preset_named(CUSTOM, {"per_match": 600, "per_point": 60, "per_scored": 30})
+    assert mixed.reserve(5, (2, 1)) == 10 * MINUTE + 5 * MINUTE - 90 * SECOND  # 600 + 5 × 60 − 3 × 30 seconds
+    assert figures_of(flat) == {"preset": CUSTOM, "per_match": 1200, "per_point": 0, "per_scored": 0, "delay": 8,
+                                "overtime": 0}
+    assert figures_of(PRESETS["uk"]) == {"preset": "uk"} and preset_named("uk") is PRESETS["uk"]
+    assert preset_named(CUSTOM, figures_of(mixed)) == mixed
+    with pytest.raises(KeyError):
+        preset_named("fide")
+    for bad in ({}, {"per_scored": 60}, {"per_match": -1}, {"per_point": 1.5}, {"per_point": True},
+                {"per_match": 24 * 3600 + 1}):
+        with pytest.raises(ValueError):
+            preset_named(CUSTOM, bad)
+    table = Table(length=7, score=(2, 4))
+    table(c.SetClock(flat, 0))
+    assert table.state.clock.reserves == (20 * MINUTE, 20 * MINUTE) and table.state.clock.preset == flat
+    assert ev.from_dict(ev.to_dict(table.events[-1])) == table.events[-1]
