@@ -34,7 +34,7 @@ run: $(STAMP)
 # The second run is in two tiers (tests/conftest.py): the system tier (`-m system`: a browser, a live worker, a
 # server, a build, the import linter) and the rest; `make test` runs both in one run, the system tier's files first;
 # `make test-fast` leaves the system tier out, for the edit-and-check loop (`make test` before landing).
-PURE_TESTS := $(wildcard tests/games/engine tests/tournaments/formats tests/tournaments/decider tests/tournaments/test_decider*.py tests/seasons/scoring)
+PURE_TESTS := $(wildcard tests/games/engine tests/tournaments/formats tests/tournaments/decider tests/tournaments/test_decider*.py tests/seasons/scoring tests/tournaments/money)
 TEST_PROCESSES ?= 2
 PARALLEL = -n $(TEST_PROCESSES) --dist loadfile
 MAIN_RUN = scripts/test-services.sh $(BIN)/python -m pytest $(addprefix --ignore=,$(PURE_TESTS)) $(PARALLEL)
