@@ -33,8 +33,12 @@ class Snapshots(Generic[T]):
     (a new shape of state must not read an old one); ``kind``: the states' type, checked on the way in from the
     shared cache; ``copy``: applied to every state handed out, for states the caller folds further in place."""
 
-    def __init__(self, key: str, kind: type, *, limit: int = 1024, copy: Callable[[T], T] | None = None):
+    def __init__(self, key: str, kind: type, *, limit: int = 1024, copy: Callable[[T], T] | None = None,
+                 share_every: int = 0):
         self.key, self.kind, self.limit, self.copy = key, kind, limit, copy
+        # a long stream read one event at a time is shared again each ``share_every`` events (0: never): a process
+        # that starts cold (a restart, a new worker) then folds at most that many events past the shared state
+        self.share_every = share_every
         self._held: OrderedDict[str, T] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -64,6 +68,10 @@ class Snapshots(Generic[T]):
     def remember_on_commit(self, stream_id: str, state: T, *, share: bool = False) -> None:
         """Keep ``state`` (and share it, if ``share``) once the transaction under way commits, unless a newer one
         is held by then. Outside a transaction: at once."""
+        if not share and self.share_every:
+            with self._lock:
+                known = self._held.get(stream_id)
+            share = known is not None and state.version // self.share_every > known.version // self.share_every
         if self.copy is not None:
             state = self.copy(state)  # the caller may go on folding its own
         transaction.on_commit(lambda: self.hold(stream_id, state, share=share))

@@ -12,7 +12,7 @@ from .streams import MatchRecord
 # Folded records of recently used streams, here and (a long one) shared: eventlog/snapshots.py. A record is a
 # frozen value: handed out as it is. The shared key names the record's shape (v3: a game's server rolls counted):
 # a process of a new shape never reads an old one's.
-SNAPSHOTS: Snapshots[MatchRecord] = Snapshots("match-snapshot:v4:", MatchRecord)
+SNAPSHOTS: Snapshots[MatchRecord] = Snapshots("match-snapshot:v4:", MatchRecord, share_every=250)
 
 
 def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:

@@ -38,7 +38,8 @@ def _copied(folded: Folded) -> Folded:
 
 # the shared key names the facts' shape: a process of another shape never reads these
 _SHAPE = hashlib.sha256(",".join(f.name for f in dataclasses.fields(stream.Facts)).encode()).hexdigest()[:12]
-SNAPSHOTS: Snapshots[Folded] = Snapshots(f"tournament-facts:v2:{_SHAPE}:", Folded, limit=256, copy=_copied)
+SNAPSHOTS: Snapshots[Folded] = Snapshots(f"tournament-facts:v2:{_SHAPE}:", Folded, limit=256, copy=_copied,
+                                     share_every=100)
 
 
 def facts_of(tournament_id: int) -> stream.Facts:

@@ -75,7 +75,8 @@ def test_a_match_on_the_tablet_with_a_us_clock_is_won_on_time(live_server, direc
 def test_an_events_round_with_clocks_required_the_console_sees_them_run_and_the_flag_decides_the_slot(
         live_server, director, browser, server_time):  # noqa: F811
     """The director requires the US clock for the event; its match begins with the clock set (the tablet offers no
-    choice), the console lists the clocks running, and the flag that falls gives the slot to its winner."""
+    choice), the console and a spectator's live board show the clocks running, and the flag that falls gives the
+    slot, and the event, to its winner."""
     from tournaments import services
     from tournaments.selectors import tournament_data
 
@@ -98,8 +99,12 @@ def test_an_events_round_with_clocks_required_the_console_sees_them_run_and_the_
     tablet.wait_for_selector("#clock:not([hidden])")  # set with the match
     assert [tablet.locator(f"#clock-{seat} .clock-time").inner_text() for seat in (0, 1)] == ["6:00", "6:00"]
     assert tablet.locator("#clock-set").is_hidden()
+    spectator = open_page(browser, live_server, login=False)
+    spectator.goto(f"{live_server.url}/matches/{match_id}/live/")
+    spectator.wait_for_selector("#clock:not([hidden])")
     tap_dice(tablet, 3, 1)
     tablet.wait_for_selector("#clock-0.running")
+    spectator.wait_for_selector("#clock0.running")
     server_time["at"] += 20_000
     tablet.locator("#board g.point[data-point='5']").tap()
     tablet.wait_for_selector("#clock-1.running")
@@ -113,8 +118,9 @@ def test_an_events_round_with_clocks_required_the_console_sees_them_run_and_the_
     server_time["at"] += 12_000 + 6 * MINUTE  # Bruno's delay and all his reserve
     tablet.reload()
     tablet.wait_for_selector("text=Ada wins the match.")
+    spectator.wait_for_selector("#status:has-text('Ada wins the match. (on time)')")
     settle(event)
     data = tournament_data(event)
     slot = next(s for s in data["slots"] if s["key"] == "main:r1:m1")
     assert slot["winner"] == ada.pk and data["winner"] == ada.pk
-    assert tablet.errors == [] and console.errors == []
+    assert tablet.errors == [] and console.errors == [] and spectator.errors == []
