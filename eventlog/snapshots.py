@@ -65,13 +65,14 @@ class Snapshots(Generic[T]):
         held = self.held(stream_id)
         return held if held is not None else self.shared(stream_id)
 
-    def remember_on_commit(self, stream_id: str, state: T, *, share: bool = False) -> None:
-        """Keep ``state`` (and share it, if ``share``) once the transaction under way commits, unless a newer one
-        is held by then. Outside a transaction: at once."""
-        if not share and self.share_every:
+    def remember_on_commit(self, stream_id: str, state: T, *, share: bool | None = None) -> None:
+        """Keep ``state`` (and share it, if ``share``; None: when it passes a multiple of ``share_every``) once the
+        transaction under way commits, unless a newer one is held by then. Outside a transaction: at once."""
+        if share is None and self.share_every:
             with self._lock:
                 known = self._held.get(stream_id)
             share = known is not None and state.version // self.share_every > known.version // self.share_every
+        share = bool(share)
         if self.copy is not None:
             state = self.copy(state)  # the caller may go on folding its own
         transaction.on_commit(lambda: self.hold(stream_id, state, share=share))

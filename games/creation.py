@@ -124,5 +124,6 @@ def open_stream(
     record = fold_checked(stream_id, events, None)
     rows = append_events(stream_id, 0, events, actor)
     record = dataclasses.replace(record, created_at=rows[0].recorded_at)
-    remember_on_commit(record, share=len(events) >= SHARE_AFTER)  # a long import: every web worker starts here
+    # a long import: every web worker starts from it
+    remember_on_commit(record, share=True if len(events) >= SHARE_AFTER else None)
     return record

@@ -28,7 +28,7 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
         if not rows or rows[0].stream_type != streams.STREAM_TYPE:
             raise MatchNotFound(Reason.NO_MATCH, match=stream_id)
     record = streams.fold(stream_id, rows, cached) if rows else cached
-    remember_on_commit(record, share=len(rows) >= SHARE_AFTER)
+    remember_on_commit(record, share=True if len(rows) >= SHARE_AFTER else None)
     return record
 
 
@@ -51,7 +51,7 @@ def match_load_with(stream_id: str, rows) -> MatchRecord:
     newer = [row for row in rows if row.version > known]
     if newer and all(row.version == known + i for i, row in enumerate(newer, start=1)):
         record = streams.fold(stream_id, newer, cached)
-        remember_on_commit(record)
+        remember_on_commit(record, share=False)  # a projection's fold (a rebuild's too): the commands share theirs
         return record
     return match_load(stream_id)
 
@@ -61,5 +61,5 @@ def held(stream_id: str) -> MatchRecord | None:
     return SNAPSHOTS.held(stream_id)
 
 
-def remember_on_commit(record: MatchRecord, *, share: bool = False) -> None:
+def remember_on_commit(record: MatchRecord, *, share: bool | None = None) -> None:
     SNAPSHOTS.remember_on_commit(record.stream_id, record, share=share)

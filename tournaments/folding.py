@@ -57,5 +57,5 @@ def facts_of(tournament_id: int) -> stream.Facts:
     for row in rows:
         stream.apply(facts, stream.event_of(row), row.version)
     SNAPSHOTS.remember_on_commit(stream_id, Folded(facts.version, rows[-1].global_position, facts),
-                                 share=len(rows) >= SHARE_AFTER)
+                                 share=True if len(rows) >= SHARE_AFTER else None)
     return facts

@@ -56,3 +56,6 @@ def test_a_state_that_jumps_past_a_multiple_is_shared_and_without_share_every_no
         with commits():
             plain.remember_on_commit("s3", State(version))
     assert plain.shared("s3") is None
+    with commits():  # a projection's fold (a rebuild's) says never: it leaves the sharing to the commands
+        process.remember_on_commit("s2", State(520), share=False)
+    assert process.shared("s2") == State(260) and process.held("s2") == State(520)
