@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/events.py [--events 1000000] [--appends 20000] [--late-appends 5000]
                                      [--tables 64] [--database-url URL] [--database-name NAME] [--keep-log]
+                                     [--rebuild-only] [--workers 2]
 
 Makes a fresh database ``crawford_bench_events`` (``--database-name``) on the PostgreSQL server of
 DATABASE_URL (default 127.0.0.1:5432); with ``--keep-log``, a database this script filled before to at least
@@ -68,7 +69,12 @@ def main() -> None:
     parser.add_argument("--keep-log", action="store_true",
                         help="reuse the database if this script filled it before to --events events")
     parser.add_argument("--rebuild-only", action="store_true", help="with --keep-log: no read phases (4)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes for a projection whose streams are independent (match_summary), as "
+                             "manage.py rebuild_projections --workers")
     args = parser.parse_args()
+    global WORKERS
+    WORKERS = max(1, args.workers)
 
     url = urlparse(args.database_url)
     kept = args.keep_log and _filled_before(url, args.database_name, args.events)
@@ -322,6 +328,9 @@ def _read_batches(total: int) -> None:
 # -- 5: replay --------------------------------------------------------------------------------------------
 
 
+WORKERS = 1  # --workers: set by main
+
+
 def _rebuild(total: int) -> None:
     from eventlog import projections
     from games.models import GameSummary, MatchSummary
@@ -336,12 +345,13 @@ def _rebuild(total: int) -> None:
     overall = 0.0
     for name in projections.rebuildable():  # a process is never rebuilt
         started, cpu = time.perf_counter(), time.process_time()
-        applied = projections.rebuild(name)
+        applied = projections.rebuild(name, workers=WORKERS)
         elapsed = time.perf_counter() - started
         overall += elapsed
         print(f"rebuild {name}: {elapsed:.1f} s (this process's CPU {time.process_time() - cpu:.1f} s), "
               f"{applied:,} events applied ({applied / elapsed:,.0f}/s), {total / elapsed:,.0f} log events/s")
-    print(f"rebuild of all projections: {overall:.1f} s for {total:,} events: {total / overall:,.0f} log events/s "
+    print(f"rebuild of all projections ({WORKERS} process{'es' if WORKERS > 1 else ''} for match_summary): "
+          f"{overall:.1f} s for {total:,} events: {total / overall:,.0f} log events/s "
           f"({len(queued):,} analyses queued by the analysis projection, not run here)")
     summaries = MatchSummary.objects.count()
     print(f"check: {summaries:,} match summaries for {_streams():,} streams "

@@ -36,7 +36,7 @@ from typing import NamedTuple
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Max
 
-from . import payloads, upcasting
+from . import parallel_rebuild, payloads, upcasting
 from .models import Event, ProjectionCheckpoint, ProjectionFailure
 
 log = logging.getLogger(__name__)
@@ -96,6 +96,9 @@ class Projection(Follower):
     ``(model, fields)`` for a table the projection writes only some columns of."""
 
     digested: tuple = ()
+    # its rows of a stream depend on that stream's events alone: a rebuild may share the streams among processes
+    # (eventlog/parallel_rebuild.py)
+    by_stream: bool = False
 
     def reset(self) -> None:
         raise NotImplementedError
@@ -155,6 +158,7 @@ def run(name: str) -> int:
     applied = 0
     while True:
         with transaction.atomic():
+            parallel_rebuild.shared_lock(name)  # a rebuild in processes of its own goes first
             checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
             # commit order is position order (appends hold the log's lock), so every event
             # up to the highest committed position is visible: none can appear below it later
@@ -171,8 +175,10 @@ def run(name: str) -> int:
             applied += len(batch)
 
 
-def _batch(projection: Follower, after: int, top: int, size: int) -> list[LoggedEvent]:
-    """The next ``size`` events after ``after`` up to ``top`` that the projection reads, in log order."""
+def _batch(projection: Follower, after: int, top: int, size: int,
+           share: tuple[int, int] | None = None) -> list[LoggedEvent]:
+    """The next ``size`` events after ``after`` up to ``top`` that the projection reads, in log order; with
+    ``share`` (i, n), only those of the streams whose hash is i modulo n (PostgreSQL: a parallel rebuild's)."""
     types = None if projection.event_types is None else upcasting.stored_types(projection.event_types)
     if connection.vendor != "postgresql":
         query = Event.objects.filter(global_position__gt=after, global_position__lte=top)
@@ -187,6 +193,9 @@ def _batch(projection: Follower, after: int, top: int, size: int) -> list[Logged
     if types is not None:
         sql += " AND event_type = ANY(%s)"
         params.append(list(types))
+    if share is not None:
+        sql += " AND (hashtext(stream_id) & 2147483647) %% %s = %s"
+        params += [share[1], share[0]]
     sql += " ORDER BY global_position LIMIT %s"
     params.append(size)
     with connection.cursor() as cursor:
@@ -317,12 +326,16 @@ def digests() -> dict[str, str]:
     return {name: digest(name) for name in rebuildable()}
 
 
-def rebuild(name: str) -> int:
-    """Empty the projection and replay the whole log into it (set-aside streams included: tried again).
+def rebuild(name: str, workers: int = 1) -> int:
+    """Empty the projection and replay the whole log into it (set-aside streams included: tried again); in
+    ``workers`` processes when the projection's streams are independent (``by_stream``) and the database is
+    PostgreSQL, each replaying a share of the streams (eventlog/parallel_rebuild.py).
 
     A process is refused (:class:`NotRebuildable`) before anything is touched."""
     if not isinstance(_registry[name], Projection):
         raise NotRebuildable(name)
+    if workers > 1 and _registry[name].by_stream and connection.vendor == "postgresql":
+        return parallel_rebuild.rebuild(name, workers)
     with transaction.atomic():
         ProjectionCheckpoint.objects.select_for_update().filter(name=name).update(position=0)
         _registry[name].reset()

@@ -28,6 +28,7 @@ _GAME_FIELDS = ["score0_before", "score1_before", "crawford", "post_crawford", "
 class MatchSummaryProjection(Projection):
     name = "match_summary"
     digested = (MatchSummary, GameSummary)
+    by_stream = True  # a match's summary and games are its own stream's
     # 20,000 events a batch: with dozens of matches interleaved in the log, each touched match's summary is
     # computed and written once per batch, however many of its events the batch holds
     batch_factor = 10

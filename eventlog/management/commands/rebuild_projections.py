@@ -1,3 +1,5 @@
+import os
+
 from django.core.management.base import BaseCommand, CommandError
 
 from eventlog import projections
@@ -11,8 +13,10 @@ class Command(BaseCommand):
         parser.add_argument("names", nargs="*", help="projections to rebuild (default: all)")
         parser.add_argument("--only", action="append", default=[], metavar="NAME",
                             help="rebuild this projection only (repeatable; same as naming it)")
+        parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                            help="processes for a projection whose streams are independent (default: one a core)")
 
-    def handle(self, *args, names, only, **options):
+    def handle(self, *args, names, only, workers, **options):
         unknown = set(names + only) - set(projections.registered())
         if unknown:
             raise CommandError(f"no projection {', '.join(sorted(unknown))}; there are {', '.join(sorted(projections.registered()))}")
@@ -20,7 +24,7 @@ class Command(BaseCommand):
         if processes:  # refused before anything is emptied
             raise CommandError("; ".join(str(projections.NotRebuildable(name)) for name in sorted(set(processes))))
         for name in names + only or projections.rebuildable():
-            count = projections.rebuild(name)
+            count = projections.rebuild(name, workers=max(1, workers))
             self.stdout.write(f"{name}: {count} events applied")
         if not names + only:
             for name in sorted(set(projections.registered()) - set(projections.rebuildable())):
