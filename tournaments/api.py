@@ -155,6 +155,19 @@ class TournamentSettings(APIView):
         return Response(selectors.settings_data(services.visible_or_404(request.user, pk)))
 
 
+class TournamentMoney(APIView):
+    """The event's money, for its director and officials: the pools (fees, the house's cut, prize money), the
+    Calcutta's lots and sales, each pool's shares by place and flight, the buy-backs, the payouts made, and every
+    payee's balance (owed, overpaid) — computed from the stream, so a corrected result re-derives every share.
+    Amounts are whole numbers of the currency's minor unit (cents)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: bodies.LedgerSerializer, 403: bodies.ErrorSerializer, 404: bodies.ErrorSerializer})
+    def get(self, request, pk: int):
+        return Response(selectors.money_data(services.money_visible_or_403(request.user, pk)))
+
+
 class TournamentCommands(APIView):
     permission_classes = [permissions.IsAuthenticated]
 

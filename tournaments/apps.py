@@ -20,6 +20,9 @@ class TournamentsConfig(AppConfig):
         # the process manager first: in one run of all, the view then reads the facts it appended
         projections.register(TournamentProcess())
         projections.register(TournamentViewProjection())
+        from .ledger_projection import MoneyLedgerProjection
+
+        projections.register(MoneyLedgerProjection())
         from .notices import MatchNotices
 
         projections.register(MatchNotices())

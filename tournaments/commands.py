@@ -25,8 +25,11 @@ from typing import Any, ClassVar
 from games.engine import clock
 
 from . import events as ev
+from . import money
 from .config import MAX_ROUNDS
-from .refusals import BadCommand, BadDrawMethod, BadPairings, BadRound, Reason, Refused, UnknownCommand
+from .refusals import (
+    BadCommand, BadDrawMethod, BadMoney, BadPairings, BadRound, NotEntered, Reason, Refused, UnknownCommand,
+)
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
 DRAW_METHODS = ("random", "rating", "manual", "previous")  # "previous": a league's next season
@@ -572,6 +575,201 @@ class Publish(TournamentCommand):
 
     type: ClassVar[str] = "publish"
     published: bool
+
+
+# -- the money ------------------------------------------------------------------------------
+
+MAX_MONEY = 10**9  # minor units: ten million in a currency of cents, more than any club's night
+MAX_LOT_NAME = 60
+CURRENCIES = ("EUR", "USD", "GBP", "CHF", "AUD", "CAD", "DKK", "NOK", "SEK", "JPY", "NZD", "ZAR")
+_MONEY = dict(low=0, high=MAX_MONEY)
+_PERCENT = dict(low=0, high=100)
+_UNIT = dict(low=1, high=MAX_MONEY)
+_TABLES = tuple(money.PRESETS)
+
+
+@dataclass(frozen=True)
+class SetMoney(TournamentCommand):
+    """The event's money, whole: its currency, the fees (in minor units: cents), the house's cut (a fixed amount
+    or a percentage of each pool's fees rounded to the nearest ``cut_unit``, whichever is greater), the payout
+    tables of the main pool, the side pool and the Calcutta (presets: main_consolation 40/25/25/10, flights
+    60/30/10, halving, wide, winner_takes_all, 70_30, 40_30_20_10), the unit shares are paid in and the place
+    that takes what the rounding leaves. Crawford records the money and computes every share; it takes no
+    payment."""
+
+    type: ClassVar[str] = "set_money"
+    label: ClassVar[str] = pgettext("done", "set the money")
+    example: ClassVar[dict | None] = {"entry": 2000, "cut_fixed": 1000, "cut_percent": 5, "cut_unit": 500}
+    currency: str = arg("choice", default="EUR", choices=CURRENCIES, help="the currency's code (ISO 4217)")
+    entry: int = arg("whole", default=0, help="the entry fee, into the main pool (minor units)", **_MONEY)
+    reentry: int = arg("whole", default=0, help="a re-entry's (buy-back's) fee, into the main pool", **_MONEY)
+    side: int = arg("whole", default=0, help="the side pool's fee, for those who enter it", **_MONEY)
+    registration: int = arg("whole", default=0, help="a registration fee, kept by the house whole", **_MONEY)
+    cut_fixed: int = arg("whole", default=0, help="the house's cut of a pool: at least this", **_MONEY)
+    cut_percent: int = arg("whole", default=0, help="the house's cut: this percentage of a pool's fees, if "
+                                                     "greater", **_PERCENT)
+    cut_unit: int = arg("whole", default=1, help="the percentage's cut is rounded to the nearest multiple of "
+                                                 "this", **_UNIT)
+    table: str = arg("choice", default="main_consolation", choices=_TABLES, help="the main pool's payout table")
+    side_table: str = arg("choice", default="winner_takes_all", choices=_TABLES,
+                          help="the side pool's payout table, among its entrants")
+    calcutta_table: str = arg("choice", default="70_30", choices=_TABLES,
+                              help="the Calcutta's table, paid to the owners of the finishers' lots")
+    calcutta_percent: int = arg("whole", default=0, help="the house's percentage of the Calcutta's pool",
+                                **_PERCENT)
+    unit: int = arg("whole", default=1, help="shares are paid in multiples of this (100: whole euros)", **_UNIT)
+    remainder_place: int = arg("whole", default=1, low=1, high=MAX_LIST,
+                               help="the Main place that takes what rounding the shares leaves")
+
+    @property
+    def money(self) -> dict:
+        """The settings as the stream keeps them (``MoneySet``)."""
+        return {f.name: getattr(self, f.name) for f, _ in args_of(type(self))}
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        if facts.money.settings == self.money:
+            return []
+        return [ev.MoneySet(self.money)]
+
+
+def _entrant(facts, player: int) -> None:
+    if player not in facts.entered:
+        raise NotEntered(Reason.NOT_ENTERED)
+
+
+@dataclass(frozen=True)
+class EnterSidePool(TournamentCommand):
+    """A player enters the side pool (or leaves it: ``entered`` false); it pays only among its entrants."""
+
+    type: ClassVar[str] = "enter_side_pool"
+    label: ClassVar[str] = pgettext("done", "enter the side pool")
+    player: int = arg("id")
+    entered: bool = arg("flag", default=True, help="false: out of the side pool again")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        _entrant(facts, self.player)
+        if (self.player in facts.money.side_pool) == self.entered:
+            return []
+        return [ev.SidePoolEntered(self.player, self.entered)]
+
+
+def _lot_name(name: str) -> str:
+    name = name.strip()
+    if not 0 < len(name) <= MAX_LOT_NAME:
+        raise BadCommand(Reason.LOT_NAME, most=MAX_LOT_NAME)
+    return name
+
+
+@dataclass(frozen=True)
+class AddLot(TournamentCommand):
+    """A lot of the Calcutta, before its auction: one player, a pair (``players``), or the field (``field``:
+    everyone in no other lot)."""
+
+    type: ClassVar[str] = "add_lot"
+    label: ClassVar[str] = pgettext("done", "add the lot")
+    example: ClassVar[dict | None] = {"name": "The field", "field": True}
+    name: str = arg("text", help="the lot's name, as the auctioneer calls it")
+    players: tuple[int, ...] = arg("ids", default=(), low=0, high=2, refusal=Reason.LOT_PLAYERS,
+                                   help="one player or a pair (none for the field)")
+    field: bool = arg("flag", default=False, help="the field lot: every entrant in no other lot")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        name = _lot_name(self.name)
+        lots = facts.money.lots
+        if name in lots:
+            raise BadMoney(Reason.LOT_NAME_TAKEN, lot=name)
+        if self.field == bool(self.players) or len(set(self.players)) != len(self.players):
+            raise BadMoney(Reason.LOT_PLAYERS)
+        if self.field and any(lot.field for lot in lots.values()):
+            raise BadMoney(Reason.ONE_FIELD_LOT)
+        for p in self.players:
+            _entrant(facts, p)
+            taken = next((lot.name for lot in lots.values() if p in lot.players), None)
+            if taken is not None:
+                raise BadMoney(Reason.LOT_PLAYER_TAKEN, player=p, lot=taken)
+        return [ev.LotAdded(name, tuple(self.players), self.field)]
+
+
+def _lot(facts, name: str) -> money.Lot:
+    lot = facts.money.lots.get(name.strip())
+    if lot is None:
+        raise BadMoney(Reason.UNKNOWN_LOT, lot=name)
+    return lot
+
+
+@dataclass(frozen=True)
+class SellLot(TournamentCommand):
+    """A lot sold at the auction: to ``owner`` (the bidder; a syndicate buys through one bidder, named with it)
+    for ``price`` (minor units). Selling it again corrects the sale, until its players buy back."""
+
+    type: ClassVar[str] = "sell_lot"
+    label: ClassVar[str] = pgettext("done", "sell the lot")
+    lot: str = arg("text", help="the lot's name")
+    owner: str = arg("text", help="who bought it: the bidder")
+    price: int = arg("whole", help="the winning bid (minor units)", **_MONEY)
+    syndicate: str = arg("text", default="", help="the syndicate the bidder bought for, if any")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        lot = _lot(facts, self.lot)
+        owner = self.owner.strip()
+        if not 0 < len(owner) <= MAX_LOT_NAME:
+            raise BadMoney(Reason.OWNER_NEEDED)
+        sale = facts.money.sales.get(lot.name)
+        if sale is not None and sale.bought_back:
+            raise BadMoney(Reason.LOT_BOUGHT_BACK, lot=lot.name)
+        return [ev.LotSold(lot.name, owner, self.price, self.syndicate.strip())]
+
+
+@dataclass(frozen=True)
+class BuyBack(TournamentCommand):
+    """The players of a bought lot buy back half of it: they pay its owner half the price and share its return
+    50/50. Not the field lot's players."""
+
+    type: ClassVar[str] = "buy_back"
+    label: ClassVar[str] = pgettext("done", "buy back half")
+    lot: str = arg("text", help="the lot's name")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        lot = _lot(facts, self.lot)
+        if not money.may_buy_back(lot):
+            raise BadMoney(Reason.FIELD_LOT_NO_BUY_BACK)
+        sale = facts.money.sales.get(lot.name)
+        if sale is None:
+            raise BadMoney(Reason.LOT_NOT_SOLD, lot=lot.name)
+        if sale.bought_back:
+            raise BadMoney(Reason.LOT_BOUGHT_BACK, lot=lot.name)
+        return [ev.LotBoughtBack(lot.name)]
+
+
+@dataclass(frozen=True)
+class RecordPayout(TournamentCommand):
+    """Money paid out, as it was handed over: to a player (``player``) or a lot's owner (``owner``), the amount in
+    minor units. What was paid is never changed by a later correction: the ledger shows the difference as owed
+    or overpaid."""
+
+    type: ClassVar[str] = "record_payout"
+    label: ClassVar[str] = pgettext("done", "record the payout")
+    clocked: ClassVar[bool] = True
+    rules: ClassVar[tuple[Rule, ...]] = (
+        Rule(lambda v: (v.get("player") is None) != (v.get("owner", "").strip() == ""), "player", Reason.PAYEE_ONE),
+    )
+    amount: int = arg("whole", low=1, high=MAX_MONEY, help="what was paid (minor units)")
+    player: int | None = arg("id", default=None, help="the player paid (or give 'owner')")
+    owner: str = arg("text", default="", help="the lot's owner paid, as the sale names them")
+    note: str = arg("text", default="", help="how: cash, transfer...")
+    at: int = 0  # filled by the service: when it was recorded
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        if not facts.money.recorded:
+            raise BadMoney(Reason.NO_MONEY)
+        owner = self.owner.strip()
+        if (self.player is None) == (owner == ""):
+            raise BadCommand(Reason.PAYEE_ONE)
+        if self.player is not None and self.player not in facts.entered:
+            raise BadMoney(Reason.UNKNOWN_PAYEE, payee=self.player)
+        if owner and owner not in {s.owner for s in facts.money.sales.values()}:
+            raise BadMoney(Reason.UNKNOWN_PAYEE, payee=owner)
+        return [ev.PayoutMade(self.amount, self.at, self.player, owner, self.note)]
 
 
 def _command_classes(root: type[TournamentCommand]):

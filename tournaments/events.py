@@ -40,6 +40,12 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SettingsChanged``       the director's new settings, whole (format, limits and ``rated`` kept as they were)
 ``VisibilitySet``         the event published or hidden from now on (none recorded: published, the default)
 ``RoundClockSet``         whether a round's (a bracket's, the event's) matches are clocked, with which preset
+``MoneySet``              the event's money from now on, whole: fees, the house's cut, the payout tables
+``SidePoolEntered``       a player entered the side pool (or left it: ``entered`` false)
+``LotAdded``              a lot of the Calcutta: one player, a pair, or the field
+``LotSold``               a lot sold at the auction to its owner (a syndicate's one bidder) for a price
+``LotBoughtBack``         a bought lot's players bought back half, paying its owner half the price
+``PayoutMade``            money paid out: to whom (a player or a lot's owner), how much, when
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -56,6 +62,8 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from published.language import Upcaster
+
+from . import money
 from published.tournaments import (  # noqa: F401 - the published ones are this stream's events too
     STREAM_TYPE, MatchCreated, MatchForfeited, RatedSet, ResultReported, SlotResult, SlotResultCorrected,
     TournamentConfigured, TournamentFact, VisibilitySet, stream_id_of, tournament_pk_of,
@@ -292,6 +300,88 @@ def clock_rule_for(config: dict, bracket: str, round: int) -> dict | None:
     return None
 
 
+@dataclass(frozen=True)
+class MoneySet(TournamentEvent):
+    """The event's money from now on, whole (``tournaments.commands.SetMoney.money``): the currency and its unit
+    of payment, the fees, the house's cut, the payout tables of the pools and the Calcutta (``tournaments.money``).
+    Every share is computed again from it: what was paid before stays paid, and shows as owed or overpaid."""
+
+    money: dict = field(default_factory=dict)
+
+    def fold(self, facts) -> None:
+        facts.money.settings = dict(self.money)
+
+
+@dataclass(frozen=True)
+class SidePoolEntered(TournamentEvent):
+    player_id: int
+    entered: bool = True
+
+    def fold(self, facts) -> None:
+        side = facts.money.side_pool
+        if self.entered and self.player_id not in side:
+            side.append(self.player_id)
+        elif not self.entered and self.player_id in side:
+            side.remove(self.player_id)
+
+
+@dataclass(frozen=True)
+class LotAdded(TournamentEvent):
+    """A lot of the Calcutta: ``players`` (one, or a pair), or the ``field`` (everyone in no other lot)."""
+
+    name: str
+    players: tuple[int, ...] = ()
+    field: bool = False
+
+    def fold(self, facts) -> None:
+        facts.money.lots[self.name] = money.Lot(self.name, tuple(self.players), self.field)
+
+
+@dataclass(frozen=True)
+class LotSold(TournamentEvent):
+    """``lot`` sold to ``owner`` (the bidder: a syndicate names one) for ``price`` (minor units); a later sale of
+    the same lot (a bid corrected) replaces it."""
+
+    lot: str
+    owner: str
+    price: int
+    syndicate: str = ""
+
+    def fold(self, facts) -> None:
+        facts.money.sales[self.lot] = money.Sale(self.lot, self.owner, self.price)
+        facts.money.syndicates[self.lot] = self.syndicate
+
+
+@dataclass(frozen=True)
+class LotBoughtBack(TournamentEvent):
+    """The players of ``lot`` bought back half of it: they pay its owner half the price and share its return
+    50/50."""
+
+    lot: str
+
+    def fold(self, facts) -> None:
+        sale = facts.money.sales.get(self.lot)
+        if sale is not None:  # a reader takes any fact; verify_log names a buy-back of no sale
+            facts.money.sales[self.lot] = dataclasses.replace(sale, bought_back=True)
+
+
+@dataclass(frozen=True)
+class PayoutMade(TournamentEvent):
+    """``amount`` (minor units) paid to a player (``player_id``) or a lot's owner (``owner``) at ``at`` (seconds
+    since the epoch): what was paid, never changed by a later correction of the shares."""
+
+    amount: int
+    at: int
+    player_id: int | None = None
+    owner: str = ""
+    note: str = ""
+
+    def fold(self, facts) -> None:
+        facts.money.payouts.append(self)
+
+
+MONEY_EVENTS = (MoneySet, SidePoolEntered, LotAdded, LotSold, LotBoughtBack, PayoutMade)
+
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
 
@@ -301,11 +391,12 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
-                RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, *LADDER_EVENTS, *LEAGUE_EVENTS)
+                RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, *LADDER_EVENTS, *LEAGUE_EVENTS,
+                *MONEY_EVENTS)
 }
-# events that change no result, only how the matches to come are played: a follower of the results (the seasons,
-# subscribed by published.tournaments.EVENT_TYPES) need not be told of them
-CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet,)
+# events that change no result, only how the matches to come are played or the event's money: a follower of the
+# results (the seasons, subscribed by published.tournaments.EVENT_TYPES) need not be told of them
+CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet, *MONEY_EVENTS)
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 

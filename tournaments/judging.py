@@ -57,7 +57,20 @@ def inconsistency(facts: stream.Facts, e: ev.TournamentEvent, version: int) -> s
             return _players([p for pair in pairings for p in pair if p is not None], set(facts.entered), "paired")
         case ev.SlotResult() | ev.SlotFinished():
             return _result(e, set(facts.entered))
+        case ev.LotAdded(players=players):
+            return _players(players, set(facts.entered), "in a lot")
+        case ev.LotSold(lot=lot) if lot not in facts.money.lots:
+            return f"lot {lot!r} sold but never added"
+        case ev.LotBoughtBack(lot=lot):
+            return _buy_back(facts, lot)
     return ""
+
+
+def _buy_back(facts: stream.Facts, lot: str) -> str:
+    sale = facts.money.sales.get(lot)
+    if sale is None or facts.money.lots[lot].field:
+        return f"lot {lot!r} bought back, but it is unsold or the field's"
+    return f"lot {lot!r} bought back twice" if sale.bought_back else ""
 
 
 def _players(players, entrants: set, what: str) -> str:

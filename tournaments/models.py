@@ -154,3 +154,33 @@ class ByeNotice(models.Model):
         verbose_name_plural = _("bye notices")
         constraints = [models.UniqueConstraint(fields=["tournament_id", "round", "player_id"],
                                                name="bye_notice_unique")]
+
+
+class TournamentLedger(models.Model):
+    """The ``money_ledger`` projection's read model: an event's money as ``tournaments.ledger.ledger_of`` computes
+    it from the stream (pools, lots, shares, payouts, balances), one row per event that records money."""
+
+    tournament_id = models.BigIntegerField(primary_key=True)
+    version = models.PositiveIntegerField(default=0, help_text="the stream's version it was computed at")
+    ledger = models.JSONField(default=dict)
+
+    class Meta:
+        verbose_name = _("event's ledger")
+        verbose_name_plural = _("events' ledgers")
+
+
+class LedgerShare(models.Model):
+    """One player's money from one event (all its pools together, and what was paid them): what their page
+    shows they won. A lot's owner who is no player of the event has no row here, only in the ledger."""
+
+    tournament_id = models.BigIntegerField(db_index=True)
+    player_id = models.BigIntegerField(db_index=True)
+    share = models.BigIntegerField(default=0, help_text="minor units (cents)")
+    paid = models.BigIntegerField(default=0)
+    currency = models.CharField(max_length=3, default="EUR")
+    final = models.BooleanField(default=False, help_text="every flight has its champion: the share is final")
+
+    class Meta:
+        verbose_name = _("player's share")
+        verbose_name_plural = _("players' shares")
+        constraints = [models.UniqueConstraint(fields=["tournament_id", "player_id"], name="ledger_share_unique")]

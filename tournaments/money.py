@@ -23,7 +23,8 @@ table) and a weight; a prize is the pool times its weight over the column's tota
   (rounded up);
 - ``wide``: 50 % to the winner, 25 % to the finalist, the last 25 % declining over the rest of the field (places
   3 to F weighted F-2, F-3, ... 1);
-- ``winner_takes_all``; and the Calcutta's ``calcutta_70_30`` and ``calcutta_40_30_20_10``.
+- ``winner_takes_all``, ``70_30`` and ``40_30_20_10`` (the Calcutta's usual tables; the last pays the two
+  semi-finalists, who share 3rd, 20 + 10 between them).
 
 **Shared places.** Players who share a place (two 3=, four 5=) cover the places from theirs on and share their
 prizes equally (the usual rule of tied places: no seed decides them); when exactly two share a place and met in
@@ -204,19 +205,18 @@ def winner_takes_all(field_size: int, flight: str = MAIN) -> Table:
     return _one(1, (flight, 1, 1))
 
 
-def calcutta_70_30(field_size: int) -> Table:
+def seventy_thirty(field_size: int) -> Table:
     return _one(1, (MAIN, 1, 70), (MAIN, 2, 30))
 
 
-def calcutta_40_30_20_10(field_size: int) -> Table:
+def forty_thirty_twenty_ten(field_size: int) -> Table:
     """Winner 40, finalist 30, the two semi-finalists (3=) share 20 + 10."""
     return _one(1, (MAIN, 1, 40), (MAIN, 2, 30), (MAIN, 3, 20), (MAIN, 4, 10))
 
 
 PRESETS: dict[str, Callable[[int], Table]] = {
     "main_consolation": main_consolation, "flights": flights, "halving": halving, "wide": wide,
-    "winner_takes_all": winner_takes_all, "calcutta_70_30": calcutta_70_30,
-    "calcutta_40_30_20_10": calcutta_40_30_20_10,
+    "winner_takes_all": winner_takes_all, "70_30": seventy_thirty, "40_30_20_10": forty_thirty_twenty_ten,
 }
 
 

@@ -65,6 +65,7 @@ class TournamentRefusal(StrEnum):
     CHALLENGE_BEGUN = "challenge_begun"
     NO_PREVIOUS_SEASON = "no_previous_season"
     SETTINGS_FIXED = "settings_fixed"
+    BAD_MONEY = "bad_money"  # the event's money: a lot, a sale, a buy-back, a payee
 
 
 class Reason(Enum):
@@ -188,6 +189,19 @@ class Reason(Enum):
     CLOCK_FIGURES_CUSTOM = gettext_noop("a custom clock gives 'per_point' or 'per_match' (more than 0); a "
                                         "federation's preset has its own figures")
     CLOCK_BRACKET = gettext_noop("'bracket' is a bracket's name, e.g. \"main\" (none: every bracket)")
+    LOT_NAME = gettext_noop("a lot is named (1 to %(most)s characters)")
+    LOT_NAME_TAKEN = gettext_noop("there is a lot named %(lot)s already")
+    LOT_PLAYERS = gettext_noop("a lot is one player or a pair, or the field (and then names no player)")
+    ONE_FIELD_LOT = gettext_noop("the Calcutta has its field lot already")
+    LOT_PLAYER_TAKEN = gettext_noop("player %(player)s is in lot %(lot)s already")
+    UNKNOWN_LOT = gettext_noop("no lot is named %(lot)s")
+    OWNER_NEEDED = gettext_noop("a sale names its owner: the bidder (a syndicate's one bidder)")
+    LOT_BOUGHT_BACK = gettext_noop("lot %(lot)s was bought back: its sale stands")
+    FIELD_LOT_NO_BUY_BACK = gettext_noop("the players of the field lot cannot buy back")
+    LOT_NOT_SOLD = gettext_noop("lot %(lot)s is not sold: there is nothing to buy back")
+    PAYEE_ONE = gettext_noop("a payout names its payee: a player or an owner, not both")
+    UNKNOWN_PAYEE = gettext_noop("%(payee)s has no share in this event's money: not an entrant, nor a lot's owner")
+    NO_MONEY = gettext_noop("the event's money is not set: set its fees first")
 
 
 class Refused(Refusal):
@@ -264,6 +278,8 @@ StageNotFinished = _refusal("StageNotFinished", TournamentRefusal.STAGE_NOT_FINI
 StageClosed = _refusal("StageClosed", TournamentRefusal.STAGE_CLOSED, "Stage one is closed: its knockout is drawn.")
 NoReentry = _refusal("NoReentry", TournamentRefusal.NO_REENTRY,
                      "The event's knockout offers no re-entry, or its draw is not made yet.")
+BadMoney = _refusal("BadMoney", TournamentRefusal.BAD_MONEY,
+                    "The event's money does not allow this (a lot, a sale, a buy-back, a payee).")
 ReentryClosed = _refusal("ReentryClosed", TournamentRefusal.REENTRY_CLOSED, "The director has closed re-entry.")
 NotEliminated = _refusal("NotEliminated", TournamentRefusal.NOT_ELIMINATED,
                          "Only a player knocked out of the main bracket re-enters.")

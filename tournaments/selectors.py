@@ -14,7 +14,7 @@ from eventlog import store
 
 from . import commands, config, decider, derive, folding, stream
 from .refusals import NotLadder, NotLeague
-from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
+from .models import LedgerShare, Tournament, TournamentLedger, TournamentSlot, TournamentStanding, TournamentState
 
 
 def tournament_facts(tournament: Tournament) -> stream.Facts:
@@ -432,3 +432,30 @@ def rounds_per_bracket(tournament_pk: int) -> dict[str, int]:
 
     return dict(TournamentSlot.objects.filter(tournament_id=tournament_pk).values("bracket")
                 .annotate(n=Max("round")).values_list("bracket", "n"))
+
+
+def money_data(tournament: Tournament) -> dict:
+    """The event's ledger as the ``money_ledger`` projection keeps it, every player named; an event that records
+    no money has an empty one (``recorded`` false)."""
+    row = TournamentLedger.objects.filter(tournament_id=tournament.pk).first()
+    data = dict(row.ledger) if row else {}
+    ids = {r["player"] for key in ("shares", "balances", "payouts", "buy_backs") for r in data.get(key, ())
+           if "player" in r}
+    ids |= {p for lot in data.get("lots", ()) for p in lot["players"]}
+    names = display_names(ids)
+    for key in ("shares", "balances", "payouts", "buy_backs"):
+        data[key] = [{**r, "name": names.get(r["player"], "") if "player" in r else r["owner"]}
+                     for r in data.get(key, ())]
+    data["lots"] = [{**lot, "player_names": [names.get(p, "") for p in lot["players"]]} for lot in data.get("lots", ())]
+    return {"id": tournament.pk, "name": tournament.name, "recorded": row is not None,
+            "version": row.version if row else 0, **data}
+
+
+def winnings_of(player_id: int) -> list[dict]:
+    """What a player won in published events that record money, the latest event first: their share of every
+    pool, what was paid them and whether the share is final (every flight has its champion)."""
+    rows = list(LedgerShare.objects.filter(player_id=player_id, share__gt=0))
+    events = {t.pk: t for t in Tournament.objects.filter(pk__in={r.tournament_id for r in rows}, published=True)}
+    return [{"tournament_id": r.tournament_id, "event": events[r.tournament_id].name, "share": r.share,
+             "paid": r.paid, "currency": r.currency, "final": r.final}
+            for r in sorted(rows, key=lambda r: -r.tournament_id) if r.tournament_id in events]

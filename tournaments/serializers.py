@@ -387,3 +387,40 @@ class LeagueSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     divisions = DivisionSerializer(many=True)
     rounds = RoundDeadlineSerializer(many=True)
+
+
+class PoolSerializer(serializers.Serializer):
+    fees = serializers.IntegerField()
+    cut = serializers.IntegerField(help_text="the house's")
+    prize_money = serializers.IntegerField()
+
+
+class LedgerSerializer(serializers.Serializer):
+    """An event's money (amounts in the currency's minor unit). A payee is a ``player`` (id) or a lot's ``owner``
+    (a name), with its ``name``."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    recorded = serializers.BooleanField(help_text="false: the event records no money")
+    version = serializers.IntegerField(help_text="the event's version the ledger was computed at")
+    currency = serializers.CharField(required=False)
+    unit = serializers.IntegerField(required=False, help_text="shares are paid in multiples of this")
+    final = serializers.BooleanField(required=False, help_text="every flight has its champion: the shares are final")
+    open_flights = serializers.ListField(child=serializers.CharField(), required=False)
+    settings = serializers.DictField(required=False, help_text="the director's set_money")
+    entries = serializers.IntegerField(required=False)
+    reentries = serializers.IntegerField(required=False)
+    side_entrants = serializers.ListField(child=serializers.IntegerField(), required=False)
+    pools = serializers.DictField(child=PoolSerializer(), required=False, help_text="main, side, calcutta")
+    registration = serializers.IntegerField(required=False)
+    house = serializers.IntegerField(required=False, help_text="what the house keeps: cuts and registration fees")
+    lots = serializers.ListField(child=serializers.DictField(), required=False)
+    field_lot_players = serializers.ListField(child=serializers.IntegerField(), required=False)
+    buy_backs = serializers.ListField(child=serializers.DictField(), required=False,
+                                      help_text="what each player of a bought-back lot pays its owner")
+    shares = serializers.ListField(child=serializers.DictField(), required=False, help_text="per pool and payee")
+    unawarded = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                      help_text="per pool: prizes of places nobody reached")
+    payouts = serializers.ListField(child=serializers.DictField(), required=False, help_text="the payouts made")
+    balances = serializers.ListField(child=serializers.DictField(), required=False,
+                                     help_text="per payee: share, paid, owed, overpaid")

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from django.conf import settings as django_settings
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -89,6 +90,15 @@ def visible_or_404(user, pk: int) -> Tournament:
     tournament = get_object_or_404(Tournament, pk=pk)
     if not may_see(user, tournament):
         raise Http404("no such event")
+    return tournament
+
+
+def money_visible_or_403(user, pk: int) -> Tournament:
+    """The event whose money ``user`` may read: its director's and officials' (the players see their own
+    winnings on their page)."""
+    tournament = visible_or_404(user, pk)
+    if not authority.runs_event(user, tournament.director_id):
+        raise PermissionDenied("only the event's director or an official sees its money")
     return tournament
 
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 from published import slots
 
 from . import events as ev
+from . import money
 from .formats import ladder
 from .events import STREAM_TYPE, stream_id_of, tournament_pk_of  # noqa: F401 - the stream's names, re-exported
 
@@ -58,6 +59,23 @@ class MatchOutcome:
 
 
 @dataclass
+class MoneyFacts:
+    """The money recorded in the stream (the director's ``MoneySet``, side-pool entries, the Calcutta's lots,
+    sales and buy-backs, the payouts made); every share is computed from these and the results, never stored."""
+
+    settings: dict = field(default_factory=dict)  # the last MoneySet's (empty: no money recorded)
+    side_pool: list[int] = field(default_factory=list)  # its entrants, in the order they entered
+    lots: dict[str, money.Lot] = field(default_factory=dict)  # by name, in the order they were added
+    sales: dict[str, money.Sale] = field(default_factory=dict)  # lot -> its sale (a later one replaces it)
+    syndicates: dict[str, str] = field(default_factory=dict)  # lot -> the syndicate its owner bid for
+    payouts: list = field(default_factory=list)  # the PayoutMade events, in order
+
+    @property
+    def recorded(self) -> bool:
+        return bool(self.settings or self.lots or self.payouts)
+
+
+@dataclass
 class Facts:
     """Everything recorded in a tournament stream."""
 
@@ -93,6 +111,7 @@ class Facts:
     stage_seeds: list[int] | None = None  # the knockout stage's draw
     reentries: list[tuple[int, str]] = field(default_factory=list)  # (player, first-round place), in order
     reentry_closed: bool = False
+    money: MoneyFacts = field(default_factory=MoneyFacts)
 
     @property
     def staged(self) -> bool:

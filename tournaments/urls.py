@@ -6,6 +6,7 @@ urlpatterns = [
     path("tournaments/", api.TournamentListCreate.as_view(), name="tournament-list"),
     path("tournaments/<int:pk>/", api.TournamentDetail.as_view(), name="tournament-detail"),
     path("tournaments/<int:pk>/settings/", api.TournamentSettings.as_view(), name="tournament-settings"),
+    path("tournaments/<int:pk>/money/", api.TournamentMoney.as_view(), name="tournament-money"),
     path("tournaments/<int:pk>/commands/", api.TournamentCommands.as_view(), name="tournament-commands"),
     path("tournaments/<int:pk>/ladder/", api.TournamentLadder.as_view(), name="tournament-ladder"),
     path("tournaments/<int:pk>/league/", api.TournamentLeague.as_view(), name="tournament-league"),

@@ -15,7 +15,7 @@ from eventlog.models import ProjectionCheckpoint, ProjectionFailure
 pytestmark = pytest.mark.django_db
 
 PROCESSES = {"tournament_process", "match_notices"}  # facts appended to tournaments; mail sent
-PROJECTIONS = {"players", "match_summary", "tournament_view", "ratings", "analysis", "season_tables"}
+PROJECTIONS = {"players", "match_summary", "tournament_view", "money_ledger", "ratings", "analysis", "season_tables"}
 AHEAD = 7  # a checkpoint set by hand past an empty log: a rebuild would bring it back to 0
 
 

@@ -439,6 +439,16 @@ def _p(world, role="player") -> int:
     return world.player(role).pk
 
 
+def _sold(world, *, bought_back: bool = False):
+    """The player and the opponent entered, the player's lot of the Calcutta sold to Ann (and bought back)."""
+    _entered(world)
+    _as_staff(world, world.event, type="set_money", entry=1000)
+    _as_staff(world, world.event, type="add_lot", name="Lot", players=[_p(world)])
+    _as_staff(world, world.event, type="sell_lot", lot="Lot", owner="Ann", price=500)
+    if bought_back:
+        _as_staff(world, world.event, type="buy_back", lot="Lot")
+
+
 # name: (set the scene in world.event and return the command, who may send it)
 EVENT_SCENES = {
     "enter someone else": (lambda w: {"type": "enter", "player": Player.objects.create(display_name="Guest").pk},
@@ -478,6 +488,12 @@ EVENT_SCENES = {
                         OFFICIALS),
     "set_rated": (lambda w: (_entered(w, draw=True), {"type": "set_rated", "rated": False, "slot": _final(w)})[1],
                   OFFICIALS),
+    # the money is the director's: a player neither enters the side pool nor buys back nor records a payout
+    "enter_side_pool": (lambda w: (_entered(w), {"type": "enter_side_pool", "player": _p(w)})[1], OFFICIALS),
+    "sell_lot": (lambda w: (_sold(w), {"type": "sell_lot", "lot": "Lot", "owner": "Bob", "price": 700})[1],
+                 OFFICIALS),
+    "buy_back": (lambda w: (_sold(w), {"type": "buy_back", "lot": "Lot"})[1], OFFICIALS),
+    "record_payout": (lambda w: (_sold(w), {"type": "record_payout", "owner": "Ann", "amount": 100})[1], OFFICIALS),
 }
 
 # a command declared with its own example (tournaments/commands.py) needs no scene: its example, sent to the world's

@@ -46,6 +46,14 @@ def test_a_swiss_round_with_a_bye_passes():
                                ev.RoundPaired(1, ((A, B), (C, None)), False)))
 
 
+def test_a_calcutta_the_decider_could_have_written_passes():
+    facts = judge("tournament-1", rows(configured(), *entered(A, B), ev.MoneySet({"entry": 1000}),
+                                       ev.LotAdded("Lot", (A,)), ev.LotAdded("Field", (), True),
+                                       ev.LotSold("Lot", "Ann", 500), ev.LotBoughtBack("Lot"),
+                                       ev.PayoutMade(250, 1_800_000_000, None, "Ann", "cash")))
+    assert facts.money.sales["Lot"].bought_back and facts.money.payouts[0].owner == "Ann"
+
+
 def test_a_player_entered_again_after_withdrawing_passes():
     judge("tournament-1", rows(configured(), *entered(A, B), ev.PlayerWithdrew(A, ""), *entered(A)))
 
@@ -71,6 +79,15 @@ FORGED = {
                             "a result for players not entered: [99]"),
     "the loser ahead": ([*played()[:6], ev.SlotResultCorrected("main:r1:m1", A, D, 2, 5, 5)], 7,
                         "the winner's 2 points against the loser's 5"),
+    "a stranger in a lot": ([configured(), *entered(A, B), ev.LotAdded("Lot", (A, STRANGER))], 4,
+                            "in a lot but not entered: [99]"),
+    "a lot sold never added": ([configured(), *entered(A), ev.LotSold("Lot", "Ann", 500)], 3,
+                               "lot 'Lot' sold but never added"),
+    "the field lot bought back": ([configured(), *entered(A), ev.LotAdded("Field", (), True),
+                                   ev.LotSold("Field", "Ann", 500), ev.LotBoughtBack("Field")], 5,
+                                  "lot 'Field' bought back, but it is unsold or the field's"),
+    "bought back twice": ([configured(), *entered(A), ev.LotAdded("Lot", (A,)), ev.LotSold("Lot", "Ann", 500),
+                           ev.LotBoughtBack("Lot"), ev.LotBoughtBack("Lot")], 6, "lot 'Lot' bought back twice"),
     "won at the board by a stranger": ([*played()[:6], ev.SlotFinished("main:r1:m2", "m-2", 40, STRANGER, B, 5, 3)],
                                        7, "a result for players not entered: [99]"),
 }

@@ -30,7 +30,7 @@ def test_the_pool_is_the_prices_less_the_house():
 def test_70_30_pays_the_owners_and_a_bought_back_lot_shares_its_return_half_and_half():
     """Player 3 (the pair's) wins: 70 % of 9900 = 6930 to Cy. Player 1 is the finalist: 30 % = 2970 to lot Anna,
     bought back: Ann 1485, player 1 1485."""
-    result = calcutta_payout(AUCTION, PRESETS["calcutta_70_30"](8), places(3, 1, 2, 4, 5, 6, 7, 8))
+    result = calcutta_payout(AUCTION, PRESETS["70_30"](8), places(3, 1, 2, 4, 5, 6, 7, 8))
     assert result.shares == {"Cy": 6930, "Ann": 1485, 1: 1485}
 
 
@@ -38,7 +38,7 @@ def test_40_30_20_10_pays_the_shared_semi_finalists_equally_and_the_field_lot_it
     """Player 6 (the field's) wins: 40 % = 3960 to Dee. Player 2 finalist: 30 % = 2970 to Bob. The semi-finalists
     1 and 3 share 3rd and 4th: (20 % + 10 %) / 2 = 1485 each: lot Anna's 1485 bought back, 743 to Ann (the odd cent
     to the owner) and 742 to player 1; the pair's 1485 to Cy."""
-    result = calcutta_payout(AUCTION, PRESETS["calcutta_40_30_20_10"](8), places(6, 2, 1, 3, 4, 5, 7, 8))
+    result = calcutta_payout(AUCTION, PRESETS["40_30_20_10"](8), places(6, 2, 1, 3, 4, 5, 7, 8))
     assert result.shares == {"Dee": 3960, "Bob": 2970, "Ann": 743, 1: 742, "Cy": 1485}
     assert result.paid == 9900
 
@@ -48,7 +48,7 @@ def test_a_lot_unsold_pays_nobody():
     player 5 wins: 70 % = 6300 is unawarded; Bob's finalist takes 30 % = 2700."""
     unsold = Calcutta(LOTS, SALES[1:2] + SALES[2:3] + SALES[:1], Cut(percent=10, unit=100))
     assert unsold.pool.prize_money == 9000
-    result = calcutta_payout(unsold, PRESETS["calcutta_70_30"](8), places(5, 2, 1, 3, 4, 6, 7, 8))
+    result = calcutta_payout(unsold, PRESETS["70_30"](8), places(5, 2, 1, 3, 4, 6, 7, 8))
     assert result.shares == {"Bob": 2700} and result.unawarded == 6300
 
 

@@ -145,7 +145,7 @@ def test_a_tie_of_two_who_met_is_split_by_head_to_head_else_equally():
 def test_a_shared_place_that_cannot_split_to_the_unit_gives_the_remainder_to_the_stated_place():
     """Pool 10000 in cents, 70/30: two share 1st (3 players). 10000 split equally: 5000 each; a pool of 10001:
     each 5000.5 -> 5000, the remainder 1 to the stated place's first holder (player 1)."""
-    table = PRESETS["calcutta_70_30"](3)
+    table = PRESETS["70_30"](3)
     finishes = [Finish(1, MAIN, 1), Finish(2, MAIN, 1), Finish(3, MAIN, 3)]
     assert payout(10001, table, finishes).shares == {1: 5001, 2: 5000}
 
@@ -164,10 +164,10 @@ def test_a_side_pool_pays_only_among_its_entrants():
     1300 each; the remainder 100 to the side pool's 1st place, whose first holder is 3: 1400."""
     finishes = knockout_places(8) + [Finish(p, MAIN, 9) for p in range(9, 13)]
     entrants = [3, 4, 5, 9, 10, 11]
-    result = side_pool_payout(2700, PRESETS["calcutta_70_30"](6), finishes, entrants, unit=EURO)
+    result = side_pool_payout(2700, PRESETS["70_30"](6), finishes, entrants, unit=EURO)
     assert result.shares == {3: 1400, 4: 1300}
     # 3 alone in it with 5: 3 wins it (1890), 5 is second (810)
-    assert side_pool_payout(2700, PRESETS["calcutta_70_30"](2), finishes, [3, 5]).shares == {3: 1890, 5: 810}
+    assert side_pool_payout(2700, PRESETS["70_30"](2), finishes, [3, 5]).shares == {3: 1890, 5: 810}
 
 
 def test_a_jackpot_is_a_fixed_size_pool_with_its_own_buy_in():
@@ -175,7 +175,7 @@ def test_a_jackpot_is_a_fixed_size_pool_with_its_own_buy_in():
     jackpot = Jackpot(size=8, buy_in=2000, cut=Cut(fixed=1000))
     assert jackpot.pool.prize_money == 15000
     finishes = [Finish(21, MAIN, 1), Finish(22, MAIN, 2)] + [Finish(p, MAIN, 3) for p in (23, 24)]
-    assert payout(jackpot.pool.prize_money, PRESETS["calcutta_70_30"](8), finishes).shares == {21: 10500, 22: 4500}
+    assert payout(jackpot.pool.prize_money, PRESETS["70_30"](8), finishes).shares == {21: 10500, 22: 4500}
 
 
 def test_a_correction_after_a_payout_shows_owed_and_overpaid_and_changes_no_payment():

@@ -1,0 +1,51 @@
+"""The ``money_ledger`` projection: every event's money (``tournaments/ledger.py``) kept as a read model.
+
+A function of each tournament's own stream, like ``tournament_view``: a money event and a result alike change
+the shares, so it reads every type of the stream; an event that records no money has no row and costs one fold.
+"""
+
+from __future__ import annotations
+
+from django.db import InterfaceError, OperationalError
+
+from eventlog.projections import Projection, StreamFailed
+
+from . import derive, events, folding, ledger, stream
+from .models import LedgerShare, TournamentLedger
+
+
+class MoneyLedgerProjection(Projection):
+    name = "money_ledger"
+    digested = (TournamentLedger, LedgerShare)
+    event_types = tuple(events.EVENTS)
+
+    def apply(self, batch) -> None:
+        touched = dict.fromkeys(stream.tournament_pk_of(e.stream_id) for e in batch
+                                if e.stream_type == stream.STREAM_TYPE)
+        for pk in touched:
+            try:
+                refresh(pk)
+            except (OperationalError, InterfaceError):
+                raise  # the database, not the stream: the run stops and is retried
+            except Exception as failure:  # noqa: BLE001 - the runner sets the event's stream aside, not another
+                raise StreamFailed(stream.stream_id_of(pk)) from failure
+
+    def reset(self) -> None:
+        for model in (TournamentLedger, LedgerShare):
+            model.objects.all().delete()
+
+
+def refresh(pk: int) -> None:
+    """Rewrite one event's ledger and its players' shares."""
+    facts = folding.facts_of(pk)
+    LedgerShare.objects.filter(tournament_id=pk).delete()
+    if not facts.money.recorded:
+        TournamentLedger.objects.filter(tournament_id=pk).delete()
+        return
+    data = ledger.ledger_of(facts, derive.derive(facts))
+    TournamentLedger.objects.update_or_create(tournament_id=pk, defaults={"version": facts.version, "ledger": data})
+    LedgerShare.objects.bulk_create(
+        LedgerShare(tournament_id=pk, player_id=b["player"], share=b["share"], paid=b["paid"],
+                    currency=data["currency"], final=data["final"])
+        for b in data["balances"] if "player" in b
+    )
