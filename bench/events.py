@@ -384,6 +384,7 @@ def _check_sequential() -> list[str]:
     """Every stream folded alone, from nothing, against the summary and game rows the rebuild wrote."""
     from django.db import connection, transaction
 
+    from eventlog import upcasting
     from eventlog.projections import LoggedEvent
     from games import streams
     from games.models import GameSummary, MatchSummary
@@ -428,7 +429,8 @@ def _check_sequential() -> list[str]:
                             compare(current, rows)
                         current, rows = r[1], []
                     payload = json.loads(r[5]) if isinstance(r[5], str) else r[5]  # Django loads jsonb as text
-                    rows.append(LoggedEvent(*r[:5], payload, *r[6:]))
+                    # as every reader of the log sees a row: older shapes through their upcasters
+                    rows.append(upcasting.read(LoggedEvent(*r[:5], payload, *r[6:])))
             if rows:
                 compare(current, rows)
     wrong += [f"{s}: a summary of no stream" for s in stored] + [f"{k}: a game of no stream" for k in games]
