@@ -23,3 +23,6 @@ class GamesConfig(AppConfig):
         from .rejudging import judge_match_stream
 
         verification.register_judge(streams.STREAM_TYPE, judge_match_stream)
+        from . import chouettes
+
+        verification.register_judge(chouettes.STREAM_TYPE, chouettes.judge_chouette_stream)

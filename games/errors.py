@@ -102,6 +102,15 @@ class Reason(Enum):
     LOG_IN_TO_CREATE = gettext_noop("log in to create a match")
     BETWEEN_YOURSELF = gettext_noop("you may create matches only between yourself and another player")
     RECORDERS_ONLY = gettext_noop("only the players, the event's director and officials record this match")
+    # chouettes (games/chouettes.py)
+    NO_CHOUETTE = gettext_noop("no chouette %(chouette)s")
+    CHOUETTE_RECORDER_ONLY = gettext_noop("only whoever opened this chouette (or an official) records it")
+    LOG_IN_TO_OPEN = gettext_noop("log in to open a chouette")
+    CHOUETTE_VERSION = gettext_noop("'expected_version' (the version of the chouette you are looking at) is required")
+    NAMES_FIELD = gettext_noop("'%(field)s' is a list of players' names, each at most %(most)s characters")
+    NAME_FIELD = gettext_noop("'%(field)s' is a player's name")
+    BOARD_DICE_FIELD = gettext_noop("'dice' is the two numbers rolled at the board, e.g. [3, 1]")
+    FLAG_FIELD = gettext_noop("'%(field)s' is true or false")
 
 
 class BadCommand(Refusal, ValueError):

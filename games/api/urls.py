@@ -1,8 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import chouettes, views
 
 urlpatterns = [
+    path("chouettes/", chouettes.ChouetteOpen.as_view(), name="chouette-open"),
+    path("chouettes/<str:stream_id>/", chouettes.ChouetteDetail.as_view(), name="chouette-detail"),
+    path("chouettes/<str:stream_id>/commands/", chouettes.ChouetteCommands.as_view(), name="chouette-commands"),
     path("matches/", views.MatchListCreate.as_view(), name="match-list"),
     path("matches/import/", views.MatchImport.as_view(), name="match-import"),
     path("imports/<int:pk>/", views.ImportJobView.as_view(), name="import-job"),

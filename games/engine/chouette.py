@@ -581,6 +581,55 @@ _DECIDERS = {
 }
 
 
+def rejudge(events: list) -> ChouetteState:
+    """Decide again the commands a stream's events record and check they give those events; the state at the end.
+
+    Raises the engine's refusal, or ValueError, where the events are not what the rules make of their commands:
+    a verification of a stored stream, which holds the events and not the commands."""
+    state, at = ChouetteState(), 0
+    while at < len(events):
+        command = _command_of(state, events, at)
+        decided = decide(state, command)
+        if events[at:at + len(decided)] != decided:
+            raise ValueError(f"event {at + 1}: {command} gives {decided}, the stream holds "
+                             f"{events[at:at + len(decided)]}")
+        state = reduce(evolve, decided, state)
+        at += len(decided)
+    return state
+
+
+def _command_of(state: ChouetteState, events: list, at: int):
+    """The command that recorded ``events[at]`` (and the events after it that the same command caused)."""
+    event = events[at]
+
+    def run(kind, key=lambda e: True) -> list:
+        same = []
+        for later in events[at:]:
+            if not isinstance(later, kind) or not key(later):
+                break
+            same.append(later)
+        return same
+
+    if isinstance(event, ChouetteStarted):
+        return StartChouette(event.players, event.box_partner, event.variation, event.jacoby)
+    if isinstance(event, ChouetteOpeningTied):
+        return Roll((event.die, event.die), event.source)
+    if isinstance(event, (ChouetteGameStarted, ChouetteDiceRolled)):
+        return Roll(event.dice, event.source)
+    if isinstance(event, ChouetteCheckersMoved):
+        return Move(event.move)
+    if isinstance(event, CubeOffered):
+        members = tuple(e.member for e in run(CubeOffered, lambda e: e.by == event.by))
+        return BoxDoubles(members) if event.by == BOX else CrewDoubles(members)
+    if isinstance(event, (CubeTaken, CubeDropped)) and state.phase == Phase.CREW_ANSWERS:
+        return Take(event.member) if isinstance(event, CubeTaken) else Drop(event.member)
+    if isinstance(event, (CubeTaken, CubeDropped)):
+        answers = run((CubeTaken, CubeDropped))
+        return BoxAnswers(tuple(e.member for e in answers if isinstance(e, CubeTaken)),
+                          tuple(e.member for e in answers if isinstance(e, CubeDropped)))
+    raise ValueError(f"event {at + 1} ({type(event).__name__}) is caused by no command here")
+
+
 # -- evolve ------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from games.engine import chouette as ch
 from games.engine.board import Position
-from games.engine.errors import CubeNotAvailable, InvalidAction, NotYourTurn, Reason
+from games.engine.errors import CubeNotAvailable, EngineError, InvalidAction, NotYourTurn, Reason
 
 
 class Table:
@@ -264,3 +264,16 @@ def test_events_round_trip_through_their_dicts():
     t = Table("Ann", "Ben", "Cat", "Dan")
     t.do(ch.Roll((3, 1)), ch.Move("8/5 6/5"), ch.CrewDoubles(("Cat", "Dan")), ch.BoxAnswers(drops=("Cat", "Dan")))
     assert [ch.from_dict(ch.to_dict(e)) for e in t.events] == t.events
+
+
+def test_a_stream_is_judged_again_from_its_events_and_a_tampered_one_is_not():
+    t = Table("Ann", "Ben", "Cat", "Dan")
+    t.do(ch.Roll((3, 1)), ch.Move("8/5 6/5"), ch.CrewDoubles(("Cat", "Dan")), ch.BoxAnswers(("Cat",), ("Dan",)),
+         ch.Roll((6, 5)), ch.Move("24/13"), ch.BoxDoubles(("Ben", "Cat")), ch.Drop("Ben"), ch.Drop("Cat"))
+    assert ch.rejudge(t.events) == t.state
+    assert t.last_results() == {"Ann": 2, "Ben": -1, "Cat": -2, "Dan": 1}
+    # the box's answer rewritten to drop Cat's double too: the results stored no longer follow
+    at = next(i for i, e in enumerate(t.events) if isinstance(e, ch.CubeTaken))
+    tampered = t.events[:at] + [ch.CubeDropped("Cat", ch.TEAM, 1)] + t.events[at + 1:]
+    with pytest.raises((ValueError, EngineError)):
+        ch.rejudge(tampered)
