@@ -112,7 +112,8 @@ class CommandSpec:
 
 MEMBERS = Arg("members", "names", "the team members' names")
 COMMANDS: dict[str, CommandSpec] = {spec.type: spec for spec in (
-    CommandSpec("roll", engine.Roll, (Arg("dice", "dice", "the two dice; the opening roll: the box's, the captain's"),)),
+    CommandSpec("roll", engine.Roll,
+                (Arg("dice", "dice", "the two dice; the opening roll: the box's, the captain's"),)),
     CommandSpec("move", engine.Move, (Arg("move", "move", "the play in gnubg notation, e.g. 8/5 6/5"),)),
     CommandSpec("box_doubles", engine.BoxDoubles, (MEMBERS,)),
     CommandSpec("crew_doubles", engine.CrewDoubles, (MEMBERS,)),

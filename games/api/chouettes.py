@@ -36,7 +36,8 @@ def _command_fields() -> dict:
             if arg.name in fields:
                 continue
             if arg.kind == "names":
-                fields[arg.name] = serializers.ListField(child=serializers.CharField(), required=False, help_text=arg.help)
+                fields[arg.name] = serializers.ListField(child=serializers.CharField(), required=False,
+                                                         help_text=arg.help)
             elif arg.kind == "dice":
                 fields[arg.name] = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6),
                                                          min_length=2, max_length=2, required=False, help_text=arg.help)

@@ -65,6 +65,14 @@ class Reason(Enum):
     EARLIER_ROUNDS = gettext_noop("round %(round)s needs the %(earlier)s earlier rounds, got %(got)s")
     NO_RESULT_YET = gettext_noop("%(table)s (%(a)s v %(b)s) has no result yet")
     NO_PAIRING = gettext_noop("round %(round)s: no pairing of %(players)s players avoids the forbidden pairings")
+    # team events (tournaments/formats/teams.py)
+    TEAM_BOARDS = gettext_noop("a team plays at least one board and has zero reserves or more")
+    TEAM_TO_WIN = gettext_noop("a team match of %(boards)s boards is won with more than half of them, at most all")
+    TEAM_MEMBER_TWICE = gettext_noop("a player is in two teams")
+    TEAM_SIZE = gettext_noop("team %(team)s lists %(least)s to %(most)s players")
+    LINEUP_BOARDS = gettext_noop("team %(team)s lines up %(boards)s different players, one a board")
+    LINEUP_STRANGER = gettext_noop("player %(player)s is not in team %(team)s")
+    LINEUP_ORDER = gettext_noop("team %(team)s plays its boards in the order fixed for the event")
 
 
 class FormatError(ValueError):

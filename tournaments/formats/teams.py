@@ -1,0 +1,221 @@
+"""Team events: teams of N boards, a team match's result from its boards, a round robin of teams, its standings.
+
+A team event pairs teams; each pairing of two teams (a *team match*) is N ordinary matches, board 1 against
+board 1, board 2 against board 2, and so on, each recorded and rated as any match is. Pure Python, as the other
+formats.
+
+* **Boards and reserves.** ``Config.boards`` is N; ``Config.reserves`` how many more players a team may list. A
+  team's *line-up* for a team match names the N members who play, board 1 first. With ``fixed_order`` (the WBIF
+  team championship: 5 boards and a reserve, the board order fixed for the event) a line-up keeps the members in
+  the order the team listed them at entry: a reserve may come in for a member, and the others keep their relative
+  order; without it (the WBGF Club World Championship: 3 boards, a round won with 2 of 3 matches) a team sets its
+  order for each team match.
+* **A team match's result.** A team wins the team match by winning a majority of the boards: 2 of 3, 3 of 5
+  (``Config.to_win``, by default ``boards // 2 + 1``). The team match is decided as soon as one team reaches it,
+  whatever the boards still in play; with an even number of boards, boards shared equally once every board is
+  played is a drawn team match.
+* **Match points.** A team match won gives 2 match points, drawn 1, lost 0.
+* **Standings**, best first, by:
+
+  1. match points;
+  2. board points: the boards won, over every team match (each board's match counts once it is won);
+  3. the match points of the team matches among the teams still tied (head to head; when it leaves some tied,
+     the next criteria decide among those);
+  4. the points difference: the match points won minus lost, over every board played;
+  5. the seed order (the order the teams are listed).
+
+A round robin of teams is played on the same Berger tables as a round robin of players
+(:func:`tournaments.formats.round_robin.berger`); a team left without opponent in a round rests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .core import FormatError, Reason, Result
+from .round_robin import berger
+
+WIN, DRAW, LOSS = 2, 1, 0  # match points of a team match
+
+
+@dataclass(frozen=True)
+class Config:
+    boards: int = 3
+    reserves: int = 0
+    fixed_order: bool = False
+    to_win: int = 0  # boards to win the team match; 0: a majority
+
+    def __post_init__(self):
+        if self.boards < 1 or self.reserves < 0:
+            raise FormatError(Reason.TEAM_BOARDS)
+        if self.to_win and not self.boards // 2 < self.to_win <= self.boards:
+            raise FormatError(Reason.TEAM_TO_WIN, boards=self.boards)
+
+    @property
+    def needed(self) -> int:
+        return self.to_win or self.boards // 2 + 1
+
+
+@dataclass(frozen=True)
+class Team:
+    """A team as entered: its id and its members (players' ids), the order of its board list."""
+
+    id: int
+    members: tuple[int, ...]
+
+
+def check_teams(teams: Sequence[Team], config: Config) -> None:
+    ids = [t.id for t in teams]
+    players = [p for t in teams for p in t.members]
+    if len(set(ids)) != len(ids):
+        raise FormatError(Reason.ENTERED_TWICE)
+    if len(set(players)) != len(players):
+        raise FormatError(Reason.TEAM_MEMBER_TWICE)
+    for team in teams:
+        if not config.boards <= len(team.members) <= config.boards + config.reserves:
+            raise FormatError(Reason.TEAM_SIZE, team=team.id, least=config.boards,
+                              most=config.boards + config.reserves)
+
+
+def check_lineup(team: Team, lineup: Sequence[int], config: Config) -> tuple[int, ...]:
+    """``lineup`` (board 1 first) if the team may play it, else the refusal saying why not."""
+    lineup = tuple(lineup)
+    if len(lineup) != config.boards or len(set(lineup)) != len(lineup):
+        raise FormatError(Reason.LINEUP_BOARDS, team=team.id, boards=config.boards)
+    strangers = [p for p in lineup if p not in team.members]
+    if strangers:
+        raise FormatError(Reason.LINEUP_STRANGER, team=team.id, player=strangers[0])
+    if config.fixed_order and list(lineup) != sorted(lineup, key=team.members.index):
+        raise FormatError(Reason.LINEUP_ORDER, team=team.id)
+    return lineup
+
+
+@dataclass(frozen=True)
+class TeamMatch:
+    """Two teams' boards and what has been decided on them. ``boards[i]`` is board i + 1's result (None: not yet)."""
+
+    a: int
+    b: int
+    lineups: tuple[tuple[int, ...], tuple[int, ...]]
+    boards: tuple[Result | None, ...]
+    needed: int
+
+    @property
+    def board_wins(self) -> tuple[int, int]:
+        a_players, b_players = self.lineups
+        won_a = sum(1 for r in self.boards if r is not None and r.winner in a_players)
+        won_b = sum(1 for r in self.boards if r is not None and r.winner in b_players)
+        return won_a, won_b
+
+    @property
+    def decided(self) -> bool:
+        won_a, won_b = self.board_wins
+        return max(won_a, won_b) >= self.needed or all(r is not None for r in self.boards)
+
+    @property
+    def winner(self) -> int | None:
+        """The team that won (None while undecided, or for a drawn team match)."""
+        won_a, won_b = self.board_wins
+        if won_a >= self.needed or (self.decided and won_a > won_b):
+            return self.a
+        if won_b >= self.needed or (self.decided and won_b > won_a):
+            return self.b
+        return None
+
+    def match_points(self, team: int) -> int:
+        if not self.decided:
+            return 0
+        if self.winner is None:
+            return DRAW
+        return WIN if self.winner == team else LOSS
+
+    def points(self, team: int) -> tuple[int, int]:
+        """The match points this team's boards won and lost, over the boards played."""
+        mine = self.lineups[0] if team == self.a else self.lineups[1]
+        won = lost = 0
+        for r in self.boards:
+            if r is None:
+                continue
+            if r.winner in mine:
+                won, lost = won + r.winner_points, lost + r.loser_points
+            else:
+                won, lost = won + r.loser_points, lost + r.winner_points
+        return won, lost
+
+
+def team_match(a: Team, b: Team, lineups: tuple[Sequence[int], Sequence[int]],
+               results: Mapping[int, Result], config: Config) -> TeamMatch:
+    """The team match of ``a`` against ``b`` with these line-ups; ``results``: board number (1…) -> result."""
+    lineup_a, lineup_b = check_lineup(a, lineups[0], config), check_lineup(b, lineups[1], config)
+    boards = []
+    for board in range(1, config.boards + 1):
+        result = results.get(board)
+        if result is not None and result.players != {lineup_a[board - 1], lineup_b[board - 1]}:
+            raise FormatError(Reason.FOREIGN_RESULT, result=result, a=lineup_a[board - 1], b=lineup_b[board - 1])
+        boards.append(result)
+    return TeamMatch(a.id, b.id, (lineup_a, lineup_b), tuple(boards), config.needed)
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    team: int
+    rank: int
+    played: int  # team matches decided
+    won: int
+    drawn: int
+    lost: int
+    match_points: int
+    board_points: int
+    points_for: int
+    points_against: int
+    tiebreaks: dict[str, int] = field(default_factory=dict)
+
+
+def standings(teams: Sequence[int], matches: Sequence[TeamMatch]) -> list[TeamStanding]:
+    """The table of the teams after these team matches, best first (the order of the module's docstring)."""
+    seed = {t: i for i, t in enumerate(teams)}
+    if len(seed) != len(teams):
+        raise FormatError(Reason.LISTED_TWICE)
+    rows = {t: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "mp": 0, "bp": 0, "for": 0, "against": 0}
+            for t in teams}
+    for m in matches:
+        for team, boards_won in ((m.a, m.board_wins[0]), (m.b, m.board_wins[1])):
+            row = rows[team]
+            row["bp"] += boards_won
+            won, lost = m.points(team)
+            row["for"] += won
+            row["against"] += lost
+            if m.decided:
+                row["played"] += 1
+                row["mp"] += m.match_points(team)
+                row["won" if m.winner == team else "drawn" if m.winner is None else "lost"] += 1
+
+    def head_to_head(group: frozenset[int], team: int) -> int:
+        return sum(m.match_points(team) for m in matches if {m.a, m.b} <= group and team in (m.a, m.b))
+
+    order: list[int] = []
+    h2h: dict[int, int] = {}
+    by_points = sorted(teams, key=lambda t: (-rows[t]["mp"], -rows[t]["bp"], seed[t]))
+    while len(order) < len(by_points):
+        first = by_points[len(order)]
+        tied = frozenset(t for t in teams if (rows[t]["mp"], rows[t]["bp"]) == (rows[first]["mp"], rows[first]["bp"]))
+        h2h.update({t: head_to_head(tied, t) for t in tied})
+        order += sorted(tied, key=lambda t: (-h2h[t], -(rows[t]["for"] - rows[t]["against"]), seed[t]))
+    return [TeamStanding(t, rank, rows[t]["played"], rows[t]["won"], rows[t]["drawn"], rows[t]["lost"],
+                         rows[t]["mp"], rows[t]["bp"], rows[t]["for"], rows[t]["against"], {"head_to_head": h2h[t]})
+            for rank, t in enumerate(order, 1)]
+
+
+def round_robin(teams: Sequence[int]) -> list[list[tuple[int, int | None]]]:
+    """Every round of a round robin of teams (Berger tables, as for players): (team, opponent or None to rest)."""
+    if len(set(teams)) != len(teams):
+        raise FormatError(Reason.LISTED_TWICE)
+    n = len(teams)
+    numbers = n + n % 2
+    rounds = []
+    for r in range(1, numbers):
+        pairs = [tuple(sorted(t)) for t in berger(numbers, r)]
+        pairs.sort(key=lambda t: t[1] > n)  # the rest (dummy number n + 1) last
+        rounds.append([(teams[a - 1], teams[b - 1] if b <= n else None) for a, b in pairs])
+    return rounds
