@@ -28,7 +28,9 @@ def play(page, move: str) -> None:
 
 def test_a_four_handed_game_with_two_crew_cubes_recorded_on_one_tablet(live_server, director, browser):  # noqa: F811
     tablet = open_page(browser, live_server, login=True)
-    tablet.goto(f"{live_server.url}/chouettes/new/")
+    tablet.goto(f"{live_server.url}/")
+    with tablet.expect_navigation():
+        tablet.click("#record-chouette")
     tablet.fill("#players", "Ann\nBen\nCat\nDan")
     submit(tablet, "form.chouette-new")
     assert "Box: Ann. Captain: Ben." in tablet.locator("#line").inner_text()
