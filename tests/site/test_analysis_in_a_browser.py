@@ -78,43 +78,74 @@ def test_the_viewer_marks_a_blunder_and_the_player_page_charts_the_error_rate(li
 
 
 def test_the_match_page_follows_an_analysis_in_progress_and_shows_it_when_done(live_server, browser_page, api,  # noqa: F811
-                                                                               make_user, settings):
+                                                                               make_user, monkeypatch):
     """Opened while the analysis is queued, the page says so, shows decisions done of the total while gnubg
     runs, and shows the figures and marks when it is done: no reload, for as long as it takes (polling every
-    3 s, slower and slower up to 15 s)."""
+    3 s, slower and slower up to 15 s). The page's timers are Playwright's clock, moved on by the test: more
+    than a minute of following while queued and again while running (longer than the old minute of polling)
+    takes no minute, and the analysis is held at its start until the page has followed it that long."""
     import re
     import threading
 
     from django.db import connection
     from playwright.sync_api import expect
 
+    from analysis import gnubg
     from eventlog import store
 
     page, url = browser_page, live_server.url
     official = api(make_user("root", official=True, player=False))
-    with open(FIXTURES / "matches" / "match_005_11pt.mat", "rb") as f:  # 11 games: ~30 s of gnubg at 2-ply
+    with open(FIXTURES / "matches" / "match_006_1pt.mat", "rb") as f:  # 1 game with marked plays: seconds of gnubg
         match_id = official.post("/api/matches/import/", {"file": f}, format="multipart").json()["id"]
     projections.run_all()  # the analysis row is queued; no worker here takes it: it is held back
     row = MatchAnalysis.objects.get(stream_id=match_id)
-    MatchAnalysis.objects.filter(pk=row.pk).update(plies=2)  # 2-ply: longer than the old minute of polling
-    settings.ANALYSIS_TIMEOUT_SECONDS = 3600  # gnubg's time limit is the site's concern: a busy machine took 3 min
+    MatchAnalysis.objects.filter(pk=row.pk).update(plies=2)
     total = sum(services.decisions_per_game(store.read_stream(match_id)))
     polls = []
     page.on("request", lambda r: polls.append(r) if r.url.endswith(f"/{match_id}/analysis/") else None)
 
     # the page's own schedule: each delay it asks before its next look (analysis.js's setTimeout(load, delay)), read
-    # as the page sets it, not timed by this thread
+    # as the page sets it (the clock's setTimeout, installed first), not timed by this thread
+    page.clock.install()
     page.add_init_script("""window.followDelays = []; (() => { const later = window.setTimeout;
         window.setTimeout = function (f, delay, ...rest) {
             if (f && f.name === "load") window.followDelays.push(delay);
             return later.call(this, f, delay, ...rest); }; })();""")
+
+    def delays() -> list:
+        return page.evaluate("window.followDelays")
+
+    def follow(page_ms: int, until=lambda: False) -> None:
+        """Let the page look again and again, each time when its delay is over on its clock, for ``page_ms`` of its
+        time or until ``until()``: each step waits for the page to have asked its next delay (its look answered)."""
+        followed = 0
+        while followed < page_ms and not until():
+            asked = delays()
+            page.clock.run_for(asked[-1])
+            followed += asked[-1]
+            wait_in_page(page, lambda: len(delays()) > len(asked) or until(), what="the page's next look")
+
     page.goto(f"{url}/matches/{match_id}/")
     status = page.locator("#analysis-status")
     expect(status).to_contain_text("analysis queued")  # (a CSP without 'unsafe-eval': no wait_for_function)
     page.evaluate("window.notReloaded = true")
-    wait_in_page(page, lambda: page.evaluate("window.followDelays.length") >= 2, what="two looks while it is queued")
+    wait_in_page(page, lambda: len(delays()) >= 1, what="the page's first look")
+    follow(61_000)
+    queued = delays()
+    assert queued[:6] == [3000, 4500, 6750, 10125, 15000, 15000], queued  # slower and slower, up to 15 s
+    assert "analysis queued" in page.inner_text("#analysis-status")
 
-    def run():  # the analysis service, as the worker runs it, in this process while the page is open
+    # the analysis service, as the worker runs it, in this process while the page is open; gnubg starts only when
+    # the page has followed it running for more than a minute
+    release, running_gnubg = threading.Event(), gnubg.analyse_mat
+
+    def held(*args, **kwargs):
+        assert release.wait(600), "never released"
+        return running_gnubg(*args, **kwargs)
+
+    monkeypatch.setattr(gnubg, "analyse_mat", held)
+
+    def run():
         try:
             services.analysis_run(pk=row.pk)
         finally:
@@ -123,15 +154,22 @@ def test_the_match_page_follows_an_analysis_in_progress_and_shows_it_when_done(l
     worker = threading.Thread(target=run)
     worker.start()
     try:
+        wait_in_page(page, lambda: MatchAnalysis.objects.get(pk=row.pk).status == MatchAnalysis.RUNNING,
+                     what="the analysis running")
+        follow(15_000, until=lambda: "in progress" in page.inner_text("#analysis-status"))
         expect(status).to_contain_text(re.compile(r"analysis in progress, \d+ of \d+ decisions done"))
         progress = page.inner_text("#analysis-status")
         assert re.search(rf"(\d+) of {total} decisions done", progress), progress
         assert not page.query_selector("#analysis-figures table")
         shot(page, "analysis-in-progress")
-        page.wait_for_selector("#analysis-figures table", timeout=600_000)  # done: shown without a reload
+        follow(61_000)
+        assert "in progress" in page.inner_text("#analysis-status") and delays()[-1] == 15000, delays()
     finally:
+        release.set()
         worker.join()
     assert MatchAnalysis.objects.get(pk=row.pk).status == MatchAnalysis.DONE
+    follow(15_000, until=lambda: page.query_selector("#analysis-figures table"))  # done: shown without a reload
+    assert page.query_selector("#analysis-figures table")
     assert page.evaluate("window.notReloaded") is True
     assert page.inner_text("#analysis-status") == "GNU Backgammon, 2-ply"
     assert "mEMG" in page.inner_text("#analysis-figures")
@@ -139,10 +177,10 @@ def test_the_match_page_follows_an_analysis_in_progress_and_shows_it_when_done(l
         analysis_id=row.pk).exclude(verdict="").count() > 0  # the marks, at 2-ply of a 0-ply match
     # back-off: every 3 s at first, half as long again each time up to every 15 s; every 3 s again once it moved
     # from queued to running
-    delays = page.evaluate("window.followDelays")
-    assert delays[:2] == [3000, 4500] and len(polls) > len(delays) >= 3, delays
-    assert all(b in (3000, min(15000, a * 1.5)) for a, b in zip(delays, delays[1:])), delays
-    assert 3000 in delays[2:] and max(delays) <= 15000, delays
+    seen = delays()
+    assert seen[:2] == [3000, 4500] and len(polls) > len(seen) >= 3, seen
+    assert all(b in (3000, min(15000, a * 1.5)) for a, b in zip(seen, seen[1:])), seen
+    assert 3000 in seen[len(queued):] and max(seen) == 15000, seen
     assert not page.console_errors, page.console_errors
 
 
