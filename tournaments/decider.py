@@ -67,11 +67,6 @@ def view_of(state: State) -> derive.View:
     return derive.derive(state)
 
 
-def slots_of(state: State) -> derive.View:
-    """The view without a Swiss's table: for a judgement about slots alone (a result, a forfeit)."""
-    return derive.derive(state, tables=False)
-
-
 # -- entries ------------------------------------------------------------------------------
 
 
@@ -287,15 +282,14 @@ def _forbid(facts: State, cmd: c.Forbid) -> list:
 # -- results ---------------------------------------------------------------------------------
 
 
-def _slot(view: derive.View, key: str):
-    slot = next((s for s in view.slots if s.key == key), None)
+def _slot(facts: State, key: str):
+    slot = derive.slot_of(facts, key)
     if slot is None:
         raise UnknownSlot(Reason.UNKNOWN_SLOT, slot=repr(key))
     return slot
 
 
-def _result_fields(view: derive.View, cmd: c.ResultCommand, *, require_ready: bool = True) -> dict:
-    slot = _slot(view, cmd.slot)
+def _result_fields(slot, cmd: c.ResultCommand, *, require_ready: bool = True) -> dict:
     if cmd.winner not in slot.players or None in slot.players:
         raise BadWinner(Reason.WINNER_OF_SLOT, players=list(slot.players))
     loser = next(p for p in slot.players if p != cmd.winner)
@@ -313,14 +307,14 @@ def _result_fields(view: derive.View, cmd: c.ResultCommand, *, require_ready: bo
 
 
 def _report(facts: State, cmd: c.ReportResult) -> list:
-    return [ev.ResultReported(**_result_fields(slots_of(facts), cmd), reported_by="director")]
+    return [ev.ResultReported(**_result_fields(_slot(facts, cmd.slot), cmd), reported_by="director")]
 
 
 def _confirm(facts: State, cmd: c.ConfirmResult) -> list:
-    view = slots_of(facts)
-    fields = _result_fields(view, cmd)
+    slot = _slot(facts, cmd.slot)
+    fields = _result_fields(slot, cmd)
     me = cmd.by.player
-    if me is None or me not in _slot(view, cmd.slot).players:
+    if me is None or me not in slot.players:
         raise NotPermitted(Reason.PLAYERS_CONFIRM)
     mine = ev.ResultConfirmed(**fields, player_id=me)
     events: list = [mine]
@@ -333,15 +327,14 @@ def _confirm(facts: State, cmd: c.ConfirmResult) -> list:
 def _correct(facts: State, cmd: c.CorrectResult) -> list:
     if not cmd.reason.strip():
         raise ReasonRequired(Reason.CORRECTION_REASON)
-    view = slots_of(facts)
-    slot = next((s for s in view.slots if s.key == cmd.slot), None)
+    slot = derive.slot_of(facts, cmd.slot)
     if slot is None or slot.result is None:
         raise NoResult(Reason.NO_RESULT)
-    return [ev.SlotResultCorrected(**_result_fields(view, cmd, require_ready=False), reason=cmd.reason)]
+    return [ev.SlotResultCorrected(**_result_fields(slot, cmd, require_ready=False), reason=cmd.reason)]
 
 
 def _forfeit(facts: State, cmd: c.Forfeit) -> list:
-    slot = next((s for s in slots_of(facts).slots if s.key == cmd.slot), None)
+    slot = derive.slot_of(facts, cmd.slot)
     if slot is None or slot.status != READY:
         raise SlotNotReady(Reason.FORFEIT_NOT_DUE)
     if (cmd.winner is None) == (cmd.loser is None):

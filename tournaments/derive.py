@@ -87,6 +87,31 @@ def derive(facts: Facts, *, tables: bool = True) -> View:
     return view
 
 
+def slot_of(facts: Facts, key: str):
+    """One slot as :func:`derive` gives it (None: no such slot). A Swiss slot is its round's pairing, its length and
+    its one result, so it is computed alone: a judgement about one slot of a field of a thousand costs the same as
+    in a field of sixteen. Other formats' slots depend on the slots before them: derived with the event's."""
+    if facts.drawn and facts.format == Format.SWISS and not facts.kept and (place := swiss.parse_key(key)):
+        round_no, table_no = place
+        if round_no > len(facts.rounds) or table_no > len(facts.rounds[round_no - 1]):
+            return None
+        a, b = facts.rounds[round_no - 1][table_no - 1]
+        result = None if b is None else _one_result(facts, key)
+        return swiss.slot_of(round_no, table_no, Pairing(a, b, result),
+                             lengths(facts.config.get("lengths", {}).get("rounds")))
+    return next((s for s in derive(facts, tables=False).slots if s.key == key), None)
+
+
+def _one_result(facts: Facts, key: str) -> Result | None:
+    """:func:`results_of`'s corrected result of one slot."""
+    link = facts.matches.get(key)
+    outcome = facts.outcomes.get(link["match_id"]) if link else None
+    played = _from_match(outcome) if outcome and not outcome.voided and outcome.winner is not None else None
+    paper, correction = facts.paper.get(key), facts.corrections.get(key)
+    return slots.counted(None if correction is None else _from_paper(correction),
+                         None if paper is None else _from_paper(paper), played)
+
+
 def knockout_config(facts: Facts) -> single_elimination.Config:
     """A single elimination's settings: the event's own, or a staged event's knockout (stage two)."""
     c = facts.config

@@ -45,6 +45,7 @@ better-placed player, each pair as (better, worse), the bye last as
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
@@ -52,7 +53,10 @@ from .core import FormatError, Lengths, Pairing, PairingError, Reason, Slot
 from .matching import maximum_matching, rematch_without
 from .standings import as_pairing, standings
 
-__all__ = ["pair_round", "standings", "table_key", "slots", "scores"]
+__all__ = ["pair_round", "standings", "table_key", "parse_key", "slots", "slot_of", "scores"]
+
+
+_KEY = re.compile(r"swiss:r(\d{1,6}):t(\d{1,6})")
 
 
 def table_key(round_no: int, table: int) -> str:
@@ -175,9 +179,17 @@ def _candidates(remaining: list[int], key: list[float]) -> list[int]:
 
 def slots(history: Sequence[Iterable[Pairing]], lengths: Lengths = Lengths()) -> list[Slot]:
     """The played rounds as ``Slot`` objects keyed ``swiss:rR:tT`` (tables in the order given)."""
-    out = []
-    for r, rnd in enumerate(history, 1):
-        for t, p in enumerate(map(as_pairing, rnd), 1):
-            out.append(Slot(table_key(r, t), "swiss", r, t, (p.a, p.b), lengths.of(r), p.b is None, p.result,
-                            sources=("pairing", "bye" if p.b is None else "pairing")))
-    return out
+    return [slot_of(r, t, p, lengths)
+            for r, rnd in enumerate(history, 1) for t, p in enumerate(map(as_pairing, rnd), 1)]
+
+
+def slot_of(round_no: int, table_no: int, p: Pairing, lengths: Lengths = Lengths()) -> Slot:
+    """The slot of round ``round_no``'s table ``table_no``, played by pairing ``p``."""
+    return Slot(table_key(round_no, table_no), "swiss", round_no, table_no, (p.a, p.b), lengths.of(round_no),
+                p.b is None, p.result, sources=("pairing", "bye" if p.b is None else "pairing"))
+
+
+def parse_key(key: str) -> tuple[int, int] | None:
+    """(round, table) of a key :func:`table_key` makes, else None."""
+    match = _KEY.fullmatch(key)
+    return (int(match[1]), int(match[2])) if match and int(match[1]) and int(match[2]) else None
