@@ -35,6 +35,8 @@ from players.models import Player
 from players.selectors import club_names, club_namesakes, player_identities
 
 from . import commands, console_clocks, names, selectors, services, stream
+from .console_forms import FormRefused
+from .console_forms import whole_number as _number
 from .models import Tournament
 from .notices import address_of
 
@@ -566,10 +568,6 @@ def done_message(command: dict) -> str:
     return _("Done: %(what)s.") % {"what": what}
 
 
-class FormRefused(ValueError):
-    """A form that does not say a whole command (nothing is assumed: no winner, no score, no table)."""
-
-
 def command_from_form(post) -> dict:
     kind = post.get("action", "")
     forfeits = post.get("forfeit", "").strip()  # a result row's "<player> forfeits" button: its value is the player
@@ -613,16 +611,6 @@ def command_from_form(post) -> dict:
     if kind == "reenter" and "player" not in command:
         raise FormRefused(_("Choose the player re-entering: nothing was recorded."))
     return command
-
-
-def _number(text: str, what: str) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise FormRefused(_("%(what)s must be a whole number: nothing was recorded.") % {"what": what}) from None
-    if value < 0:
-        raise FormRefused(_("%(what)s cannot be negative: nothing was recorded.") % {"what": what})
-    return value
 
 
 def late_entry(facts) -> dict | None:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from games.engine import clock
 
 from .commands import SetRoundClock
+from .console_forms import FormRefused, whole_number
 
 # the form's custom figures: (the field, its label, the command's figure, seconds per unit of the form)
 CUSTOM_FIELDS = (
@@ -33,10 +34,6 @@ PRESET_LABELS = {
 
 def preset_choices() -> list[tuple[str, str]]:
     return [(name, str(PRESET_LABELS[name])) for name in clock.PRESET_NAMES]
-
-
-class ClockFormRefused(ValueError):
-    """A clock form that does not say a whole rule (nothing is assumed)."""
 
 
 def rules_shown(config: dict) -> list[dict]:
@@ -81,10 +78,10 @@ def command_from_form(post) -> dict:
     """The ``set_round_clock`` command the console's clock form says."""
     use = post.get("use", "")
     if use not in clock.USES:
-        raise ClockFormRefused(_("Choose required, allowed or no clocks: nothing was recorded."))
+        raise FormRefused(_("Choose required, allowed or no clocks: nothing was recorded."))
     command: dict = {"type": SetRoundClock.type, "use": use}
     if post.get("round", "").strip():
-        command["round"] = _whole(post["round"], _("The round"))
+        command["round"] = whole_number(post["round"], _("The round"))
     if post.get("bracket", "").strip():
         command["bracket"] = post["bracket"].strip()
     if use == clock.NONE:
@@ -93,15 +90,5 @@ def command_from_form(post) -> dict:
     if command["preset"] == clock.CUSTOM:
         for name, label, figure, unit in CUSTOM_FIELDS:
             if post.get(name, "").strip():
-                command[figure] = _whole(post[name], str(label)) * unit
+                command[figure] = whole_number(post[name], str(label)) * unit
     return command
-
-
-def _whole(text: str, what: str) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise ClockFormRefused(_("%(what)s must be a whole number: nothing was recorded.") % {"what": what}) from None
-    if value < 0:
-        raise ClockFormRefused(_("%(what)s cannot be negative: nothing was recorded.") % {"what": what})
-    return value

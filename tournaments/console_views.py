@@ -97,7 +97,7 @@ def _act(request, tournament: Tournament) -> None:
             messages.success(request, console.done_message(command))
     except console.ImportRefused as refused:
         messages.error(request, _("Nothing was imported: %(why)s") % {"why": refused})
-    except (console.FormRefused, console.NothingToUndo, console_clocks.ClockFormRefused) as refused:
+    except (console.FormRefused, console.NothingToUndo) as refused:
         # the console's own words, translated already
         messages.error(request, str(refused))
     except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
