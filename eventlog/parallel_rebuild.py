@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import zlib
+from collections.abc import Callable
 from contextlib import contextmanager
 
 import psycopg
@@ -53,8 +54,9 @@ def _exclusive(name: str):
             held.execute("SELECT pg_advisory_unlock(%s, %s)", [_NAMESPACE, _key(name)])
 
 
-def rebuild(name: str, workers: int) -> int:
+def rebuild(name: str, workers: int, meanwhile: Callable[[], None] = lambda: None) -> int:
     """Empty projection ``name`` and replay the log into it in ``workers`` processes, then catch up as a run does.
+    ``meanwhile`` runs here while they work (the other projections' rebuilds: the machine's every core busy).
     Returns the events applied."""
     from . import projections
 
@@ -68,7 +70,9 @@ def rebuild(name: str, workers: int) -> int:
         top = Event.objects.aggregate(top=Max("global_position"))["top"] or 0
         connections.close_all()  # each process opens its own
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            applied = sum(pool.starmap(_replay_share, [(name, share, workers, top) for share in range(workers)]))
+            shares = pool.starmap_async(_replay_share, [(name, share, workers, top) for share in range(workers)])
+            meanwhile()
+            applied = sum(shares.get())
         with transaction.atomic():
             ProjectionCheckpoint.objects.select_for_update().filter(name=name).update(position=top)
     return applied + projections.run(name)

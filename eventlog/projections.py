@@ -326,6 +326,25 @@ def digests() -> dict[str, str]:
     return {name: digest(name) for name in rebuildable()}
 
 
+def rebuild_every(workers: int = 1) -> dict[str, int]:
+    """:func:`rebuild` every projection; with ``workers`` > 1, the one whose streams are independent (the longest)
+    in that many processes while this one rebuilds the others. Returns the events applied, by projection."""
+    names = rebuildable()
+    shared = [n for n in names if _parallel(n, workers)]
+    if not shared:
+        return {name: rebuild(name) for name in names}
+    first, done = shared[0], {}
+    done[first] = parallel_rebuild.rebuild(
+        first, workers, meanwhile=lambda: done.update({n: rebuild(n, workers) for n in names if n != first}))
+    return {name: done[name] for name in names}
+
+
+def _parallel(name: str, workers: int) -> bool:
+    # other processes see only what is committed: inside a transaction (a test's) the rebuild stays in this one
+    return (workers > 1 and getattr(_registry[name], "by_stream", False) and connection.vendor == "postgresql"
+            and not connection.in_atomic_block)
+
+
 def rebuild(name: str, workers: int = 1) -> int:
     """Empty the projection and replay the whole log into it (set-aside streams included: tried again); in
     ``workers`` processes when the projection's streams are independent (``by_stream``) and the database is
@@ -334,9 +353,7 @@ def rebuild(name: str, workers: int = 1) -> int:
     A process is refused (:class:`NotRebuildable`) before anything is touched."""
     if not isinstance(_registry[name], Projection):
         raise NotRebuildable(name)
-    # other processes see only what is committed: inside a transaction (a test's) the rebuild stays in this one
-    if workers > 1 and _registry[name].by_stream and connection.vendor == "postgresql" \
-            and not connection.in_atomic_block:
+    if _parallel(name, workers):
         return parallel_rebuild.rebuild(name, workers)
     with transaction.atomic():
         ProjectionCheckpoint.objects.select_for_update().filter(name=name).update(position=0)

@@ -62,6 +62,10 @@ def test_a_rebuild_in_two_processes_gives_the_sequential_rebuilds_tables(make_us
     top = Event.objects.order_by("-global_position").values_list("global_position", flat=True).first()
     assert ProjectionCheckpoint.objects.get(name="match_summary").position == top
 
+    digests = projections.digests()
+    counts = projections.rebuild_every(workers=2)  # as rebuild_projections: the others here meanwhile
+    assert set(counts) == set(projections.rebuildable()) and projections.digests() == digests
+
     _play(director, matches[3], 4, rnd)  # the money session goes on: the next run takes it
     projections.run("match_summary")
     summary = MatchSummary.objects.get(stream_id=matches[3])

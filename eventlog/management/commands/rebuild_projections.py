@@ -23,8 +23,10 @@ class Command(BaseCommand):
         processes = [name for name in names + only if name not in projections.rebuildable()]
         if processes:  # refused before anything is emptied
             raise CommandError("; ".join(str(projections.NotRebuildable(name)) for name in sorted(set(processes))))
-        for name in names + only or projections.rebuildable():
-            count = projections.rebuild(name, workers=max(1, workers))
+        named = names + only
+        counts = {name: projections.rebuild(name, workers=max(1, workers)) for name in named} if named \
+            else projections.rebuild_every(workers=max(1, workers))
+        for name, count in counts.items():
             self.stdout.write(f"{name}: {count} events applied")
         if not names + only:
             for name in sorted(set(projections.registered()) - set(projections.rebuildable())):
