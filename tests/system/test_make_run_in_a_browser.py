@@ -348,6 +348,55 @@ def test_the_director_records_a_move_at_the_board_and_reports_the_semi_final_fro
     page.context.close()
 
 
+def test_the_director_requires_clocks_for_a_new_event_and_its_match_opens_with_them(site, browser):
+    """The clock on the embedded default: an event of the director's club with the US clock required (the console's
+    clock form), its match created with the clock set, the recording screen showing it, the opening roll starting
+    one side, and the console listing it."""
+    page = log_in(browser, site, "director", "director")
+    demo = demo_facts(page, site)
+    club = api(page, site, f"/api/tournaments/{demo['club']}/")["club"]
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+
+    def post(path: str, body: dict) -> dict:
+        answer = page.request.post(f"{site.url}{path}", data=json.dumps(body),
+                                   headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                            "Referer": site.url + "/"})
+        assert answer.status in (200, 201), (path, answer.status, answer.text()[:500])
+        return answer.json()
+
+    event = post("/api/tournaments/", {"name": "Clocked Friday", "format": "single_elimination", "club": club,
+                                       "settings": {"lengths": {"main": {"default": 3}}}})["id"]
+    page.goto(f"{site.url}/events/{event}/run/")
+    page.select_option("#clock-use", "required")
+    page.select_option("#clock-rule-preset", "us")
+    page.click("#set-clocks")
+    page.wait_for_selector("#clocks td:has-text('clocks required (US)')")
+    players = list(demo["semi"]["players"])  # two demo members, playing in the club night too
+    for player in players:
+        post(f"/api/tournaments/{event}/commands/", {"type": "enter", "player": player})
+    post(f"/api/tournaments/{event}/commands/", {"type": "draw", "method": "manual", "seeds": players})
+
+    def created():
+        slot = next(s for s in api(page, site, f"/api/tournaments/{event}/")["slots"] if s["key"] == "main:r1:m1")
+        return slot["match_id"]
+
+    match = wait_for(created, what="the event's match, created by the tasks run in-process")
+    assert api(page, site, f"/api/matches/{match}/")["clock_rule"] == {"use": "required", "preset": "us"}
+    page.goto(f"{site.url}/matches/{match}/record/")
+    page.wait_for_selector("#clock:not([hidden])")
+    assert [page.locator(f"#clock-{seat} .clock-time").inner_text() for seat in (0, 1)] == ["6:00", "6:00"]
+    with page.expect_response(lambda r: r.url.endswith("/commands/") and r.request.method == "POST") as answer:
+        page.click("#roll")
+    assert answer.value.status == 200, answer.value.text()
+    wait_for(lambda: api(page, site, f"/api/matches/{match}/")["clock"]["running"] is not None,
+             what="the opening roll's press starting one side's clock")
+    page.goto(f"{site.url}/events/{event}/run/")
+    assert page.locator("td.clock span.running").count() == 1
+    assert page.script_errors == []
+    assert_no_server_error(site)
+    page.context.close()
+
+
 def test_the_director_changes_their_password_in_the_admin(site, browser):
     """Last of the module: the director's password is another one afterwards. The admin saves the signed-in user
     as the session read it (players/authentication.py), dates and flags as the ORM would have them."""
@@ -364,3 +413,4 @@ def test_the_director_changes_their_password_in_the_admin(site, browser):
     assert again.goto(f"{site.url}/admin/").status == 200
     assert_no_server_error(site)
     again.context.close()
+
