@@ -8,8 +8,9 @@ from players.models import Player
 from ratings import records
 from ratings import selectors as ratings
 from tournaments import placings
+from tournaments.console_money import amount_text
 from tournaments.models import Tournament, TournamentStanding, TournamentState
-from tournaments.selectors import bracket_name, bye_rule, place_label
+from tournaments.selectors import bracket_name, bye_rule, place_label, winnings_of
 
 from . import rating_chart
 
@@ -44,6 +45,7 @@ def player_page(request, pk: int):
         "person": Player.objects.filter(pk=person).first() if person != player.pk else None,
         "best": [{**b, "place_label": place_label(b["place"], b["shared"]), "flight_name": bracket_name(b["flight"])}
                  for b in placings.best_results(player.pk)[:BEST_SHOWN]],
+        "winnings": [{**w, "amount": amount_text(w["share"], w["currency"])} for w in winnings_of(player.pk)],
     })
 
 

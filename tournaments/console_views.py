@@ -16,7 +16,7 @@ from eventlog import live
 from eventlog.store import ConcurrencyError
 from players.models import Player
 
-from . import console, console_clocks, event_form, selectors, services, sheets, your_match
+from . import console, console_clocks, console_money, event_form, selectors, services, sheets, your_match
 from .commands import SetRoundClock
 from .models import Tournament
 
@@ -210,7 +210,31 @@ def _namesakes(request, tournament: Tournament) -> tuple[str, list[dict]]:
     return waiting["text"], console.namesake_question(tournament=tournament, text=waiting["text"], choices=choices)
 
 
-SHEETS = {"draw": sheets.draw_sheet, "cards": sheets.score_cards, "standings": sheets.standings_sheet}
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_money(request, pk: int):
+    """The director's money screen: fees and tables, the side pool, the Calcutta's auction (lots, sales,
+    buy-backs), each pool's shares and every payee's balance, with the payouts recorded."""
+    tournament = _event(request, pk)
+    if request.method == "POST":
+        try:
+            currency = console_money.money_page(tournament)["currency"]
+            command = console_money.command_from_form(request.POST, currency)
+            console.console_command(actor=request.user, tournament=tournament, command=command)
+            messages.success(request, console.done_message(command))
+        except console_money.MoneyFormRefused as refused:
+            messages.error(request, str(refused))
+        except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+            messages.error(request, console.refusal_text(refused))
+        anchor = request.POST.get("next_anchor", "")
+        return redirect(f"{request.path}#{anchor}" if anchor.isidentifier() else request.path)
+    return render(request, "tournaments/console/money.html", {"t": tournament,
+                                                               "m": console_money.money_page(tournament)})
+
+
+SHEETS = {"draw": sheets.draw_sheet, "cards": sheets.score_cards, "standings": sheets.standings_sheet,
+          "payouts": sheets.payout_sheet}
 
 
 @never_cache

@@ -6,7 +6,8 @@ the same facts) give every pool, every share and every balance. Like the standin
 a corrected result re-derives every share, and a share already paid that changed shows as owed or overpaid.
 
 A flight's prizes are paid once it has its champion (the event's winner for an event of one table); until then
-its places are not final and its shares are not shown. The Calcutta is paid by the Main (or the only) table.
+its places are not final and its shares are not shown. The Calcutta is paid by the Main (or the only) table; the
+house takes its percentage of the Calcutta (rounded as its cut of the pools), never the pools' fixed amount.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ PAID_FLIGHTS = {"": money.MAIN, money.MAIN: money.MAIN, money.CONSOLATION: money
                 money.LAST_CHANCE: money.LAST_CHANCE}  # a one-table event's places are its Main's
 
 
-def _cut(s: dict, percent: int) -> money.Cut:
-    return money.Cut(fixed=s.get("cut_fixed", 0), percent=percent, unit=s.get("cut_unit", 1))
+def _cut(s: dict, percent: int, fixed: bool = True) -> money.Cut:
+    return money.Cut(fixed=s.get("cut_fixed", 0) if fixed else 0, percent=percent, unit=s.get("cut_unit", 1))
 
 
 def finishes_of(view: View) -> tuple[list[money.Finish], set[str]]:
@@ -66,7 +67,7 @@ def ledger_of(facts: Facts, view: View) -> dict:
     side_entrants = [p for p in m.side_pool if p in entrants]
     night = money.night_of(fees, entries=len(entrants), reentries=len(facts.reentries),
                            side_entries=len(side_entrants), cut=cut)
-    calcutta = money.Calcutta(tuple(m.lots.values()), tuple(m.sales.values()), _cut(s, s.get("calcutta_percent", 0)))
+    calcutta = money.Calcutta(tuple(m.lots.values()), tuple(m.sales.values()), _cut(s, s.get("calcutta_percent", 0), fixed=False))
     finishes, open_flights = finishes_of(view)
     main_finishes = [f for f in finishes if f.flight == money.MAIN]
     how = {"unit": s.get("unit", 1), "remainder_to": (money.MAIN, s.get("remainder_place", 1)),
@@ -111,6 +112,7 @@ def ledger_of(facts: Facts, view: View) -> dict:
         "field_lot_players": [p for p, lot in calcutta.lot_of(entrants).items()
                               if lot is not None and m.lots[lot].field],
         "buy_backs": [{"player": p, "amount": a} for p, a in calcutta.buy_backs().items()],
+        "finishes": [{"player": f.player, "flight": f.flight, "place": f.place} for f in finishes],
         "shares": [{**_payee(payee), "pool": pool, "amount": amount}
                    for pool, p in payouts.items() for payee, amount in p.shares.items()],
         # a prize of a flight still being played is not unawarded yet: it waits for its champion

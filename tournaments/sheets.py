@@ -2,7 +2,9 @@
 
 - the draw sheet: every round's matches with their tables (a bracket round by round; Swiss pairings by table);
 - score cards: one per match being played (players, length, table, a grid for each game's result and cube);
-- the standings.
+- the standings;
+- the payout sheet: the pools, each share by place and flight, the Calcutta's lots and buy-backs, and every
+  payee's balance with a column to sign on receipt.
 
 Other apps print on the same paper (the season table, ``seasons/sheets.py``): :func:`render_pdf` and the
 ``tournaments/sheets/base.html`` page are theirs too, and the console lists their sheets for an event through
@@ -16,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from . import console, names, selectors
+from . import console, console_money, names, selectors
 from .models import Tournament
 
 CARD_ROWS_MIN = 9  # a 5-point match can take that many games, and more need a second card
@@ -86,6 +88,11 @@ def standings_sheet(tournament: Tournament, *, base_url: str) -> bytes:
     return render_pdf("tournaments/sheets/standings.html", {
         "t": tournament, "standings": selectors.standings_by_flight(data), "tiebreaks": selectors.tiebreak_names(data),
     }, base_url)
+
+
+def payout_sheet(tournament: Tournament, *, base_url: str) -> bytes:
+    return render_pdf("tournaments/sheets/payouts.html", {"t": tournament, "m": console_money.money_page(tournament)},
+                      base_url)
 
 
 def more_sheets(tournament: Tournament) -> list[dict]:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("events/<int:pk>/", views.event_page, name="event-page"),
     path("events/<int:pk>/settings/", console_views.event_settings, name="event-settings"),
     path("events/<int:pk>/run/", console_views.console_page, name="event-console"),
+    path("events/<int:pk>/run/money/", console_views.event_money, name="event-money"),
     path("events/<int:pk>/run/sheets/<str:kind>.pdf", console_views.sheet_pdf, name="event-sheet"),
     path("events/<int:pk>/my-result/", console_views.my_result, name="my-result"),
     path("events/<int:pk>/follow/", views.event_follow, name="event-follow"),

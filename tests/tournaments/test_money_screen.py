@@ -1,0 +1,83 @@
+"""The director's money screen: fees and tables typed in euros (20, 20,50), the side pool, the Calcutta's auction
+(a lot added, sold, bought back), a payout recorded; the printed payout sheet read back; the winner's page shows
+what they won. Someone who does not run the event sees none of it.
+
+The night is test_money_commands.py's: 8 players, entry 20.00, the house 10.00 or 5 % to the nearest 5.00, pool
+150.00 paid 40/25/25/10 in whole euros: the Main winner 61.00."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.tournaments.test_console import pdf_text
+from tests.tournaments.test_money_commands import names, play_out
+from tests.tournaments.test_running_events import start
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director(make_user):
+    return make_user("dora", official=True, player=False)
+
+
+def post(client, t, **form) -> str:
+    response = client.post(reverse("event-money", args=[t.pk]), form, follow=True)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_director_runs_the_money_of_a_night_from_the_screen_to_the_printed_sheet(client, director):
+    players = names(8)
+    t = start(director, players, consolation=True, lengths={"main": {"default": 1}, "consolation": {"default": 1}})
+    client.force_login(director)
+    page = post(client, t, action="set_money", currency="EUR", entry="20", cut_fixed="10", cut_percent="5",
+                cut_unit="5", table="main_consolation", side="5", side_table="70_30", calcutta_table="70_30",
+                calcutta_percent="10", unit="1", remainder_place="1")
+    assert "Done: set the money." in page
+    post(client, t, action="enter_side_pool", player=str(players[4]), entered="1")
+    post(client, t, action="add_lot", name="Anna", player=str(players[0]))
+    post(client, t, action="add_lot", name="The field", field="1")
+    post(client, t, action="sell_lot", lot="Anna", owner="Ann", syndicate="", price="50,00")
+    page = post(client, t, action="buy_back", lot="Anna")
+    assert "Done: buy back half." in page and "bought back" in page
+    # a refusal is said, nothing recorded: the field lot cannot buy back
+    page = post(client, t, action="sell_lot", lot="The field", owner="Dee", price="10")
+    page = post(client, t, action="buy_back", lot="The field")
+    assert "the players of the field lot cannot buy back" in page
+    page = post(client, t, action="sell_lot", lot="Anna", owner="Bob", price="abc")
+    assert "is an amount, such as 20 or 20.50" in page
+
+    play_out(t, director)
+    page = client.get(reverse("event-money", args=[t.pk])).content.decode()
+    assert 'data-pool="main"><td>Main pool</td><td>160.00</td><td>10.00</td><td>150.00</td>' in page
+    # the Calcutta: 50 + 10 = 60, the house's 10 % = 6 -> 5 to the nearest 5; 55 paid 70/30 in whole euros: the
+    # winner's 38.50 -> 38, the finalist's (the field's: Dee) 16.50 -> 16, the remainder 1 to the winner's: 39, and
+    # the winner's lot Anna was bought back: 19.50 to Ann, 19.50 to Anna
+    assert 'data-pool="calcutta"><td>Calcutta</td><td>60.00</td><td>5.00</td><td>55.00</td>' in page
+    shares = page[page.index('data-shares="calcutta"'):page.index("</table>", page.index('data-shares="calcutta"'))]
+    assert "<td>Ann</td><td>19.50</td>" in shares and "<td>Player A</td><td>19.50</td>" in shares
+    assert "<td>Dee</td><td>16.00</td>" in shares
+    main = page[page.index('data-shares="main"'):page.index("</table>", page.index('data-shares="main"'))]
+    assert "<td>1</td><td>Player A</td><td>61.00</td>" in main and "(Consolation)</td>" in main
+    page = post(client, t, action="record_payout", player=str(players[0]), amount="61", note="cash")
+    assert "Done: record the payout." in page and "Player A: 61.00 (cash)" in page
+
+    sheet = client.get(reverse("event-sheet", args=[t.pk, "payouts"]))
+    assert sheet["Content-Type"] == "application/pdf"
+    text = pdf_text(sheet.content)
+    for words in ("Payouts", "Main pool", "Calcutta", "Player A", "61.00", "Ann", "Anna", "bought back", "150.00",
+                  "Received (signature)"):
+        assert words in text, words
+
+    winner = client.get(reverse("player-page", args=[players[0]])).content.decode()
+    assert 'id="winnings"' in winner and "80.50 EUR" in winner  # 61.00 + 19.50 of Anna's lot
+
+
+def test_the_money_is_the_directors_alone(client, director, make_user):
+    t = start(director, names(4))
+    client.force_login(make_user("pat"))
+    assert client.get(reverse("event-money", args=[t.pk])).status_code == 403
+    assert client.post(reverse("event-money", args=[t.pk]), {"action": "set_money", "entry": "1"}).status_code == 403
+    assert client.get(reverse("event-sheet", args=[t.pk, "payouts"])).status_code == 403

@@ -1,0 +1,174 @@
+"""The director's money screen and the payout sheet: the ledger said for people, and the forms that send the money's
+commands.
+
+The forms speak a director's units (20 or 20.50 euros, a percentage); the commands speak minor units (cents:
+``tournaments.commands.SetMoney``), which is what a form's answer becomes. A currency without cents (the yen) is
+typed and shown in whole units.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from . import commands, selectors
+from .models import Tournament
+
+NO_CENTS = {"JPY"}  # the currencies whose minor unit is the unit itself (ISO 4217 exponent 0)
+
+# the payout tables as directors name them
+TABLE_LABELS = {
+    "main_consolation": gettext_lazy("40/25/25/10: Main winner and finalist, Consolation winner and finalist"),
+    "flights": gettext_lazy("60/30/10: the winners of Main, Consolation and Last Chance"),
+    "halving": gettext_lazy("Halving: each paid place half the one above, one place per four players"),
+    "wide": gettext_lazy("Wide payout: 50 % and 25 % to the first two, 25 % declining over the rest"),
+    "winner_takes_all": gettext_lazy("Winner takes all"),
+    "70_30": gettext_lazy("70/30: winner and finalist"),
+    "40_30_20_10": gettext_lazy("40/30/20/10: winner, finalist, the two semi-finalists"),
+}
+POOL_LABELS = {"main": gettext_lazy("Main pool"), "side": gettext_lazy("Side pool"),
+               "calcutta": gettext_lazy("Calcutta")}
+MONEY_ACTIONS = ("set_money", "enter_side_pool", "add_lot", "sell_lot", "buy_back", "record_payout")
+AMOUNT_FIELDS = ("entry", "reentry", "side", "registration", "cut_fixed", "cut_unit", "unit")
+WHOLE_FIELDS = ("cut_percent", "calcutta_percent", "remainder_place")
+
+
+class MoneyFormRefused(ValueError):
+    """A money form that does not say a whole command (nothing is assumed: no owner, no price, no amount)."""
+
+
+def _digits(currency: str) -> int:
+    return 0 if currency in NO_CENTS else 2
+
+
+def amount_text(minor: int | None, currency: str) -> str:
+    """``minor`` units as a person reads them, in the reader's language: 6100 EUR is "61.00" ("61,00" in French)."""
+    if minor is None:
+        return ""
+    digits = _digits(currency)
+    return number_format(Decimal(minor).scaleb(-digits), decimal_pos=digits, use_l10n=True)
+
+
+def amount_of(text: str, currency: str, what: str) -> int:
+    """A typed amount in minor units: "20", "20.5", "20,50" (a French comma) are 2000 cents."""
+    digits = _digits(currency)
+    try:
+        value = Decimal(text.strip().replace(",", ".").replace(" ", "").replace("\u202f", ""))
+    except InvalidOperation:
+        raise MoneyFormRefused(_("%(what)s is an amount, such as 20 or 20.50: nothing was recorded.")
+                               % {"what": what}) from None
+    minor = value.scaleb(digits)
+    if not value.is_finite() or minor != minor.to_integral_value() or value < 0:
+        raise MoneyFormRefused(_("%(what)s is an amount, such as 20 or 20.50: nothing was recorded.")
+                               % {"what": what})
+    return int(minor)
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise MoneyFormRefused(_("%(what)s must be a whole number: nothing was recorded.") % {"what": what}) from None
+
+
+def command_from_form(post, currency: str) -> dict:
+    """The command a money form says (``action``: its type), amounts read in ``currency``."""
+    kind = post.get("action", "")
+    if kind not in MONEY_ACTIONS:
+        raise MoneyFormRefused(_("Unknown action: nothing was recorded."))
+    command: dict = {"type": kind}
+    if kind == "set_money":
+        currency = post.get("currency", currency)
+        command["currency"] = currency
+        for name in AMOUNT_FIELDS:
+            if post.get(name, "").strip():
+                command[name] = amount_of(post[name], currency, name)
+        for name in WHOLE_FIELDS:
+            if post.get(name, "").strip():
+                command[name] = _whole(post[name], name)
+        for name in ("table", "side_table", "calcutta_table"):
+            if post.get(name):
+                command[name] = post[name]
+    elif kind == "enter_side_pool":
+        command["player"] = _whole(post.get("player", ""), _("the player"))
+        command["entered"] = post.get("entered", "1") == "1"
+    elif kind == "add_lot":
+        command["name"] = post.get("name", "")
+        command["field"] = post.get("field") == "1"
+        command["players"] = [_whole(post[k], _("the player")) for k in ("player", "partner")
+                              if post.get(k, "").strip()]
+    elif kind in ("sell_lot", "buy_back"):
+        command["lot"] = post.get("lot", "")
+        if kind == "sell_lot":
+            if not post.get("price", "").strip():
+                raise MoneyFormRefused(_("Give the price: nothing was recorded."))
+            command.update(owner=post.get("owner", ""), syndicate=post.get("syndicate", ""),
+                           price=amount_of(post["price"], currency, _("the price")))
+    elif kind == "record_payout":
+        if not post.get("amount", "").strip():
+            raise MoneyFormRefused(_("Give the amount paid: nothing was recorded."))
+        command["amount"] = amount_of(post["amount"], currency, _("the amount"))
+        if post.get("player", "").strip():
+            command["player"] = _whole(post["player"], _("the player"))
+        else:
+            command["owner"] = post.get("owner", "")
+        command["note"] = post.get("note", "")
+    return command
+
+
+def money_page(tournament: Tournament) -> dict:
+    """The ledger as the money screen and the payout sheet show it: amounts in words of the currency, every pool,
+    lot and payee named, each finisher's place."""
+    data = selectors.money_data(tournament)
+    settings = {f.name: f.default for f, _a in commands.args_of(commands.SetMoney)} | data.get("settings", {})
+    currency = settings["currency"]
+    facts = selectors.tournament_facts(tournament)
+    names = selectors.display_names(facts.entered)
+    finishes = data.get("finishes", ())
+    held = {}
+    for f in finishes:
+        held[(f["flight"], f["place"])] = held.get((f["flight"], f["place"]), 0) + 1
+
+    def money(minor):
+        return amount_text(minor, currency)
+
+    def place_of(player) -> str:
+        """Every place the player holds: the Main's, then "1 (Consolation)"... (a prize may be any of them)."""
+        out = []
+        for f in finishes:
+            if f["player"] == player:
+                place = selectors.place_label(f["place"], held[(f["flight"], f["place"])] > 1)
+                out.append(place if f["flight"] == "main" else f"{place} ({selectors.bracket_name(f['flight'])})")
+        return ", ".join(out)
+
+    def payee(row) -> dict:
+        return {**row, "label": row.get("name") or row.get("owner", ""), "place": place_of(row["player"])
+                if "player" in row else ""}
+
+    shares = {}
+    for s in data.get("shares", ()):
+        shares.setdefault(s["pool"], []).append({**payee(s), "amount_text": money(s["amount"])})
+    form_settings = {**settings, **{k: money(settings[k]) for k in AMOUNT_FIELDS}}
+    side = set(data.get("side_entrants", ()))
+    in_lots = {p for lot in data.get("lots", ()) for p in lot["players"]}
+    return {
+        "recorded": data["recorded"], "currency": currency, "settings": form_settings, "final": data.get("final"),
+        "pools": [{"name": POOL_LABELS[k], "key": k, "fees": money(v["fees"]), "cut": money(v["cut"]),
+                   "prize_money": money(v["prize_money"])} for k, v in data.get("pools", {}).items()],
+        "house": money(data.get("house", 0)), "registration": money(data.get("registration", 0)),
+        "shares": [{"pool": POOL_LABELS[k], "key": k, "rows": rows} for k, rows in shares.items()],
+        "unawarded": [{"pool": POOL_LABELS[k], "amount": money(v)} for k, v in data.get("unawarded", {}).items()],
+        "lots": [{**lot, "price_text": money(lot["price"]), "who": lot["player_names"]} for lot in data.get("lots", ())],
+        "buy_backs": [{**b, "amount_text": money(b["amount"])} for b in data.get("buy_backs", ())],
+        "payouts": [{**payee(p), "amount_text": money(p["amount"])} for p in data.get("payouts", ())],
+        "balances": [{**payee(b), "share_text": money(b["share"]), "paid_text": money(b["paid"]),
+                      "owed_text": money(b["owed"]), "overpaid_text": money(b["overpaid"])}
+                     for b in data.get("balances", ())],
+        "entrants": [{"id": p, "name": names.get(p, str(p)), "side": p in side, "in_lot": p in in_lots}
+                     for p in dict.fromkeys(facts.entered)],
+        "tables": [(k, str(v)) for k, v in TABLE_LABELS.items()],
+        "currencies": commands.CURRENCIES,
+    }
