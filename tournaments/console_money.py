@@ -33,6 +33,14 @@ POOL_LABELS = {"main": gettext_lazy("Main pool"), "side": gettext_lazy("Side poo
                "calcutta": gettext_lazy("Calcutta")}
 MONEY_ACTIONS = ("set_money", "enter_side_pool", "add_lot", "sell_lot", "buy_back", "record_payout")
 AMOUNT_FIELDS = ("entry", "reentry", "side", "registration", "cut_fixed", "cut_unit", "unit")
+# a refused field named as the screen labels it
+FIELD_LABELS = {
+    "entry": gettext_lazy("Entry fee"), "reentry": gettext_lazy("Re-entry fee"), "side": gettext_lazy("Side pool fee"),
+    "registration": gettext_lazy("Registration fee (the house's)"), "cut_fixed": gettext_lazy("Fixed"),
+    "cut_unit": gettext_lazy("rounded to the nearest"), "unit": gettext_lazy("Shares paid in multiples of"),
+    "cut_percent": gettext_lazy("Percentage"), "calcutta_percent": gettext_lazy("The Calcutta's percentage"),
+    "remainder_place": gettext_lazy("What rounding leaves goes to Main place"),
+}
 WHOLE_FIELDS = ("cut_percent", "calcutta_percent", "remainder_place")
 
 
@@ -85,10 +93,10 @@ def command_from_form(post, currency: str) -> dict:
         command["currency"] = currency
         for name in AMOUNT_FIELDS:
             if post.get(name, "").strip():
-                command[name] = amount_of(post[name], currency, name)
+                command[name] = amount_of(post[name], currency, str(FIELD_LABELS[name]))
         for name in WHOLE_FIELDS:
             if post.get(name, "").strip():
-                command[name] = _whole(post[name], name)
+                command[name] = _whole(post[name], str(FIELD_LABELS[name]))
         for name in ("table", "side_table", "calcutta_table"):
             if post.get(name):
                 command[name] = post[name]

@@ -47,7 +47,9 @@ def test_the_director_runs_the_money_of_a_night_from_the_screen_to_the_printed_s
     page = post(client, t, action="buy_back", lot="The field")
     assert "the players of the field lot cannot buy back" in page
     page = post(client, t, action="sell_lot", lot="Anna", owner="Bob", price="abc")
-    assert "is an amount, such as 20 or 20.50" in page
+    assert "the price is an amount, such as 20 or 20.50" in page
+    page = post(client, t, action="set_money", entry="20 euros")
+    assert "Entry fee is an amount, such as 20 or 20.50" in page
 
     play_out(t, director)
     page = client.get(reverse("event-money", args=[t.pk])).content.decode()
