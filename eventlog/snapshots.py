@@ -43,10 +43,29 @@ class Snapshots(Generic[T]):
         self._lock = threading.Lock()
 
     def held(self, stream_id: str) -> T | None:
-        """This process's snapshot of the stream, if it holds one."""
+        """This process's snapshot of the stream, if it holds one: the newest committed, or one the transaction
+        under way remembered (its own appends, which only it can see until it commits)."""
         with self._lock:
             state = self._held.get(stream_id)
+        pending = self._pending(stream_id)
+        if pending is not None and (state is None or pending.version > state.version):
+            state = pending
         return self._out(state)
+
+    def _pending(self, stream_id: str) -> T | None:
+        """The state this transaction remembered for the stream, while its commit is still to come: its entry in
+        the connection's on-commit queue, at the place it was put, is what says so (a rollback, of the transaction
+        or of the savepoint it was remembered in, takes the entry out of the queue)."""
+        connection = transaction.get_connection()
+        pending = getattr(connection, "_snapshots_pending", None)
+        if not pending or (entry := pending.get((self, stream_id))) is None:
+            return None
+        index, callback, state = entry
+        queue = connection.run_on_commit
+        if index < len(queue) and queue[index][1] is callback:
+            return state
+        del pending[(self, stream_id)]
+        return None
 
     def shared(self, stream_id: str) -> T | None:
         """The shared cache's snapshot of the stream, if any."""
@@ -75,7 +94,16 @@ class Snapshots(Generic[T]):
         share = bool(share)
         if self.copy is not None:
             state = self.copy(state)  # the caller may go on folding its own
-        transaction.on_commit(lambda: self.hold(stream_id, state, share=share))
+        connection = transaction.get_connection()
+
+        def keep() -> None:
+            self.hold(stream_id, state, share=share)
+
+        connection.on_commit(keep)
+        if connection.in_atomic_block:  # the transaction's next reads of the stream start here too
+            if not hasattr(connection, "_snapshots_pending"):
+                connection._snapshots_pending = {}
+            connection._snapshots_pending[(self, stream_id)] = (len(connection.run_on_commit) - 1, keep, state)
 
     def hold(self, stream_id: str, state: T, *, share: bool = False) -> None:
         """Keep ``state`` now, unless a newer one is held: for a state known to be committed."""
@@ -102,6 +130,10 @@ class Snapshots(Generic[T]):
                 self._held.clear()
             else:
                 self._held.pop(stream_id, None)
+        pending = getattr(transaction.get_connection(), "_snapshots_pending", None)
+        if pending:
+            for key in [k for k in pending if k[0] is self and stream_id in (None, k[1])]:
+                del pending[key]
 
     def _out(self, state: T | None) -> T | None:
         return self.copy(state) if state is not None and self.copy is not None else state

@@ -3,6 +3,7 @@ facts as a fold of the whole stream, one read of the log, and a snapshot of anot
 never used."""
 
 import pytest
+from django.db import transaction
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -56,9 +57,19 @@ def test_a_snapshot_of_another_stream_under_the_same_id_is_not_used(make_user):
 
 
 @pytest.mark.django_db
-def test_a_snapshot_is_kept_only_once_its_transaction_commits(make_user):
+def test_a_snapshot_is_kept_for_every_reader_only_once_its_transaction_commits(make_user):
+    """Until then only its own transaction starts from it (it alone sees what it appended); a rollback, of a
+    savepoint here, takes it away with what it read."""
     director = make_user("dora", official=True)
     t = swiss(director, n=2)
+    sid = stream.stream_id_of(t.pk)
     folding.SNAPSHOTS.forget()
+    with transaction.atomic():
+        assert tournament_facts(t) == whole(t)
+        assert folding.SNAPSHOTS.held(sid) is not None  # the transaction's next read starts from it
+        transaction.set_rollback(True)
+    assert folding.SNAPSHOTS.held(sid) is None
     assert tournament_facts(t) == whole(t)
-    assert folding.SNAPSHOTS.held(stream.stream_id_of(t.pk)) is None  # the test's transaction never commits
+    assert folding.SNAPSHOTS.held(sid) is not None
+    with folding.SNAPSHOTS._lock:
+        assert sid not in folding.SNAPSHOTS._held  # the test's transaction never commits: no other reader has it
