@@ -247,6 +247,7 @@ SPECTACULAR_SETTINGS = {
         "ResignationKindEnum": [("single", "single"), ("gammon", "gammon"), ("backgammon", "backgammon")],
         "ImportJobStatusEnum": [("queued", "queued"), ("running", "running"), ("done", "done"), ("failed", "failed")],
         "ExportJobStatusEnum": [("queued", "queued"), ("running", "running"), ("done", "done")],
+        "PayoutTableEnum": "tournaments.commands.PAYOUT_TABLES",  # the main pool's, the side pool's, the Calcutta's
     },
     # no deep links: with them Swagger UI puts a link inside each operation's button (axe-core: nested-interactive)
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},

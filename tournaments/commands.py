@@ -585,7 +585,7 @@ CURRENCIES = ("EUR", "USD", "GBP", "CHF", "AUD", "CAD", "DKK", "NOK", "SEK", "JP
 _MONEY = dict(low=0, high=MAX_MONEY)
 _PERCENT = dict(low=0, high=100)
 _UNIT = dict(low=1, high=MAX_MONEY)
-_TABLES = tuple(money.PRESETS)
+PAYOUT_TABLES = tuple(money.PRESETS)  # one choice set, one name in the schema (settings: ENUM_NAME_OVERRIDES)
 
 
 @dataclass(frozen=True)
@@ -610,10 +610,10 @@ class SetMoney(TournamentCommand):
                                                      "greater", **_PERCENT)
     cut_unit: int = arg("whole", default=1, help="the percentage's cut is rounded to the nearest multiple of "
                                                  "this", **_UNIT)
-    table: str = arg("choice", default="main_consolation", choices=_TABLES, help="the main pool's payout table")
-    side_table: str = arg("choice", default="winner_takes_all", choices=_TABLES,
+    table: str = arg("choice", default="main_consolation", choices=PAYOUT_TABLES, help="the main pool's payout table")
+    side_table: str = arg("choice", default="winner_takes_all", choices=PAYOUT_TABLES,
                           help="the side pool's payout table, among its entrants")
-    calcutta_table: str = arg("choice", default="70_30", choices=_TABLES,
+    calcutta_table: str = arg("choice", default="70_30", choices=PAYOUT_TABLES,
                               help="the Calcutta's table, paid to the owners of the finishers' lots")
     calcutta_percent: int = arg("whole", default=0, help="the house's percentage of the Calcutta's pool",
                                 **_PERCENT)
