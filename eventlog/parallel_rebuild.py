@@ -17,7 +17,6 @@ import zlib
 from collections.abc import Callable
 from contextlib import contextmanager
 
-import psycopg
 from django.db import connection, connections, transaction
 from django.db.models import Max
 
@@ -43,10 +42,9 @@ def shared_lock(name: str) -> None:
 def _exclusive(name: str):
     """The rebuild's hold on the projection, on a connection of its own (the worker processes start with none of
     the parent's: Django's connections are closed before they fork, and this one is never theirs to use)."""
-    settings = connection.settings_dict
-    with psycopg.connect(host=settings["HOST"] or None, port=settings["PORT"] or None, dbname=settings["NAME"],
-                         user=settings["USER"] or None, password=settings["PASSWORD"] or None,
-                         autocommit=True) as held:
+    # the backend's own connection, made as Django makes its (the same options), but never handed to Django
+    with connection.get_new_connection(connection.get_connection_params()) as held:
+        held.autocommit = True
         held.execute("SELECT pg_advisory_lock(%s, %s)", [_NAMESPACE, _key(name)])
         try:
             yield

@@ -346,7 +346,7 @@ def rebuild_every(workers: int = 1) -> dict[str, int]:
 
 def _parallel(name: str, workers: int) -> bool:
     # other processes see only what is committed: inside a transaction (a test's) the rebuild stays in this one
-    return (workers > 1 and getattr(_registry[name], "by_stream", False) and connection.vendor == "postgresql"
+    return (workers > 1 and _registry[name].by_stream and connection.vendor == "postgresql"
             and not connection.in_atomic_block)
 
 

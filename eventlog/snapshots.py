@@ -90,6 +90,8 @@ class Snapshots(Generic[T]):
         if share is None and self.share_every:
             with self._lock:
                 known = self._held.get(stream_id)
+            pending = self._pending(stream_id)  # within a transaction, the last one it remembered is the known
+            known = pending if pending is not None and (known is None or pending.version > known.version) else known
             share = known is not None and state.version // self.share_every > known.version // self.share_every
         share = bool(share)
         if self.copy is not None:
