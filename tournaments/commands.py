@@ -28,7 +28,8 @@ from . import events as ev
 from . import money
 from .config import MAX_ROUNDS
 from .refusals import (
-    BadCommand, BadDrawMethod, BadMoney, BadPairings, BadRound, NotEntered, Reason, Refused, UnknownCommand,
+    BadCommand, BadDrawMethod, BadMoney, BadPairings, BadRound, NotEntered, NotInEvent, Reason, Refused,
+    UnknownCommand,
 )
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
@@ -57,7 +58,7 @@ class Arg:
     missing score) to the decider, whose refusal names the event's own facts. ``refusal``: the message of a
     malformed value (``error`` its refusal class), when not the kind's own."""
 
-    kind: str  # id, slot, text, winner, score, whole, flag, choice, round, pairings, ids
+    kind: str  # id, slot, text, winner, score, whole, flag, choice, round, pairings, ids, names
     help: str = ""
     required: bool | None = None
     low: int | None = None
@@ -183,9 +184,17 @@ def _read_ids(value, name: str, a: Arg):
     return tuple(value)
 
 
+def _read_names(value, name: str, a: Arg):
+    if not (isinstance(value, list) and all(isinstance(v, str) and "\x00" not in v for v in value)
+            and (a.high is None or len(value) <= a.high)):
+        raise a.error(a.refusal or Reason.FIELD_NAMES, field=name)
+    return tuple(value)
+
+
 READERS: dict[str, Callable] = {
     "id": _read_id, "slot": _read_slot, "winner": _read_winner, "score": _read_score, "whole": _read_whole,
     "flag": _read_flag, "choice": _read_choice, "round": _read_round, "pairings": _read_pairings, "ids": _read_ids,
+    "names": _read_names,
 }
 
 
@@ -697,10 +706,29 @@ def _lot(facts, name: str) -> money.Lot:
     return lot
 
 
+MAX_SYNDICATE = 20  # members of a syndicate
+
+
+def _members(syndicate: str, owner: str, members) -> tuple[str, ...]:
+    """A syndicate's members, each named once, its bidder among them (listed first when left out of the list)."""
+    names = tuple(dict.fromkeys(m.strip() for m in members if m.strip()))
+    if not syndicate:
+        if names:
+            raise BadMoney(Reason.SYNDICATE_MEMBERS, owner=owner, most=MAX_SYNDICATE)
+        return ()
+    if owner not in names:
+        names = (owner, *names)
+    if len(names) > MAX_SYNDICATE or any(len(m) > MAX_LOT_NAME for m in names):
+        raise BadMoney(Reason.SYNDICATE_MEMBERS, owner=owner, most=MAX_SYNDICATE)
+    return names
+
+
 @dataclass(frozen=True)
 class SellLot(TournamentCommand):
-    """A lot sold at the auction: to ``owner`` (the bidder; a syndicate buys through one bidder, named with it)
-    for ``price`` (minor units). Selling it again corrects the sale, until its players buy back."""
+    """A lot sold at the auction: to ``owner`` (the bidder) for ``price`` (minor units). Selling it again corrects
+    the sale, until its players buy back. A syndicate's bid names the syndicate and its ``members``: the bidder is
+    one of them (added to the list when left out) and is the lot's owner, the one payee of its return; how the
+    members share it is theirs to settle."""
 
     type: ClassVar[str] = "sell_lot"
     label: ClassVar[str] = pgettext("done", "sell the lot")
@@ -708,6 +736,8 @@ class SellLot(TournamentCommand):
     owner: str = arg("text", help="who bought it: the bidder")
     price: int = arg("whole", help="the winning bid (minor units)", **_MONEY)
     syndicate: str = arg("text", default="", help="the syndicate the bidder bought for, if any")
+    members: tuple[str, ...] = arg("names", default=(), high=MAX_SYNDICATE,
+                                   help="the syndicate's members (the bidder among them, added when left out)")
 
     def decide(self, facts) -> list[ev.TournamentEvent]:
         lot = _lot(facts, self.lot)
@@ -717,7 +747,11 @@ class SellLot(TournamentCommand):
         sale = facts.money.sales.get(lot.name)
         if sale is not None and sale.bought_back:
             raise BadMoney(Reason.LOT_BOUGHT_BACK, lot=lot.name)
-        return [ev.LotSold(lot.name, owner, self.price, self.syndicate.strip())]
+        syndicate = self.syndicate.strip()
+        if len(syndicate) > MAX_LOT_NAME:
+            raise BadMoney(Reason.SYNDICATE_MEMBERS, owner=owner, most=MAX_SYNDICATE)
+        members = _members(syndicate, owner, self.members)
+        return [ev.LotSold(lot.name, owner, self.price, syndicate, members)]
 
 
 @dataclass(frozen=True)
@@ -770,6 +804,123 @@ class RecordPayout(TournamentCommand):
         if owner and owner not in {s.owner for s in facts.money.sales.values()}:
             raise BadMoney(Reason.UNKNOWN_PAYEE, payee=owner)
         return [ev.PayoutMade(self.amount, self.at, self.player, owner, self.note)]
+
+
+# -- jackpots ---------------------------------------------------------------------------------
+# A jackpot is a fixed-size side event of the night with its own buy-in: its seats are bought by the night's
+# players, and once full it is played as a knockout among its buyers. The formats library has one bracket per
+# event (with its consolation and last chance), so the knockout is an event of its own, linked both ways in the
+# log (``JackpotStarted`` in the night, ``JackpotOf`` in the jackpot's event: ``tournaments/jackpots.py``); its
+# finishes pay its pool in the night's ledger. A buyer may leave, and have their buy-in back, until it starts (so
+# does one who withdraws from the night); once started its seats and buy-ins are final.
+
+MAX_JACKPOT_SIZE = 64
+MAX_JACKPOT_LENGTH = 25
+JACKPOT_TABLES = ("winner_takes_all", "70_30", "40_30_20_10", "halving", "wide")  # a knockout's places alone
+
+
+def _jackpot(facts, name: str, *, open_: bool = False):
+    jackpot = facts.money.jackpots.get(name.strip())
+    if jackpot is None:
+        raise BadMoney(Reason.UNKNOWN_JACKPOT, jackpot=name)
+    if open_ and jackpot.event_id is not None:
+        raise BadMoney(Reason.JACKPOT_STARTED, jackpot=jackpot.name)
+    return jackpot
+
+
+@dataclass(frozen=True)
+class OpenJackpot(TournamentCommand):
+    """A jackpot of the night: ``size`` seats at ``buy_in`` each (minor units), the house's cut of its pool (a
+    fixed amount or a percentage rounded as the pools' cut, whichever is greater), paid by ``table`` to the places
+    of its own knockout among its buyers, played to ``length`` points."""
+
+    type: ClassVar[str] = "open_jackpot"
+    label: ClassVar[str] = pgettext("done", "open the jackpot")
+    example: ClassVar[dict | None] = {"name": "Jackpot 1", "buy_in": 2000, "size": 8}
+    name: str = arg("text", help="the jackpot's name")
+    buy_in: int = arg("whole", low=1, high=MAX_MONEY, help="a seat's buy-in (minor units)")
+    size: int = arg("whole", low=2, high=MAX_JACKPOT_SIZE, help="its seats: it starts when they are all bought")
+    table: str = arg("choice", default="winner_takes_all", choices=JACKPOT_TABLES,
+                     help="how its pool pays its knockout's places")
+    cut_fixed: int = arg("whole", default=0, help="the house's cut of its pool: at least this", **_MONEY)
+    cut_percent: int = arg("whole", default=0, help="the house's cut: this percentage of its buy-ins, if greater",
+                           **_PERCENT)
+    length: int = arg("whole", default=5, low=1, high=MAX_JACKPOT_LENGTH, help="its matches' length (odd)")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        name = self.name.strip()
+        if not 0 < len(name) <= MAX_LOT_NAME:
+            raise BadMoney(Reason.JACKPOT_NAME, most=MAX_LOT_NAME)
+        if name in facts.money.jackpots:
+            raise BadMoney(Reason.JACKPOT_NAME_TAKEN, jackpot=name)
+        if self.length % 2 == 0:
+            raise BadMoney(Reason.JACKPOT_LENGTH, most=MAX_JACKPOT_LENGTH)
+        return [ev.JackpotOpened(name, self.buy_in, self.size, self.table, self.cut_fixed, self.cut_percent,
+                                 self.length)]
+
+
+@dataclass(frozen=True)
+class BuyJackpot(TournamentCommand):
+    """A player of the night buys a seat of a jackpot: refused when it is full or started, to a player who is not
+    in the night, and a second time."""
+
+    type: ClassVar[str] = "buy_jackpot"
+    label: ClassVar[str] = pgettext("done", "buy into the jackpot")
+    jackpot: str = arg("text", help="the jackpot's name")
+    player: int = arg("id")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        jackpot = _jackpot(facts, self.jackpot, open_=True)
+        _entrant(facts, self.player)
+        if self.player in facts.withdrawn:
+            raise NotInEvent(Reason.NOT_IN_EVENT)
+        if self.player in jackpot.buyers:
+            raise BadMoney(Reason.JACKPOT_BOUGHT_ALREADY, player=self.player, jackpot=jackpot.name)
+        if jackpot.full:
+            raise BadMoney(Reason.JACKPOT_FULL, jackpot=jackpot.name, size=jackpot.size)
+        return [ev.JackpotBought(jackpot.name, self.player)]
+
+
+@dataclass(frozen=True)
+class LeaveJackpot(TournamentCommand):
+    """A buyer leaves a jackpot before it starts, and has their buy-in back: the seat is free again."""
+
+    type: ClassVar[str] = "leave_jackpot"
+    label: ClassVar[str] = pgettext("done", "refund the jackpot's seat")
+    jackpot: str = arg("text", help="the jackpot's name")
+    player: int = arg("id")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        jackpot = _jackpot(facts, self.jackpot, open_=True)
+        if self.player not in jackpot.buyers:
+            raise BadMoney(Reason.NOT_IN_JACKPOT, player=self.player, jackpot=jackpot.name)
+        return [ev.JackpotLeft(jackpot.name, self.player)]
+
+
+@dataclass(frozen=True)
+class StartJackpot(TournamentCommand):
+    """A full jackpot starts: its knockout among its buyers is drawn at random as an event of its own, whose
+    finishes pay its pool (the service makes that event: ``tournaments/jackpots.py``)."""
+
+    type: ClassVar[str] = "start_jackpot"
+    label: ClassVar[str] = pgettext("done", "start the jackpot")
+    jackpot: str = arg("text", help="the jackpot's name")
+    event_id: int = 0  # filled by the service: the jackpot's own event, made for it
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        jackpot = _jackpot(facts, self.jackpot, open_=True)
+        if not jackpot.full:
+            raise BadMoney(Reason.JACKPOT_NOT_FULL, jackpot=jackpot.name, buyers=len(jackpot.buyers),
+                           size=jackpot.size)
+        if not self.event_id:
+            raise BadMoney(Reason.JACKPOT_EVENT)
+        return [ev.JackpotStarted(jackpot.name, self.event_id, tuple(jackpot.buyers))]
+
+
+def jackpots_left_by(facts, player: int) -> list[ev.TournamentEvent]:
+    """A player withdrawing from the night leaves the jackpots not started yet, their buy-ins handed back."""
+    return [ev.JackpotLeft(j.name, player, withdrew=True) for j in facts.money.jackpots.values()
+            if j.event_id is None and player in j.buyers]
 
 
 def _command_classes(root: type[TournamentCommand]):

@@ -124,7 +124,7 @@ def _withdraw(facts: State, cmd: c.Withdraw) -> list:
     (``formats/ladder.py``: the player leaves the ladder, their open challenges settled)."""
     if cmd.player not in facts.entered or cmd.player in facts.withdrawn:
         raise NotInEvent(Reason.NOT_IN_EVENT)
-    events: list = [ev.PlayerWithdrew(cmd.player, cmd.reason)]
+    events: list = [ev.PlayerWithdrew(cmd.player, cmd.reason), *c.jackpots_left_by(facts, cmd.player)]
     if not facts.drawn or facts.format == Format.LADDER:
         return events
     reason = f"withdrew: {cmd.reason}" if cmd.reason.strip() else "withdrew"

@@ -43,9 +43,14 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``MoneySet``              the event's money from now on, whole: fees, the house's cut, the payout tables
 ``SidePoolEntered``       a player entered the side pool (or left it: ``entered`` false)
 ``LotAdded``              a lot of the Calcutta: one player, a pair, or the field
-``LotSold``               a lot sold at the auction to its owner (a syndicate's one bidder) for a price
+``LotSold``               a lot sold at the auction to its owner (a syndicate's bidder, one of its members) for a price
 ``LotBoughtBack``         a bought lot's players bought back half, paying its owner half the price
 ``PayoutMade``            money paid out: to whom (a player or a lot's owner), how much, when
+``JackpotOpened``         a jackpot of the night: its seats, buy-in, the house's cut, its table, its matches' length
+``JackpotBought``         a player bought a seat of a jackpot
+``JackpotLeft``           a buyer left a jackpot before it started (or withdrew from the night), refunded
+``JackpotStarted``        a full jackpot is played from now on as its own event, among its buyers
+``JackpotOf``             (in the jackpot's own event) the night and the jackpot whose knockout it is
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -337,19 +342,31 @@ class LotAdded(TournamentEvent):
         facts.money.lots[self.name] = money.Lot(self.name, tuple(self.players), self.field)
 
 
+def _lot_sold_v1(payload: dict) -> dict:
+    # schema 1 named a syndicate without its members: its bidder, the owner, is the one member it named
+    syndicate = payload.get("syndicate", "")
+    return {**payload, "members": [payload["owner"]] if syndicate else []}
+
+
 @dataclass(frozen=True)
 class LotSold(TournamentEvent):
-    """``lot`` sold to ``owner`` (the bidder: a syndicate names one) for ``price`` (minor units); a later sale of
-    the same lot (a bid corrected) replaces it."""
+    """``lot`` sold to ``owner`` (the bidder) for ``price`` (minor units); a later sale of the same lot (a bid
+    corrected) replaces it. A syndicate's sale names it and its ``members``, the bidder among them: the bidder is
+    the owner, the one payee of the lot's return."""
+
+    schema_version = 2
+    upcasts = (Upcaster("LotSold", 1, _lot_sold_v1),)
 
     lot: str
     owner: str
     price: int
     syndicate: str = ""
+    members: tuple[str, ...] = ()
 
     def fold(self, facts) -> None:
         facts.money.sales[self.lot] = money.Sale(self.lot, self.owner, self.price)
         facts.money.syndicates[self.lot] = self.syndicate
+        facts.money.members[self.lot] = tuple(self.members)
 
 
 @dataclass(frozen=True)
@@ -380,7 +397,102 @@ class PayoutMade(TournamentEvent):
         facts.money.payouts.append(self)
 
 
-MONEY_EVENTS = (MoneySet, SidePoolEntered, LotAdded, LotSold, LotBoughtBack, PayoutMade)
+@dataclass(frozen=True)
+class JackpotOpened(TournamentEvent):
+    """A jackpot of the night: ``size`` seats at ``buy_in`` (minor units) each, the house's cut (``cut_fixed`` or
+    ``cut_percent`` rounded as the pools' cut, whichever is greater), paid by ``table`` to the finishes of its own
+    knockout of ``length``-point matches among its buyers (``tournaments/jackpots.py``)."""
+
+    name: str
+    buy_in: int
+    size: int
+    table: str = "winner_takes_all"
+    cut_fixed: int = 0
+    cut_percent: int = 0
+    length: int = 5
+
+    def fold(self, facts) -> None:
+        facts.money.jackpots[self.name] = JackpotFacts(self.name, self.buy_in, self.size, self.table, self.cut_fixed,
+                                                       self.cut_percent, self.length)
+
+
+@dataclass
+class JackpotFacts:
+    """A jackpot as its events left it: its terms, its buyers in the order they bought, and once started the
+    event its knockout is played in."""
+
+    name: str
+    buy_in: int
+    size: int
+    table: str
+    cut_fixed: int
+    cut_percent: int
+    length: int
+    buyers: list[int] = field(default_factory=list)
+    event_id: int | None = None
+
+    @property
+    def full(self) -> bool:
+        return len(self.buyers) >= self.size
+
+
+@dataclass(frozen=True)
+class JackpotBought(TournamentEvent):
+    """``player_id`` bought a seat of ``jackpot``."""
+
+    jackpot: str
+    player_id: int
+
+    def fold(self, facts) -> None:
+        jackpot = facts.money.jackpots.get(self.jackpot)
+        if jackpot is not None and self.player_id not in jackpot.buyers:
+            jackpot.buyers.append(self.player_id)
+
+
+@dataclass(frozen=True)
+class JackpotLeft(TournamentEvent):
+    """``player_id`` left ``jackpot`` before it started, their buy-in handed back (``withdrew``: they withdrew from
+    the night)."""
+
+    jackpot: str
+    player_id: int
+    withdrew: bool = False
+
+    def fold(self, facts) -> None:
+        jackpot = facts.money.jackpots.get(self.jackpot)
+        if jackpot is not None and self.player_id in jackpot.buyers:
+            jackpot.buyers.remove(self.player_id)
+
+
+@dataclass(frozen=True)
+class JackpotStarted(TournamentEvent):
+    """``jackpot``, full, is played from now on as the event ``event_id`` (its knockout among ``players``, its
+    buyers): its seats are final, and its finishes pay its pool."""
+
+    jackpot: str
+    event_id: int
+    players: tuple[int, ...] = ()
+
+    def fold(self, facts) -> None:
+        jackpot = facts.money.jackpots.get(self.jackpot)
+        if jackpot is not None:
+            jackpot.event_id = self.event_id
+
+
+@dataclass(frozen=True)
+class JackpotOf(TournamentEvent):
+    """This event is the knockout of jackpot ``jackpot`` of the night ``night_id``: the night's ledger pays its
+    finishes (the first event of the jackpot's stream after its settings)."""
+
+    night_id: int
+    jackpot: str
+
+    def fold(self, facts) -> None:
+        facts.money.jackpot_of = (self.night_id, self.jackpot)
+
+
+JACKPOT_EVENTS = (JackpotOpened, JackpotBought, JackpotLeft, JackpotStarted, JackpotOf)
+MONEY_EVENTS = (MoneySet, SidePoolEntered, LotAdded, LotSold, LotBoughtBack, PayoutMade, *JACKPOT_EVENTS)
 
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)

@@ -36,8 +36,9 @@ def _copied(folded: Folded) -> Folded:
     return pickle.loads(pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-# the shared key names the facts' shape: a process of another shape never reads these
-_SHAPE = hashlib.sha256(",".join(f.name for f in dataclasses.fields(stream.Facts)).encode()).hexdigest()[:12]
+# the shared key names the facts' shape, their money's too: a process of another shape never reads these
+_SHAPE = hashlib.sha256(",".join(f.name for kind in (stream.Facts, stream.MoneyFacts)
+                                 for f in dataclasses.fields(kind)).encode()).hexdigest()[:12]
 SNAPSHOTS: Snapshots[Folded] = Snapshots(f"tournament-facts:v2:{_SHAPE}:", Folded, limit=256, copy=_copied,
                                      share_every=100)
 

@@ -63,7 +63,24 @@ def inconsistency(facts: stream.Facts, e: ev.TournamentEvent, version: int) -> s
             return f"lot {lot!r} sold but never added"
         case ev.LotBoughtBack(lot=lot):
             return _buy_back(facts, lot)
+        case ev.JackpotBought() | ev.JackpotLeft() | ev.JackpotStarted():
+            return _jackpot(facts, e)
     return ""
+
+
+def _jackpot(facts: stream.Facts, e) -> str:
+    jackpot = facts.money.jackpots.get(e.jackpot)
+    if jackpot is None:
+        return f"jackpot {e.jackpot!r} never opened"
+    if jackpot.event_id is not None:
+        return f"jackpot {e.jackpot!r} has started already"
+    if isinstance(e, ev.JackpotBought):
+        if e.player_id not in facts.active or e.player_id in jackpot.buyers:
+            return f"player {e.player_id} is not in the event, or has a seat of jackpot {e.jackpot!r} already"
+        return f"jackpot {e.jackpot!r} is full" if jackpot.full else ""
+    if isinstance(e, ev.JackpotLeft):
+        return "" if e.player_id in jackpot.buyers else f"player {e.player_id} has no seat in {e.jackpot!r}"
+    return "" if jackpot.full else f"jackpot {e.jackpot!r} started before it was full"
 
 
 def _buy_back(facts: stream.Facts, lot: str) -> str:

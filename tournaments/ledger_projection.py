@@ -2,6 +2,9 @@
 
 A function of each tournament's own stream, like ``tournament_view``: a money event and a result alike change
 the shares, so it reads every type of the stream; an event that records no money has no row and costs one fold.
+A night's jackpots are played as events of their own (``tournaments/jackpots.py``): the night's ledger folds each
+started jackpot's stream too, and a jackpot's event that moves (``JackpotOf`` names its night) computes its
+night's ledger again.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ class MoneyLedgerProjection(Projection):
                                 if e.stream_type == stream.STREAM_TYPE)
         for pk in touched:
             try:
-                refresh(pk)
+                night = refresh(pk)
+                if night is not None:
+                    refresh(night)
             except (OperationalError, InterfaceError):
                 raise  # the database, not the stream: the run stops and is retried
             except Exception as failure:  # noqa: BLE001 - the runner sets the event's stream aside, not another
@@ -35,17 +40,20 @@ class MoneyLedgerProjection(Projection):
             model.objects.all().delete()
 
 
-def refresh(pk: int) -> None:
-    """Rewrite one event's ledger and its players' shares."""
+def refresh(pk: int) -> int | None:
+    """Rewrite one event's ledger and its players' shares; returns the night whose jackpot it plays, if it does."""
     facts = folding.facts_of(pk)
     LedgerShare.objects.filter(tournament_id=pk).delete()
     if not facts.money.recorded:
         TournamentLedger.objects.filter(tournament_id=pk).delete()
-        return
-    data = ledger.ledger_of(facts, derive.derive(facts))
+        return facts.money.jackpot_of[0] if facts.money.jackpot_of else None
+    jackpots = {j.name: derive.derive(folding.facts_of(j.event_id))
+                for j in facts.money.jackpots.values() if j.event_id is not None}
+    data = ledger.ledger_of(facts, derive.derive(facts), jackpots)
     TournamentLedger.objects.update_or_create(tournament_id=pk, defaults={"version": facts.version, "ledger": data})
     LedgerShare.objects.bulk_create(
         LedgerShare(tournament_id=pk, player_id=b["player"], share=b["share"], paid=b["paid"],
                     currency=data["currency"], final=data["final"])
         for b in data["balances"] if "player" in b
     )
+    return facts.money.jackpot_of[0] if facts.money.jackpot_of else None

@@ -33,13 +33,14 @@ the event, the one who won their match takes the higher place's prize and the ot
 **Side pools and jackpots.** A side pool pays only among those who entered it: its field is its entrants, and
 each keeps their place among them (the best entrant of a flight is its winner for the side pool). A jackpot is a
 fixed-size side event with its own buy-in: a pool of its own (``size`` x ``buy_in`` less the house's cut) paid by
-its own finishes.
+its own finishes (in Crawford, those of its own knockout among its buyers: ``tournaments/jackpots.py``).
 
 **The Calcutta.** Lots (one player, a pair, or the field: everyone not in another lot) are auctioned before the
 event; the pool is the sum of the prices, less the house's percentage, and pays the owners of the finishers by a
 table (70/30, 40/30/20/10): a lot receives the prizes of its players. A player of a bought lot (not the field
 lot) may buy back half by paying the owner half the price; the lot's return is then shared 50/50 between the
-owner and its players. A syndicate buys through one bidder, who is the owner this module pays.
+owner and its players. A syndicate buys through one bidder, one of its members, who is the owner this module pays
+(how the members share it is theirs to settle).
 
 **Corrections.** A payout is computed from the finishes; paying out is recorded apart (the event's stream). After
 a correction the new shares are compared with what was paid (:func:`reconcile`): a share already paid that
@@ -330,6 +331,10 @@ class Jackpot:
     @property
     def pool(self) -> Pool:
         return pool_of(self.size * self.buy_in, self.cut)
+
+    def collected(self, buyers: int) -> Pool:
+        """The pool while it fills: the buy-ins of ``buyers`` so far (at most ``size``), less the house's cut."""
+        return pool_of(min(buyers, self.size) * self.buy_in, self.cut)
 
 
 # -- the Calcutta --------------------------------------------------------------------------

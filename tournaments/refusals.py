@@ -175,6 +175,7 @@ class Reason(Enum):
     FIELD_CHOICE = gettext_noop("'%(field)s' is one of %(choices)s")
     FIELD_ROUND = gettext_noop("'%(field)s' is a round number of this event")
     FIELD_IDS = gettext_noop("'%(field)s' is a list of player ids")
+    FIELD_NAMES = gettext_noop("'%(field)s' is a list of names")
     METHOD_CHOICE = gettext_noop("method is random, rating or manual")
     PREVIOUS_ID = gettext_noop("'previous' is the id of the league event the new season follows")
     TWO_PLAYERS_APART = gettext_noop("'players' are the two players who must not meet")
@@ -202,6 +203,19 @@ class Reason(Enum):
     PAYEE_ONE = gettext_noop("a payout names its payee: a player or an owner, not both")
     UNKNOWN_PAYEE = gettext_noop("%(payee)s has no share in this event's money: not an entrant, nor a lot's owner")
     NO_MONEY = gettext_noop("the event's money is not set: set its fees first")
+    SYNDICATE_MEMBERS = gettext_noop("a syndicate is named with its members, its bidder %(owner)s among them "
+                                     "(at most %(most)s)")
+    JACKPOT_NAME = gettext_noop("a jackpot is named (1 to %(most)s characters)")
+    JACKPOT_NAME_TAKEN = gettext_noop("there is a jackpot named %(jackpot)s already")
+    JACKPOT_LENGTH = gettext_noop("a jackpot's matches are played to an odd number of points, 1 to %(most)s")
+    JACKPOT_TABLE = gettext_noop("a jackpot's table pays its own knockout's places: one of %(tables)s")
+    UNKNOWN_JACKPOT = gettext_noop("no jackpot is named %(jackpot)s")
+    JACKPOT_FULL = gettext_noop("jackpot %(jackpot)s is full: its %(size)s seats are bought")
+    JACKPOT_BOUGHT_ALREADY = gettext_noop("player %(player)s has bought a seat of jackpot %(jackpot)s already")
+    NOT_IN_JACKPOT = gettext_noop("player %(player)s has no seat in jackpot %(jackpot)s")
+    JACKPOT_STARTED = gettext_noop("jackpot %(jackpot)s has started: its seats are final and its buy-ins kept")
+    JACKPOT_NOT_FULL = gettext_noop("jackpot %(jackpot)s starts full: %(buyers)s of its %(size)s seats are bought")
+    JACKPOT_EVENT = gettext_noop("a jackpot is started by its own event, which the console or the API makes")
 
 
 class Refused(Refusal):

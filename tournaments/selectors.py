@@ -442,11 +442,13 @@ def money_data(tournament: Tournament) -> dict:
     ids = {r["player"] for key in ("shares", "balances", "payouts", "buy_backs") for r in data.get(key, ())
            if "player" in r}
     ids |= {p for lot in data.get("lots", ()) for p in lot["players"]}
+    ids |= {p for j in data.get("jackpots", ()) for p in j["buyers"]}
     names = display_names(ids)
     for key in ("shares", "balances", "payouts", "buy_backs"):
         data[key] = [{**r, "name": names.get(r["player"], "") if "player" in r else r["owner"]}
                      for r in data.get(key, ())]
     data["lots"] = [{**lot, "player_names": [names.get(p, "") for p in lot["players"]]} for lot in data.get("lots", ())]
+    data["jackpots"] = [{**j, "buyer_names": [names.get(p, "") for p in j["buyers"]]} for j in data.get("jackpots", ())]
     return {"id": tournament.pk, "name": tournament.name, "recorded": row is not None,
             "version": row.version if row else 0, **data}
 

@@ -72,6 +72,8 @@ FIELD_OF_KIND = {
     "choice": lambda a, **kw: serializers.ChoiceField(choices=list(a.choices), **kw),
     "pairings": _pairings,
     "ids": lambda a, **kw: serializers.ListField(child=_player_id(), min_length=a.low, max_length=a.high, **kw),
+    "names": lambda a, **kw: serializers.ListField(child=StrictCharField(max_length=c.MAX_LOT_NAME),
+                                                   max_length=a.high, **kw),
 }
 MAX_SLOT = 40  # a slot's key
 
@@ -414,11 +416,19 @@ class LedgerSerializer(serializers.Serializer):
     pools = serializers.DictField(child=PoolSerializer(), required=False, help_text="main, side, calcutta")
     registration = serializers.IntegerField(required=False)
     house = serializers.IntegerField(required=False, help_text="what the house keeps: cuts and registration fees")
-    lots = serializers.ListField(child=serializers.DictField(), required=False)
+    lots = serializers.ListField(child=serializers.DictField(), required=False,
+                                 help_text="each lot: its players, its owner (the bidder), the price, a syndicate "
+                                           "and its members (the bidder among them), bought back or not")
+    jackpots = serializers.ListField(child=serializers.DictField(), required=False,
+                                     help_text="each jackpot: buy-in, seats, table, the house's cut, its buyers, "
+                                               "its own event once started, its pool (fees, cut, prize_money)")
+    open_jackpots = serializers.ListField(child=serializers.CharField(), required=False,
+                                          help_text="the jackpots started and not finished: the shares wait for them")
     field_lot_players = serializers.ListField(child=serializers.IntegerField(), required=False)
     buy_backs = serializers.ListField(child=serializers.DictField(), required=False,
                                       help_text="what each player of a bought-back lot pays its owner")
-    shares = serializers.ListField(child=serializers.DictField(), required=False, help_text="per pool and payee")
+    shares = serializers.ListField(child=serializers.DictField(), required=False,
+                                   help_text="per pool (main, side, calcutta, jackpot with its name) and payee")
     unawarded = serializers.DictField(child=serializers.IntegerField(), required=False,
                                       help_text="per pool: prizes of places nobody reached")
     payouts = serializers.ListField(child=serializers.DictField(), required=False, help_text="the payouts made")

@@ -267,6 +267,10 @@ def tournament_command(*, actor, tournament: Tournament, command: cmds.Tournamen
         expected_version = sent if expected_version is None else expected_version
     if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
         raise TournamentError(Reason.EXPECTED_VERSION)
+    if isinstance(command, cmds.StartJackpot) and not command.event_id:
+        from .jackpots import jackpot_start  # the jackpot's event is made by this module's services
+
+        return jackpot_start(actor=actor, night=tournament, command=command, expected_version=expected_version)
     by = actor_of(actor, tournament)  # the decider judges who may send it (a body was asked before it was read)
     player = getattr(command, "player", None)
     if player is not None and not Player.objects.filter(pk=player).exists():
@@ -483,6 +487,11 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
         if new:
             _append(tournament, version, new, tournament.director)
     return created
+
+
+def link_jackpot(event: Tournament, link: ev.JackpotOf, actor) -> None:
+    """A jackpot's event, just made, says whose jackpot it is: its first event after its settings."""
+    _append(event, 1, [link], actor)
 
 
 def _append(tournament: Tournament, expected: int, events: list[ev.TournamentEvent], actor) -> list[NewEvent]:

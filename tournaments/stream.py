@@ -68,11 +68,14 @@ class MoneyFacts:
     lots: dict[str, money.Lot] = field(default_factory=dict)  # by name, in the order they were added
     sales: dict[str, money.Sale] = field(default_factory=dict)  # lot -> its sale (a later one replaces it)
     syndicates: dict[str, str] = field(default_factory=dict)  # lot -> the syndicate its owner bid for
+    members: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lot -> its syndicate's members
     payouts: list = field(default_factory=list)  # the PayoutMade events, in order
+    jackpots: dict = field(default_factory=dict)  # name -> tournaments.events.JackpotFacts, in the order opened
+    jackpot_of: tuple[int, str] | None = None  # this event is that night's jackpot's knockout
 
     @property
     def recorded(self) -> bool:
-        return bool(self.settings or self.lots or self.payouts)
+        return bool(self.settings or self.lots or self.payouts or self.jackpots)
 
 
 @dataclass
