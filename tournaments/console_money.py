@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import commands, selectors
-from .models import Tournament
+from .models import Tournament, TournamentLedger
 
 NO_CENTS = {"JPY"}  # the currencies whose minor unit is the unit itself (ISO 4217 exponent 0)
 
@@ -31,7 +31,8 @@ TABLE_LABELS = {
 }
 POOL_LABELS = {"main": gettext_lazy("Main pool"), "side": gettext_lazy("Side pool"),
                "calcutta": gettext_lazy("Calcutta")}
-MONEY_ACTIONS = ("set_money", "enter_side_pool", "add_lot", "sell_lot", "buy_back", "record_payout")
+MONEY_ACTIONS = ("set_money", "enter_side_pool", "add_lot", "sell_lot", "buy_back", "record_payout", "open_jackpot",
+                 "buy_jackpot", "leave_jackpot", "start_jackpot")
 AMOUNT_FIELDS = ("entry", "reentry", "side", "registration", "cut_fixed", "cut_unit", "unit")
 # a refused field named as the screen labels it
 FIELD_LABELS = {
@@ -40,7 +41,10 @@ FIELD_LABELS = {
     "cut_unit": gettext_lazy("rounded to the nearest"), "unit": gettext_lazy("Shares paid in multiples of"),
     "cut_percent": gettext_lazy("Percentage"), "calcutta_percent": gettext_lazy("The Calcutta's percentage"),
     "remainder_place": gettext_lazy("What rounding leaves goes to Main place"),
+    "buy_in": gettext_lazy("Buy-in"), "size": gettext_lazy("Seats"), "length": gettext_lazy("Matches to"),
 }
+JACKPOT_AMOUNTS = ("buy_in", "cut_fixed")
+JACKPOT_WHOLES = ("size", "cut_percent", "length")
 WHOLE_FIELDS = ("cut_percent", "calcutta_percent", "remainder_place")
 
 
@@ -114,7 +118,22 @@ def command_from_form(post, currency: str) -> dict:
             if not post.get("price", "").strip():
                 raise MoneyFormRefused(_("Give the price: nothing was recorded."))
             command.update(owner=post.get("owner", ""), syndicate=post.get("syndicate", ""),
+                           members=[m for m in post.get("members", "").split(",") if m.strip()],
                            price=amount_of(post["price"], currency, _("the price")))
+    elif kind == "open_jackpot":
+        command.update(name=post.get("name", ""), table=post.get("table", "winner_takes_all"))
+        for name in JACKPOT_AMOUNTS:
+            if post.get(name, "").strip():
+                command[name] = amount_of(post[name], currency, str(FIELD_LABELS[name]))
+        for name in JACKPOT_WHOLES:
+            if post.get(name, "").strip():
+                command[name] = _whole(post[name], str(FIELD_LABELS[name]))
+        if "buy_in" not in command or "size" not in command:
+            raise MoneyFormRefused(_("Give the buy-in and the seats: nothing was recorded."))
+    elif kind in ("buy_jackpot", "leave_jackpot", "start_jackpot"):
+        command["jackpot"] = post.get("jackpot", "")
+        if kind != "start_jackpot":
+            command["player"] = _whole(post.get("player", ""), _("the player"))
     elif kind == "record_payout":
         if not post.get("amount", "").strip():
             raise MoneyFormRefused(_("Give the amount paid: nothing was recorded."))
@@ -125,6 +144,13 @@ def command_from_form(post, currency: str) -> dict:
             command["owner"] = post.get("owner", "")
         command["note"] = post.get("note", "")
     return command
+
+
+def pool_label(key: str, jackpot: str = "") -> str:
+    """A pool as the screen names it: "Main pool", "Calcutta", "Jackpot: Friday 8"."""
+    if key == "jackpot":
+        return _("Jackpot: %(name)s") % {"name": jackpot}
+    return str(POOL_LABELS[key])
 
 
 def money_page(tournament: Tournament) -> dict:
@@ -152,13 +178,26 @@ def money_page(tournament: Tournament) -> dict:
                 out.append(place if f["flight"] == "main" else f"{place} ({selectors.bracket_name(f['flight'])})")
         return ", ".join(out)
 
+    jackpot_places = {}
+    for j in data.get("jackpots", ()):
+        counts: dict = {}
+        for f in j.get("finishes", ()):
+            counts[f["place"]] = counts.get(f["place"], 0) + 1
+        jackpot_places[j["name"]] = {f["player"]: selectors.place_label(f["place"], counts[f["place"]] > 1)
+                                     for f in j.get("finishes", ())}
+
     def payee(row) -> dict:
-        return {**row, "label": row.get("name") or row.get("owner", ""), "place": place_of(row["player"])
-                if "player" in row else ""}
+        if row.get("pool") == "jackpot":  # a place in the jackpot's own knockout
+            place = jackpot_places.get(row["jackpot"], {}).get(row.get("player"), "")
+        else:
+            place = place_of(row["player"]) if "player" in row else ""
+        return {**row, "label": row.get("name") or row.get("owner", ""), "place": place}
 
     shares = {}
     for s in data.get("shares", ()):
-        shares.setdefault(s["pool"], []).append({**payee(s), "amount_text": money(s["amount"])})
+        key = (s["pool"], s.get("jackpot", ""))
+        shares.setdefault(key, []).append({**payee(s), "amount_text": money(s["amount"])})
+    active = [p for p in dict.fromkeys(facts.entered) if p not in facts.withdrawn]
     form_settings = {**settings, **{k: money(settings[k]) for k in AMOUNT_FIELDS}}
     side = set(data.get("side_entrants", ()))
     in_lots = {p for lot in data.get("lots", ()) for p in lot["players"]}
@@ -167,9 +206,19 @@ def money_page(tournament: Tournament) -> dict:
         "pools": [{"name": POOL_LABELS[k], "key": k, "fees": money(v["fees"]), "cut": money(v["cut"]),
                    "prize_money": money(v["prize_money"])} for k, v in data.get("pools", {}).items()],
         "house": money(data.get("house", 0)), "registration": money(data.get("registration", 0)),
-        "shares": [{"pool": POOL_LABELS[k], "key": k, "rows": rows} for k, rows in shares.items()],
-        "unawarded": [{"pool": POOL_LABELS[k], "amount": money(v)} for k, v in data.get("unawarded", {}).items()],
-        "lots": [{**lot, "price_text": money(lot["price"]), "who": lot["player_names"]} for lot in data.get("lots", ())],
+        "shares": [{"pool": pool_label(k, name), "key": k, "jackpot": name, "rows": rows}
+                   for (k, name), rows in shares.items()],
+        "unawarded": [{"pool": pool_label(*k.split(":", 1)), "amount": money(v)}
+                      for k, v in data.get("unawarded", {}).items()],
+        "lots": [{**lot, "price_text": money(lot["price"]), "who": lot["player_names"],
+                  "others": [m for m in lot.get("members", ()) if m != lot["owner"]]} for lot in data.get("lots", ())],
+        "jackpots": [{**j, "buy_in_text": money(j["buy_in"]), "fees_text": money(j["fees"]), "cut_text": money(j["cut"]),
+                      "prize_money_text": money(j["prize_money"]), "table_label": str(TABLE_LABELS[j["table"]]),
+                      "seats": [{"id": p, "name": n} for p, n in zip(j["buyers"], j["buyer_names"])],
+                      "full": len(j["buyers"]) >= j["size"],
+                      "buyable": [{"id": p, "name": names.get(p, str(p))} for p in active if p not in j["buyers"]]}
+                     for j in data.get("jackpots", ())],
+        "jackpot_tables": [(k, str(TABLE_LABELS[k])) for k in commands.JACKPOT_TABLES],
         "buy_backs": [{**b, "amount_text": money(b["amount"])} for b in data.get("buy_backs", ())],
         "payouts": [{**payee(p), "amount_text": money(p["amount"])} for p in data.get("payouts", ())],
         "balances": [{**payee(b), "share_text": money(b["share"]), "paid_text": money(b["paid"]),
@@ -179,4 +228,33 @@ def money_page(tournament: Tournament) -> dict:
                      for p in dict.fromkeys(facts.entered)],
         "tables": [(k, str(v)) for k, v in TABLE_LABELS.items()],
         "currencies": commands.CURRENCIES,
+    }
+
+
+def money_glance(tournament: Tournament) -> dict | None:
+    """The money at a glance for the live console (None: the event records none): the prize money of every pool
+    (jackpots too), what the shares come to, what was paid, and what a correction after a payout left owed or
+    overpaid (and to how many payees). A jackpot's own event names the night whose money it is."""
+    row = TournamentLedger.objects.filter(tournament_id=tournament.pk).only("ledger").first()
+    if row is None:
+        night = selectors.tournament_facts(tournament).money.jackpot_of
+        if night is None:
+            return None
+        return {"jackpot_of": {"night": night[0], "jackpot": night[1],
+                               "name": Tournament.objects.filter(pk=night[0]).values_list("name", flat=True).first()}}
+    data = row.ledger
+    currency = data.get("currency", "EUR")
+    balances = data.get("balances", ())
+    owed = [b["owed"] for b in balances if b["owed"]]
+    overpaid = [b["overpaid"] for b in balances if b["overpaid"]]
+    prize_money = sum(p["prize_money"] for p in data.get("pools", {}).values()) + sum(
+        j["prize_money"] for j in data.get("jackpots", ()))
+    return {
+        "currency": currency, "final": data.get("final", False),
+        "prize_money": amount_text(prize_money, currency),
+        "shares": amount_text(sum(b["share"] for b in balances), currency),
+        "paid": amount_text(sum(b["paid"] for b in balances), currency),
+        "owed": amount_text(sum(owed), currency), "owed_to": len(owed),
+        "overpaid": amount_text(sum(overpaid), currency), "overpaid_to": len(overpaid),
+        "jackpots_open": data.get("open_jackpots", []),
     }

@@ -60,7 +60,8 @@ def _render(request, tournament: Tournament, template: str):
                "previous_leagues": console.previous_leagues(request.user, tournament), "now": now,
                "stalled_after": int(console.STALLED_AFTER.total_seconds()),
                "more_sheets": sheets.more_sheets(tournament), "card_sheets": sheets.card_sheets(len(data["board"])),
-               "position": position, "clock_custom_fields": console_clocks.CUSTOM_FIELDS}
+               "position": position, "clock_custom_fields": console_clocks.CUSTOM_FIELDS,
+               "money": console_money.money_glance(tournament)}
     context["import_text"], context["namesakes"] = _namesakes(request, tournament)
     response = render(request, template, context)
     response["X-Projected-Position"] = str(position)

@@ -116,7 +116,8 @@ def ledger_of(facts: Facts, view: View, jackpots: Mapping[str, View] | None = No
                 unit=how["unit"], remainder_to=(money.MAIN, 1), met=meetings(jv))
         jackpot_rows.append({"name": j.name, "buy_in": j.buy_in, "size": j.size, "table": j.table,
                              "cut_fixed": j.cut_fixed, "cut_percent": j.cut_percent, "length": j.length,
-                             "buyers": list(j.buyers), "event": j.event_id, "finished": done, **_pool(pool)})
+                             "buyers": list(j.buyers), "event": j.event_id, "finished": done, **_pool(pool),
+                             "finishes": [{"player": f.player, "place": f.place} for f in jfinishes] if done else []})
     paid: dict = defaultdict(int)
     for p in m.payouts:
         paid[p.player_id if p.player_id is not None else p.owner] += p.amount

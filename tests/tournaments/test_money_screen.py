@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from players.models import Player
 from tests.tournaments.test_console import pdf_text
 from tests.tournaments.test_money_commands import names, play_out
 from tests.tournaments.test_running_events import start
@@ -83,3 +84,89 @@ def test_the_money_is_the_directors_alone(client, director, make_user):
     assert client.get(reverse("event-money", args=[t.pk])).status_code == 403
     assert client.post(reverse("event-money", args=[t.pk]), {"action": "set_money", "entry": "1"}).status_code == 403
     assert client.get(reverse("event-sheet", args=[t.pk, "payouts"])).status_code == 403
+
+
+def test_a_jackpot_from_the_screen_seats_bought_a_refusal_said_a_refund_the_start_and_its_share(client, director):
+    """8 seats at 20.00, the house's 10.00: 150.00 to the winner of its knockout."""
+    from tests.tournaments.test_running_events import settle
+    from tournaments.models import Tournament
+    from tournaments.selectors import money_data
+
+    players = names(10)
+    t = start(director, players, lengths={"main": {"default": 1}})
+    client.force_login(director)
+    page = post(client, t, action="open_jackpot", name="Friday 8", buy_in="20", size="8", table="winner_takes_all",
+                cut_fixed="10", cut_percent="", length="1")
+    assert "Done: open the jackpot." in page and 'data-jackpot="Friday 8"' in page
+    page = post(client, t, action="open_jackpot", name="No seats", buy_in="20", size="")
+    assert "Give the buy-in and the seats: nothing was recorded." in page
+    for p in players[:8]:
+        page = post(client, t, action="buy_jackpot", jackpot="Friday 8", player=str(p))
+    assert "Done: buy into the jackpot." in page and "8 of 8 seats bought" in page
+    page = post(client, t, action="buy_jackpot", jackpot="Friday 8", player=str(players[8]))
+    assert "jackpot Friday 8 is full: its 8 seats are bought" in page
+    page = post(client, t, action="leave_jackpot", jackpot="Friday 8", player=str(players[0]))
+    assert "Done: refund the jackpot&#x27;s seat." in page and "7 of 8 seats bought" in page
+    page = post(client, t, action="start_jackpot", jackpot="Friday 8")
+    assert "jackpot Friday 8 starts full: 7 of its 8 seats are bought" in page
+    post(client, t, action="buy_jackpot", jackpot="Friday 8", player=str(players[9]))
+    page = post(client, t, action="start_jackpot", jackpot="Friday 8")
+    assert "Done: start the jackpot." in page
+    event = Tournament.objects.get(pk=money_data(t)["jackpots"][0]["event"])
+    assert f'href="/events/{event.pk}/run/"' in page
+    data = play_out(event, director)
+    settle(t)
+    page = client.get(reverse("event-money", args=[t.pk])).content.decode()
+    shares = page[page.index('data-jackpot="Friday 8">'):]
+    shares = shares[:shares.index("</table>")]
+    winner = Player.objects.get(pk=data["winner"]).display_name
+    assert f"<td>1</td><td>{winner}</td><td>150.00</td>" in shares
+    # its own console says whose jackpot it is
+    console = client.get(reverse("event-console", args=[event.pk])).content.decode()
+    assert "This event is the knockout of the jackpot Friday 8 of Club night" in console
+    sheet = pdf_text(client.get(reverse("event-sheet", args=[t.pk, "payouts"])).content)
+    for words in ("Jackpots", "Friday 8", "160.00", "Jackpot: Friday 8", winner, "150.00"):
+        assert words in sheet, words
+
+
+def test_a_syndicates_bidder_and_members_on_the_screen_and_the_sheet(client, director):
+    players = names(4)
+    t = start(director, players, lengths={"main": {"default": 1}})
+    client.force_login(director)
+    post(client, t, action="set_money", entry="10")
+    post(client, t, action="add_lot", name="Top", player=str(players[0]))
+    page = post(client, t, action="sell_lot", lot="Top", owner="Cy", syndicate="The back room",
+                members="Dee, Eve", price="40")
+    assert "Done: sell the lot." in page
+    assert "Cy <span class=\"muted syndicate\">(bidder for the syndicate The back room: Dee, Eve)</span>" in page
+    sheet = pdf_text(client.get(reverse("event-sheet", args=[t.pk, "payouts"])).content)
+    assert "Cy (bidder for the syndicate The back room: Dee, Eve)" in " ".join(sheet.split())
+
+
+def test_the_live_console_shows_the_money_at_a_glance_owed_and_overpaid_after_a_correction(client, director):
+    from tests.tournaments.test_money_commands import MONEY
+    from tests.tournaments.test_running_events import cmd, settle
+
+    players = names(8)
+    t = start(director, players, consolation=True, lengths={"main": {"default": 1}, "consolation": {"default": 1}})
+    client.force_login(director)
+    console = client.get(reverse("event-console", args=[t.pk])).content.decode()
+    assert 'id="money-glance"' not in console  # no money recorded: nothing to show
+    cmd(t, director, **{**MONEY, "side": 0})
+    data = play_out(t, director)
+    main = [r["player_id"] for r in data["standings"] if r["flight"] == "main"]
+    cmd(t, director, type="record_payout", player=main[0], amount=6100)
+    settle(t)
+    console = client.get(reverse("event-console", args=[t.pk]) + "?partial=1").content.decode()
+    glance = console[console.index('id="money-glance"'):console.index("</section>", console.index('id="money-glance"'))]
+    assert "Prize money 150.00 EUR" in glance and "shares 150.00" in glance and "paid 61.00" in glance
+    assert f'href="{reverse("event-money", args=[t.pk])}"' in glance
+    assert 'data-money="overpaid"' not in glance and "owed 89.00 to 3 payees" in glance
+    final = max((s for s in data["slots"] if s["bracket"] == "main"), key=lambda s: s["round"])
+    cmd(t, director, type="correct_result", slot=final["key"], winner=main[1], score=[1, 0], reason="misread")
+    settle(t)
+    console = client.get(reverse("event-console", args=[t.pk])).content.decode()
+    glance = console[console.index('id="money-glance"'):console.index("</section>", console.index('id="money-glance"'))]
+    # the old winner was paid 61.00 for a share now 37.00: 24.00 overpaid; the new winner is owed 61.00
+    assert "overpaid 24.00 to 1 payee" in glance and 'class="flag"' in glance
+    assert "owed 113.00 to 3 payees" in glance
