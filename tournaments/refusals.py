@@ -208,7 +208,6 @@ class Reason(Enum):
     JACKPOT_NAME = gettext_noop("a jackpot is named (1 to %(most)s characters)")
     JACKPOT_NAME_TAKEN = gettext_noop("there is a jackpot named %(jackpot)s already")
     JACKPOT_LENGTH = gettext_noop("a jackpot's matches are played to an odd number of points, 1 to %(most)s")
-    JACKPOT_TABLE = gettext_noop("a jackpot's table pays its own knockout's places: one of %(tables)s")
     UNKNOWN_JACKPOT = gettext_noop("no jackpot is named %(jackpot)s")
     JACKPOT_FULL = gettext_noop("jackpot %(jackpot)s is full: its %(size)s seats are bought")
     JACKPOT_BOUGHT_ALREADY = gettext_noop("player %(player)s has bought a seat of jackpot %(jackpot)s already")

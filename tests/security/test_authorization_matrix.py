@@ -449,6 +449,14 @@ def _sold(world, *, bought_back: bool = False):
         _as_staff(world, world.event, type="buy_back", lot="Lot")
 
 
+def _jackpot(world, *, full: bool = False):
+    """The player and the opponent entered, a jackpot of two seats opened, the player's bought (both: full)."""
+    _entered(world)
+    _as_staff(world, world.event, type="open_jackpot", name="Jackpot", buy_in=1000, size=2)
+    for who in ("player", "opponent") if full else ("player",):
+        _as_staff(world, world.event, type="buy_jackpot", jackpot="Jackpot", player=_p(world, who))
+
+
 # name: (set the scene in world.event and return the command, who may send it)
 EVENT_SCENES = {
     "enter someone else": (lambda w: {"type": "enter", "player": Player.objects.create(display_name="Guest").pk},
@@ -494,6 +502,13 @@ EVENT_SCENES = {
                  OFFICIALS),
     "buy_back": (lambda w: (_sold(w), {"type": "buy_back", "lot": "Lot"})[1], OFFICIALS),
     "record_payout": (lambda w: (_sold(w), {"type": "record_payout", "owner": "Ann", "amount": 100})[1], OFFICIALS),
+    # nor buys a jackpot's seat (the director sells it), hands it back, or starts the jackpot (which makes an event)
+    "buy_jackpot": (lambda w: (_jackpot(w), {"type": "buy_jackpot", "jackpot": "Jackpot",
+                                             "player": _p(w, "opponent")})[1], OFFICIALS),
+    "leave_jackpot": (lambda w: (_jackpot(w), {"type": "leave_jackpot", "jackpot": "Jackpot", "player": _p(w)})[1],
+                      OFFICIALS),
+    "start_jackpot": (lambda w: (_jackpot(w, full=True), {"type": "start_jackpot", "jackpot": "Jackpot"})[1],
+                      OFFICIALS),
 }
 
 # a command declared with its own example (tournaments/commands.py) needs no scene: its example, sent to the world's
