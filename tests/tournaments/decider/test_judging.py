@@ -54,6 +54,13 @@ def test_a_calcutta_the_decider_could_have_written_passes():
     assert facts.money.sales["Lot"].bought_back and facts.money.payouts[0].owner == "Ann"
 
 
+def test_a_jackpot_the_decider_could_have_written_passes():
+    facts = judge("tournament-1", rows(configured(), *entered(A, B), ev.JackpotOpened("J", 1000, 2),
+                                       ev.JackpotBought("J", A), ev.JackpotLeft("J", A), ev.JackpotBought("J", A),
+                                       ev.JackpotBought("J", B), ev.JackpotStarted("J", 7, (A, B))))
+    assert facts.money.jackpots["J"].buyers == [A, B] and facts.money.jackpots["J"].event_id == 7
+
+
 def test_a_player_entered_again_after_withdrawing_passes():
     judge("tournament-1", rows(configured(), *entered(A, B), ev.PlayerWithdrew(A, ""), *entered(A)))
 
@@ -88,6 +95,18 @@ FORGED = {
                                   "lot 'Field' bought back, but it is unsold or the field's"),
     "bought back twice": ([configured(), *entered(A), ev.LotAdded("Lot", (A,)), ev.LotSold("Lot", "Ann", 500),
                            ev.LotBoughtBack("Lot"), ev.LotBoughtBack("Lot")], 6, "lot 'Lot' bought back twice"),
+    "a jackpot's seat for a stranger": ([configured(), *entered(A), ev.JackpotOpened("J", 1000, 2),
+                                         ev.JackpotBought("J", STRANGER)], 4,
+                                        "player 99 is not in the event, or has a seat of jackpot 'J' already"),
+    "a jackpot over its seats": ([configured(), *entered(A, B, C), ev.JackpotOpened("J", 1000, 2),
+                                  *(ev.JackpotBought("J", p) for p in (A, B, C))], 8, "jackpot 'J' is full"),
+    "a jackpot started half empty": ([configured(), *entered(A), ev.JackpotOpened("J", 1000, 2),
+                                      ev.JackpotBought("J", A), ev.JackpotStarted("J", 7, (A,))], 5,
+                                     "jackpot 'J' started before it was full"),
+    "a seat bought after the start": ([configured(), *entered(A, B, C), ev.JackpotOpened("J", 1000, 2),
+                                       ev.JackpotBought("J", A), ev.JackpotBought("J", B),
+                                       ev.JackpotStarted("J", 7, (A, B)), ev.JackpotLeft("J", A)], 9,
+                                      "jackpot 'J' has started already"),
     "won at the board by a stranger": ([*played()[:6], ev.SlotFinished("main:r1:m2", "m-2", 40, STRANGER, B, 5, 3)],
                                        7, "a result for players not entered: [99]"),
 }
