@@ -17,12 +17,13 @@ from games.engine.events import OpeningRollTied, RollSource
 from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, decide, evolve
 from games.engine.match_clock import presser_of
 
+from . import clocks
 from . import dice as dice_rolls
-from . import limits, streams
+from . import limits, online, streams
 from .appending import append_events, fold_checked, new_events
 from .clocks import clock_events
-from .commands import (CLOCK_COMMANDS, COMMAND_TYPES, DIRECTOR_COMMANDS, TYPE_OF, ConfirmImport, MatchCommand,
-                       PressClock, RollDice, SetRated)
+from .commands import (CLOCK_COMMANDS, COMMAND_TYPES, DIRECTOR_COMMANDS, ONLINE_CLAIMS, TYPE_OF, ClaimNoShow,
+                       ConfirmImport, MatchCommand, PressClock, RollDice, SetRated)
 from .director import director_event, rated_event
 from .errors import BadCommand, Reason
 from .forbidden import Forbidden
@@ -85,10 +86,16 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
         raise store.ConcurrencyError(stream_id, expected_version, record.version)
     if record.voided is not None:
         raise record.why_over()
-    if isinstance(command, ConfirmImport) or director_command:
+    online_claim = isinstance(command, ONLINE_CLAIMS)
+    if not director_command and not online_claim:
+        online.check_own_seat(record, seat)
+    if isinstance(command, ConfirmImport) or director_command or online_claim:
         with transaction.atomic():  # the dice seed revealed commits or rolls back with the append
             if isinstance(command, ConfirmImport):
                 new = _confirm_import(actor, record, seat, official)
+            elif online_claim:
+                new = online.forfeit_events(record, seat, command.absent, isinstance(command, ClaimNoShow)) \
+                    + reveal_open_seed(stream_id)
             else:
                 if not official:
                     raise Forbidden(Reason.OFFICIAL_CORRECTS)
@@ -118,6 +125,8 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
         judged = None if seed is None else _roll(command, record, player, stream_id, seed=seed)
     else:
         judged = _decide(command, record, player, stream_id)
+    if judged is not None and not isinstance(command, CLOCK_COMMANDS):
+        judged = online.with_presses(record, judged, clocks.now())
     if judged is not None and not any(isinstance(event, engine_events.GameWon) for event in judged):
         new = new_events(judged)
         after = fold_checked(stream_id, new, record)  # what the answer shows, checked before it is stored
@@ -127,6 +136,7 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
     with transaction.atomic(savepoint=False):  # the dice seed's bookkeeping commits or rolls back with the append
         if judged is None:
             judged = _roll(command, record, player, stream_id)  # draws the game's seed and stores it
+            judged = online.with_presses(record, judged, clocks.now())
         new = []
         for event in judged:
             if isinstance(event, NewEvent):

@@ -3,7 +3,7 @@
 The rules' own commands are the engine's (:mod:`games.engine.commands`): a move, a double, a take… built with
 ``player=None`` when the sender does not say whose they are (the service settles the seat). The platform's
 commands, which no rule of backgammon judges, are here: a roll (the server's dice or the board's), a director's
-correction or void, and the confirmation of an imported record.
+correction or void, the confirmation of an imported record, and an online match's forfeits.
 """
 
 from __future__ import annotations
@@ -105,12 +105,34 @@ class RecordLateness:
     player: int
 
 
+# -- online play (games/online.py): forfeits claimed by the player who stays, judged on the server's readings ------
+
+
+@dataclass(frozen=True)
+class ClaimDisconnect:
+    """The opponent has been away longer than the match's disconnect clock: the player who stays claims the match
+    (an official names the seat ``absent``)."""
+
+    absent: int | None = None
+
+
+@dataclass(frozen=True)
+class ClaimNoShow:
+    """The opponent has not come by the match's start deadline and its lateness: the player who came claims the
+    match (an official names the seat ``absent``)."""
+
+    absent: int | None = None
+
+
+ONLINE_CLAIMS = (ClaimDisconnect, ClaimNoShow)
+
 CLOCK_COMMANDS = (SetClock, PressClock, ClaimTime, PauseClock, ResumeClock, CallMatch, RecordLateness)
 
 MatchCommand: TypeAlias = (
     RollDice | engine.Move | engine.Double | engine.Take | engine.Drop | engine.Beaver | engine.Raccoon
     | engine.Resign | engine.AcceptResignation | engine.DeclineResignation | CorrectResult | VoidMatch | ConfirmImport
     | SetRated | SetClock | PressClock | ClaimTime | PauseClock | ResumeClock | CallMatch | RecordLateness
+    | ClaimDisconnect | ClaimNoShow
 )
 
 # the API's name of each command type (the "type" of a command's JSON body)
@@ -136,6 +158,8 @@ COMMAND_CLASSES: dict[str, type] = {
     "resume_clock": ResumeClock,
     "call_match": CallMatch,
     "record_lateness": RecordLateness,
+    "claim_disconnect": ClaimDisconnect,
+    "claim_no_show": ClaimNoShow,
 }
 COMMAND_TYPES = tuple(COMMAND_CLASSES)
 TYPE_OF = {cls: name for name, cls in COMMAND_CLASSES.items()}

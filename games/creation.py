@@ -11,7 +11,7 @@ from games.engine import errors as engine_errors
 from games.engine.match import MatchState, decide, replay
 from players.models import Player
 
-from . import clocks, limits, streams
+from . import clocks, limits, online, streams
 from .appending import append_events, fold_checked, new_events
 from .errors import BadCommand, Reason
 from .loading import SHARE_AFTER, remember_on_commit
@@ -37,6 +37,7 @@ def match_create(
     cube_limit: int = 0,
     rated: bool = True,
     clock: dict | None = None,
+    online_rule: dict | None = None,
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
@@ -53,7 +54,10 @@ def match_create(
     director, through the event's settings): ``server`` or ``board``. A player recording cannot switch.
 
     ``clock`` is its round's clock rule (``games.clocks.checked_rule``): a clock its round requires is set with
-    the match, standing still until the opening roll."""
+    the match, standing still until the opening roll.
+
+    ``online_rule``: the match is played online (``games.online.checked_rule``: its disconnect clock, its start
+    deadline and lateness), by its two players from their own browsers, with the server's dice."""
     if dice not in streams.DICE_SOURCES:
         raise BadCommand(Reason.DICE_SOURCE, choices=", ".join(streams.DICE_SOURCES))
     if player0.pk == player1.pk:
@@ -76,6 +80,10 @@ def match_create(
         registration["rated"] = False
     if (rule := clocks.checked_rule(clock)) is not None:
         registration["clock"] = rule
+    if online_rule is not None:
+        if dice != DiceSource.SERVER:
+            raise BadCommand(Reason.ONLINE_SERVER_DICE)
+        registration["online"] = online.checked_rule(online_rule, clocks.now())
     started = decide(MatchState(), start)
     started += clocks.required_clock(replay(started), rule, clocks.now())
     return open_stream(actor, player0, player1, registration, started, dice=DiceSource(dice))

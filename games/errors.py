@@ -111,6 +111,32 @@ class Reason(Enum):
     NAME_FIELD = gettext_noop("'%(field)s' is a player's name")
     BOARD_DICE_FIELD = gettext_noop("'dice' is the two numbers rolled at the board, e.g. [3, 1]")
     FLAG_FIELD = gettext_noop("'%(field)s' is true or false")
+    # online play (games/online.py, games/challenges.py)
+    NOT_ONLINE = gettext_noop("this match is not played online")
+    ONLINE_OWN_SEAT = gettext_noop("an online match is played by its two players, each for their own side from "
+                                   "their own browser")
+    ONLINE_PLAYERS_ONLY = gettext_noop("only the match's two players are present in an online match")
+    ONLINE_SERVER_DICE = gettext_noop("an online match is played with the server's dice")
+    ONLINE_RULE = gettext_noop("'online' gives 'disconnect' (seconds, 1 to %(most)s), and may give 'start_within' "
+                               "and 'late' (seconds, 0 to %(most)s)")
+    OPPONENT_HERE = gettext_noop("%(name)s is here: a forfeit is claimed only against a player who is away")
+    DISCONNECT_RUNNING = gettext_noop("%(name)s has been away %(away)s s: the match may be claimed once the "
+                                      "disconnect clock of %(limit)s s has run out (%(left)s s left)")
+    CLAIM_BEGUN = gettext_noop("this match has begun: a player who is away now is claimed on the disconnect clock "
+                               "(claim_disconnect)")
+    CLAIM_NOT_BEGUN = gettext_noop("this match has not begun: a player who never came is claimed once its start "
+                                   "deadline has passed (claim_no_show)")
+    NO_SHOW_NOT_DUE = gettext_noop("this match is due to start by its deadline, and a player loses after %(late)s s "
+                                   "late: %(left)s s left")
+    ABSENT_SEAT = gettext_noop("an official names the seat of the player who is away as 'absent' (0 or 1)")
+    DISCONNECT_PRESET = gettext_noop("'disconnect' is one of %(choices)s")
+    CLOCK_PRESET_OR_NONE = gettext_noop("'clock' is one of %(choices)s, or empty for no clock")
+    LOG_IN_TO_CHALLENGE = gettext_noop("log in with a member's account (one with a player) to challenge another "
+                                       "member")
+    NO_CHALLENGE = gettext_noop("no challenge %(challenge)s of yours")
+    CHALLENGE_ANSWERED = gettext_noop("this challenge has been answered already (%(status)s)")
+    CHALLENGED_ACCEPTS = gettext_noop("only the member challenged accepts a challenge")
+    CHALLENGE_MEMBER = gettext_noop("a member with an account is challenged: %(name)s has none")
 
 
 class BadCommand(Refusal, ValueError):

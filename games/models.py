@@ -136,3 +136,44 @@ class ExportJob(models.Model):
         verbose_name = _("match export")
         verbose_name_plural = _("match exports")
         constraints = [models.UniqueConstraint(fields=["stream_id", "version"], name="export_job_unique")]
+
+
+class Presence(models.Model):
+    """When each player of an online match was last seen by the server (their page's heartbeat), and whether their
+    page said it was leaving. Not a fact of the log: a forfeit claimed on it writes into the log the reading it was
+    judged on (``OnlineForfeitClaimed``), as a clock's press carries its reading."""
+
+    stream_id = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
+    seen_at = models.BigIntegerField()  # the server's reading (milliseconds since 1970) of the last heartbeat
+    left = models.BooleanField(default=False)  # the page said it was closing: away from that reading on
+
+    class Meta:
+        verbose_name = _("online presence")
+        verbose_name_plural = _("online presences")
+        constraints = [models.UniqueConstraint(fields=["stream_id", "seat"], name="presence_unique")]
+
+
+class Challenge(models.Model):
+    """A member's challenge to another to play a match online: a proposal, not a fact of the log. Accepted, it
+    becomes an online match whose registration names it (``online.challenge``)."""
+
+    OPEN, ACCEPTED, DECLINED, WITHDRAWN = "open", "accepted", "declined", "withdrawn"
+    STATUSES = [(OPEN, _("open")), (ACCEPTED, _("accepted")), (DECLINED, _("declined")),
+                (WITHDRAWN, _("withdrawn"))]
+
+    challenger = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="challenges_made",
+                                   verbose_name=_("challenger"))
+    opponent = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="challenges_received",
+                                 verbose_name=_("opponent"))
+    length = models.PositiveSmallIntegerField(_("match length"))
+    clock = models.CharField(_("clock"), max_length=20, blank=True)  # a preset's name; empty: no clock
+    disconnect = models.CharField(_("disconnect clock"), max_length=20)  # a preset of games.online.DISCONNECT
+    status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=OPEN, db_index=True)
+    stream_id = models.CharField(_("match stream"), max_length=64, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        ordering = ["-created_at"]

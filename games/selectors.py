@@ -79,6 +79,7 @@ def match_state_data(record: MatchRecord) -> dict:
         ),
         "clock": clock_data(record),
         "clock_rule": record.clock_rule,  # its round's: required, allowed (with its preset) or none; null: any clock
+        "online": record.online,  # played online (games/online.py): its disconnect clock and start deadline
     }
 
 

@@ -43,8 +43,11 @@ OFFICIAL_ASSIGNED = "MatchOfficialAssigned"
 RATED_SET = "MatchRatedSet"
 # the director called the match to its board (``at``, milliseconds): lateness counts from then
 CALLED = "MatchCalled"
+# an online match given to the player who stayed (games/online.py): what the server judged it on (who was away,
+# since when, the limit, its reading); the engine's GameWon and MatchWon follow it
+ONLINE_FORFEIT = "OnlineForfeitClaimed"
 PLATFORM_EVENTS = (REGISTERED, RESULT_CORRECTED, VOIDED, CLOSED, SEED_COMMITTED, SEED_REVEALED, VISIBILITY_CHANGED,
-                   IMPORT_CONFIRMED, OFFICIAL_ASSIGNED, RATED_SET, CALLED)
+                   IMPORT_CONFIRMED, OFFICIAL_ASSIGNED, RATED_SET, CALLED, ONLINE_FORFEIT)
 
 # MatchRegistered's schema and how its older rows read are declared on its published type; a version-1
 # registration reads as one with no officiating director (the data migration of the events that held such
@@ -127,6 +130,8 @@ class MatchRecord:
     seed_rolls: int = 0
     called_at: int | None = None  # when the director called the match (milliseconds): lateness counts from then
     clock_rule: dict | None = None  # its round's clock rule, from its registration (games/clocks.py)
+    # played online (games/online.py): the disconnect clock's limit, the start deadline and how late loses
+    online: dict | None = None
 
     @property
     def finished(self) -> bool:
@@ -239,6 +244,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                 imported_by=payload.get("imported_by_seat"),
                 awaiting_confirmation=bool(payload.get("awaiting_confirmation", False)),
                 clock_rule=payload.get("clock"),
+                online=payload.get("online"),
             )
         elif kind == OFFICIAL_ASSIGNED:
             changes["officiating_director_id"] = payload["officiating_director_id"]
@@ -261,7 +267,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
             changes["called_at"] = int(payload["at"])
         elif kind == SEED_COMMITTED:  # the dice's proof: nothing the rules look at
             seed_game, seed_rolls = payload["game"], 0
-        elif kind == SEED_REVEALED:
+        elif kind in (SEED_REVEALED, ONLINE_FORFEIT):  # the dice's proof, a forfeit's grounds: the engine's events follow
             pass
         else:
             if kind in _ROLLS and payload.get("source", RollSource.SERVER) == RollSource.SERVER:

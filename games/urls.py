@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import chouette_views, views
+from . import chouette_views, online_views, views
 
 urlpatterns = [
+    path("play/", online_views.online_play, name="online-play"),
     path("chouettes/new/", chouette_views.chouette_new, name="chouette-new"),
     path("chouettes/<str:stream_id>/", chouette_views.chouette_page, name="chouette-page"),
     path("matches/<str:stream_id>/", views.match_page, name="match-page"),

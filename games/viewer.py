@@ -144,7 +144,7 @@ def _frame(before: MatchState, s: MatchState, kind: str, p: dict, version: int) 
 def _word(word: str) -> str:
     return {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon"),
             "bearoff": _("bearoff"), "drop": _("drop"), "resignation": _("resignation"), "time": _("on time"),
-            "late": _("lateness")}.get(word, word)
+            "late": _("lateness"), "disconnect": _("disconnection"), "no_show": _("no-show")}.get(word, word)
 
 
 def game_how(kind: str, reason: str) -> str:

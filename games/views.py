@@ -2,11 +2,11 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
 from eventlog import live, store
 
-from . import selectors, viewer
+from . import online, selectors, viewer
 from .errors import MatchNotFound, Reason
 from .loading import match_load
 from .rights import can_read, is_official, seat_of
@@ -53,10 +53,13 @@ def match_page(request, stream_id: str):
 @login_required
 def match_record(request, stream_id: str):
     record = _record_or_404(request, stream_id)
+    seat = seat_of(request.user, record)
+    if record.online is not None and seat is None:  # played by its players from home: others watch it live
+        return redirect("match-live", stream_id)
     if not _may_record(request.user, record):
         raise Forbidden(Reason.RECORDERS_ONLY)
-    return render(request, "games/record.html", {"m": selectors.match_state_data(record),
-                                                 "seat": seat_of(request.user, record),
+    return render(request, "games/record.html", {"m": selectors.match_state_data(record), "seat": seat,
+                                                 "online": record.online is not None,
                                                  "phases": {phase.name: phase.value for phase in Phase},
                                                  "clock_presets": list(PRESETS)})
 
@@ -70,6 +73,9 @@ def match_live(request, stream_id: str):
 
 
 def match_follow(request, stream_id: str):
-    """Server-sent events: the match's version, at once and after each append (eventlog/live.py)."""
+    """Server-sent events: the match's version, at once and after each append (eventlog/live.py); with
+    ``?topic=presence``, an online match's players coming and going (games/online.py)."""
     _record_or_404(request, stream_id)
+    if request.GET.get("topic") == "presence":
+        return live.event_stream(request, online.presence_topic(stream_id), lambda: online.presence_version(stream_id))
     return live.event_stream(request, live.stream_topic(stream_id), lambda: store.stream_version(stream_id))

@@ -569,6 +569,44 @@ class SetRoundClock(TournamentCommand):
 
 
 @dataclass(frozen=True)
+class SetRoundOnline(TournamentCommand):
+    """Whether a round's matches (or the whole event's: no round) are played online, by their players from their
+    own browsers with the server's dice: the disconnect clock (seconds a player may be away before the other may
+    claim the match), the start deadline (minutes after the match is created) and how late past it a player who has
+    not come loses (minutes). A match takes its round's rule, else the event's, when it is created; a later rule
+    replaces the same round's."""
+
+    type: ClassVar[str] = "set_round_online"
+    label: ClassVar[str] = pgettext("done", "set online play")
+    setting: ClassVar[str] = "online"
+    keyed_by: ClassVar[tuple[str, ...]] = ("round",)  # keys: tournaments.events.online_key
+    example: ClassVar[dict | None] = {"online": True, "disconnect": 180, "start_within": 60, "late": 20}
+    online: bool = arg("flag", help="true: played online; false: at the board")
+    round: int | None = arg("whole", default=None, low=1, high=MAX_ROUNDS, error=BadRound,
+                            help="the round whose matches it rules; none: every round")
+    disconnect: int = arg("whole", default=180, low=1, high=24 * 3600,
+                          help="seconds a player may be away before the other may claim the match")
+    start_within: int = arg("whole", default=0, low=0, high=7 * 24 * 60,
+                            help="minutes after its match is created by which it is due to start")
+    late: int = arg("whole", default=20, low=0, high=24 * 60,
+                    help="minutes past the start deadline after which a player who has not come loses")
+
+    @property
+    def rule(self) -> dict:
+        """The rule as the event's settings keep it (its fields); a match is given it in seconds
+        (``tournaments.events.online_rule_for``)."""
+        if not self.online:
+            return {"online": False}
+        return {"online": True, "disconnect": self.disconnect, "start_within": self.start_within, "late": self.late}
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        rule = self.rule
+        if facts.config.get(self.setting, {}).get(ev.online_key(self.round)) == rule:
+            return []
+        return [ev.RoundOnlineSet(self.round, rule)]
+
+
+@dataclass(frozen=True)
 class Configure(TournamentCommand):
     """The director's new settings, whole (``tournaments.config.checked`` read them first). Not one of the
     API's command types: the settings are sent as an event's, by ``tournaments.services.tournament_configure``."""

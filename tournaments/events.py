@@ -40,6 +40,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``SettingsChanged``       the director's new settings, whole (format, limits and ``rated`` kept as they were)
 ``VisibilitySet``         the event published or hidden from now on (none recorded: published, the default)
 ``RoundClockSet``         whether a round's (a bracket's, the event's) matches are clocked, with which preset
+``RoundOnlineSet``        whether a round's (the event's) matches are played online: disconnect clock, deadline
 ``MoneySet``              the event's money from now on, whole: fees, the house's cut, the payout tables
 ``SidePoolEntered``       a player entered the side pool (or left it: ``entered`` false)
 ``LotAdded``              a lot of the Calcutta: one player, a pair, or the field
@@ -252,7 +253,7 @@ class ReentryClosed(TournamentEvent):
 # what a change of settings keeps: the format and the site's limits are the event's record, rated-or-not is
 # changed by RatedSet (which the ratings projection follows) once the event exists, and the rounds' clocks by their
 # own command (RoundClockSet)
-SETTINGS_KEPT = ("format", "max_players", "rated", "clock")
+SETTINGS_KEPT = ("format", "max_players", "rated", "clock", "online")
 
 
 @dataclass(frozen=True)
@@ -303,6 +304,34 @@ def clock_rule_for(config: dict, bracket: str, round: int) -> dict | None:
         if key in rules:
             return rules[key]
     return None
+
+
+@dataclass(frozen=True)
+class RoundOnlineSet(TournamentEvent):
+    """Whether the matches of a round (or the whole event's: ``round`` None) are played online, and how:
+    ``rule`` as ``SetRoundOnline.rule`` gives it. A setting of the event: folded into its settings' ``online`` under
+    :func:`online_key`, replacing the key's earlier rule."""
+
+    round: int | None
+    rule: dict
+
+    def fold(self, facts) -> None:
+        facts.config = {**facts.config, "online": {**facts.config.get("online", {}), online_key(self.round): self.rule}}
+
+
+def online_key(round: int | None) -> str:
+    """Where the event's settings keep an online rule: "default", or the round's number."""
+    return "default" if round is None else str(round)
+
+
+def online_rule_for(config: dict, round: int) -> dict | None:
+    """The online rule a slot's match is created with (``games.online.checked_rule``, in seconds): its round's,
+    else the event's; None where its matches are played at the board."""
+    rules = config.get("online", {})
+    rule = rules.get(online_key(round), rules.get("default"))
+    if not rule or not rule.get("online"):
+        return None
+    return {"disconnect": rule["disconnect"], "start_within": rule["start_within"] * 60, "late": rule["late"] * 60}
 
 
 @dataclass(frozen=True)
@@ -503,12 +532,13 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 PairingForbidden, MatchCreated, ResultReported, ResultConfirmed, SlotResultCorrected, MatchForfeited,
                 MatchKept, SlotMatchStarted, SlotFinished, SlotMatchResultCorrected, SlotMatchVoided, StageClosed,
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
-                RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, *LADDER_EVENTS, *LEAGUE_EVENTS,
+                RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, RoundOnlineSet, *LADDER_EVENTS,
+                *LEAGUE_EVENTS,
                 *MONEY_EVENTS)
 }
 # events that change no result, only how the matches to come are played or the event's money: a follower of the
 # results (the seasons, subscribed by published.tournaments.EVENT_TYPES) need not be told of them
-CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet, *MONEY_EVENTS)
+CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet, RoundOnlineSet, *MONEY_EVENTS)
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 

@@ -471,11 +471,14 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
         ramp = rating_ramp_of(tournament) if view.to_create and not repair else "fibs"
         for slot in [] if repair else view.to_create[:limit]:
             a, b = slot.players
+            online = ev.online_rule_for(facts.config, slot.round)
             record = match_create(
                 actor=tournament.director, player0=Player.objects.get(pk=a), player1=Player.objects.get(pk=b),
                 length=slot.length, tournament_id=tournament.pk, published=tournament.published,
-                dice=facts.config.get("dice", "server"), officiating_director_id=tournament.director_id,
-                rating_ramp=ramp, clock=ev.clock_rule_for(facts.config, slot.bracket, slot.round),
+                # online, the dice are the server's whatever the event's setting for its boards
+                dice="server" if online else facts.config.get("dice", "server"),
+                officiating_director_id=tournament.director_id, rating_ramp=ramp,
+                clock=ev.clock_rule_for(facts.config, slot.bracket, slot.round), online_rule=online,
             )
             created.append(record.stream_id)
             new.append(ev.MatchCreated(slot.key, record.stream_id, (a, b), slot.length))

@@ -16,8 +16,9 @@ from apikit.serializers import ErrorSerializer
 
 from games import limits
 from games import clocks
-from games.commands import (COMMAND_TYPES, CallMatch, ClaimTime, ConfirmImport, CorrectResult, PauseClock,
-                            PressClock, RecordLateness, ResumeClock, RollDice, SetClock, SetRated, VoidMatch)
+from games.commands import (COMMAND_TYPES, CallMatch, ClaimDisconnect, ClaimNoShow, ClaimTime, ConfirmImport,
+                            CorrectResult, PauseClock, PressClock, RecordLateness, ResumeClock, RollDice, SetClock,
+                            SetRated, VoidMatch)
 from games.engine import commands as engine
 from apikit.long_text import LongText
 from games.engine.events import KIND_VALUE
@@ -318,6 +319,34 @@ class RecordLatenessCommandSerializer(_Command):
         return RecordLateness(self.validated_data["player"])
 
 
+class _OnlineClaim(_Command):
+    absent = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=1,
+                                      help_text="the seat of the player who is away: an official names it; a player "
+                                                "claims against the other seat",
+                                      error_messages=_said(Reason.ABSENT_SEAT, "invalid", "min_value", "max_value",
+                                                           "max_string_length"))
+    action: type = object
+
+    def command(self):
+        return self.action(self.validated_data.get("absent"))
+
+
+class ClaimDisconnectCommandSerializer(_OnlineClaim):
+    """An online match under way: the opponent has been away longer than its disconnect clock, and the player who
+    stays claims the match (refused while they are here or the clock runs)."""
+
+    command_type = "claim_disconnect"
+    action = ClaimDisconnect
+
+
+class ClaimNoShowCommandSerializer(_OnlineClaim):
+    """An online match not begun: the opponent has not come by its start deadline and the lateness its event
+    allows, and the player who came claims the match."""
+
+    command_type = "claim_no_show"
+    action = ClaimNoShow
+
+
 COMMAND_SERIALIZERS: dict[str, type[_Command]] = {
     s.command_type: s for s in (
         RollCommandSerializer, MoveCommandSerializer, DoubleCommandSerializer, TakeCommandSerializer,
@@ -326,6 +355,7 @@ COMMAND_SERIALIZERS: dict[str, type[_Command]] = {
         VoidCommandSerializer, ConfirmImportCommandSerializer, SetRatedCommandSerializer, SetClockCommandSerializer,
         PressClockCommandSerializer, ClaimTimeCommandSerializer, PauseClockCommandSerializer,
         ResumeClockCommandSerializer, CallMatchCommandSerializer, RecordLatenessCommandSerializer,
+        ClaimDisconnectCommandSerializer, ClaimNoShowCommandSerializer,
     )
 }
 assert tuple(COMMAND_SERIALIZERS) == COMMAND_TYPES, "one serializer per command type, in the same order"
@@ -528,6 +558,13 @@ class _Correction(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class _Online(serializers.Serializer):
+    disconnect = serializers.IntegerField(help_text="seconds a player may be away before the other may claim")
+    start_by = serializers.IntegerField(help_text="the start deadline, the server's milliseconds since 1970")
+    late = serializers.IntegerField(help_text="seconds past the deadline after which a player not come loses")
+    challenge = serializers.IntegerField(required=False, help_text="the challenge it was accepted from")
+
+
 class MatchStateSerializer(serializers.Serializer):
     """The live state of a match, folded from its stream (:func:`games.selectors.match_state_data`)."""
 
@@ -571,6 +608,8 @@ class MatchStateSerializer(serializers.Serializer):
     correction = _Correction(allow_null=True)
     clock = _Clock(allow_null=True, help_text="the match's clock at the server's reading 'at' (null: no clock)")
     clock_rule = _ClockRule(allow_null=True, help_text="its round's clock rule (null: any clock may be set)")
+    online = _Online(allow_null=True, help_text="played online (null: at the board): its disconnect clock "
+                                                "(seconds), start deadline (milliseconds) and lateness (seconds)")
 
 
 class _Appended(serializers.Serializer):

@@ -162,4 +162,4 @@ class GiveMatch:
     to ``winner`` for the points they needed. Only a record's import sends it; here the clock decides."""
 
     winner: int
-    reason: str  # "time" or "late"
+    reason: str  # one of match_clock.GIVEN_FOR

@@ -113,7 +113,9 @@ def _give(state: m.MatchState, c: cmd.GiveMatch) -> list:
     return _given(state, c.winner, c.reason)
 
 
-GIVEN_FOR = ("time", "late")  # the reasons a match is given (a GameWon's reason)
+# the reasons a match is given (a GameWon's reason): a flag, lateness at the board, and online an absence that
+# outlasted the disconnect clock or a player who never came by the start deadline
+GIVEN_FOR = ("time", "late", "disconnect", "no_show")
 
 
 def _given(state: m.MatchState, winner: int, reason: str) -> list:

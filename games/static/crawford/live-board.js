@@ -12,7 +12,7 @@
   // the engine's words for how a game ended (games/engine/match.py), in the page's language
   const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
                   drop: gettext("double dropped"), resignation: gettext("resignation"), time: gettext("on time"),
-                  late: gettext("lateness") };
+                  late: gettext("lateness"), disconnect: gettext("disconnection"), no_show: gettext("no-show") };
   let clockRead = performance.now();  // when the state's clock figures arrived
 
   // the clocks, counted down between the server's answers; the running one marked

@@ -12,10 +12,15 @@
   // the engine's words for how a game ended (games/engine/match.py), in the page's language
   const WORDS = { single: gettext("single game"), gammon: gettext("gammon"), backgammon: gettext("backgammon"),
                   drop: gettext("double dropped"), resignation: gettext("resignation"), time: gettext("on time"),
-                  late: gettext("lateness") };
+                  late: gettext("lateness"), disconnect: gettext("disconnection"), no_show: gettext("no-show") };
   const word = (w) => WORDS[w] || w;
   // the match's phases as the engine names them (games.engine.match.Phase), given by the page: one definition
   const P = JSON.parse(document.getElementById("phases").textContent);
+  // online (games/online.py): each player acts for their own side only, from their own page, and the server
+  // presses the clocks; at the board a recorder acts for both
+  const mySeat = JSON.parse(document.getElementById("seat").textContent);
+  const online = () => !!state.online && mySeat !== null;
+  const mine = () => !online() || (!state.finished && (state.phase === P.OPENING || toAct() === mySeat));
   const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
   const svg = document.getElementById("board");
   const $ = (id) => document.getElementById(id);
@@ -161,7 +166,7 @@
   // points of 44 px at least, for a finger: on a phone the board is drawn upright (board.js)
   function draw() {
     Crawford.drawBoard(svg, preview(), {
-      clickable: state.phase === P.MOVE && !state.finished && !busy,
+      clickable: state.phase === P.MOVE && !state.finished && !busy && mine(),
       selected: guess === null || guess.at === 0 ? null : boardPoint(guess.at),
       targets: new Set(Array.from(targets.keys(), (t) => (t === 0 ? -1 : boardPoint(t)))),
       targetOff: targets.has(0),
@@ -179,7 +184,7 @@
       ` · ${fmt(gettext("game %(n)s"), { n: state.game })} · ${fmt(gettext("cube %(value)s"), { value: state.cube.value })}` +
       `${crawford} · ${fmt(gettext("pips %(a)s %(pa)s, %(b)s %(pb)s"), { a: name(0), pa: state.pips[0], b: name(1), pb: state.pips[1] })}`;
     const phase = state.phase, finished = state.finished;
-    const show = (id, on) => { $(id).hidden = !on; $(id).disabled = !on || busy; };
+    const show = (id, on) => { on = on && mine(); $(id).hidden = !on; $(id).disabled = !on || busy; };
     // the match's dice come from one source, fixed when it was created: only that source's control is offered
     const rolling = !finished && (phase === P.OPENING || phase === P.ROLL);
     show("roll", rolling && state.dice_source !== "board");
@@ -240,7 +245,7 @@
   // it further, a tap on another checker plays that one. Two taps make a typical play; a point can also be made
   // by tapping it (the one play that brings two checkers there).
   function tap(bp) {
-    if (busy || state.phase !== P.MOVE) return;
+    if (busy || state.phase !== P.MOVE || !mine()) return;
     const began = pressed = performance.now();
     tapped(bp);
     pressed = null;  // a press is timed only while it is handled: a later button's command is not counted from it
@@ -407,7 +412,7 @@
     const c = state.clock;
     $("clock").hidden = !c;
     const rule = state.clock_rule;  // its round's: a preset it names is the only one offered; "none": no clock
-    $("clock-set").hidden = !!c || state.finished || state.phase !== P.OPENING || !state.length
+    $("clock-set").hidden = online() || !!c || state.finished || state.phase !== P.OPENING || !state.length
       || (rule && rule.use === "none");
     if (rule && rule.preset) {
       const preset = $("clock-preset");
@@ -424,14 +429,14 @@
       side.querySelector(".clock-time").textContent = Crawford.clockText(shown.reserves[seat]);
       side.querySelector(".clock-delay").textContent = runs && c.delay ? `+${Math.ceil(shown.delay / 1000)}` : "";
       side.classList.toggle("running", runs);
-      side.disabled = busy || state.finished || c.paused || presser() !== seat;
+      side.disabled = online() || busy || state.finished || c.paused || presser() !== seat;
     }
     $("claim-time").hidden = !fallen;
-    $("clock-pause").hidden = state.finished || c.paused || c.running === null;
-    $("clock-resume").hidden = state.finished || !c.paused;
+    $("clock-pause").hidden = online() || state.finished || c.paused || c.running === null;
+    $("clock-resume").hidden = online() || state.finished || !c.paused;
     $("clock-note").textContent = c.paused ? gettext("The clocks are paused.")
       : fallen ? fmt(gettext("%(name)s's flag has fallen."), { name: name(c.running) }) : "";
-    if (fallen && !busy && claimed !== state.version) { claimed = state.version; send({ type: "claim_time" }); }
+    if (fallen && !busy && claimed !== state.version && (!online() || c.running !== mySeat)) { claimed = state.version; send({ type: "claim_time" }); }
   }
   setInterval(() => { if (state.clock) drawClock(); }, 250);
   // the press the game now asks for: the opening roll's, or the running clock's once the game waits on the other
@@ -444,6 +449,7 @@
 
   // a roll with one legal play only: it is recorded without a tap, and said
   function playForced() {
+    if (!mine() || (online() && !$("auto-forced").checked)) return false;  // online: the player's own setting
     if (state.phase !== P.MOVE || state.finished || legal.size !== 1) return false;
     const only = completions(pos, dice, [], new Map());
     if (only.size !== 1) return false;
@@ -465,6 +471,7 @@
     const composing = steps.length > 0;
     adopt(fresh);
     clockRead = performance.now();
+    if (online() && playForced()) return;  // the opponent's move left this player a forced one
     render(message || (composing ? gettext("Another tablet recorded a move: the screen is updated, play again.") : undefined));
   }
   let soon = null;
@@ -521,6 +528,62 @@
     else if (e.key === "Backspace" && steps.length) { e.preventDefault(); $("undo").click(); }
     else if (e.key === "Enter" && !$("play").hidden) $("play").click();
   });
+  // -- presence (online): this page's heartbeat, the opponent's coming and going, the disconnect clock ----------
+  // The server judges who is here from the heartbeats; a closing page says so at once. The opponent's page is told
+  // of a coming or going through the presence topic (follow.js), and counts the disconnect clock down from the
+  // server's reading; the claim is the player's own, and the server refuses it until the clock has run out.
+  let presence = null, presenceRead = 0;
+  const presenceUrl = `/api/matches/${state.id}/presence/`;
+  const beatBody = (here) => ({ method: "POST", credentials: "same-origin", keepalive: !here,
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify({ here }) });
+  function presenceTold(body) { presence = body; presenceRead = performance.now(); drawPresence(); }
+  async function beat() {
+    try { const r = await fetch(presenceUrl, beatBody(true)); if (r.ok) presenceTold(await r.json()); }
+    catch (lost) { /* the next heartbeat tries again */ }
+  }
+  async function lookPresence() {
+    try { const r = await fetch(presenceUrl, { credentials: "same-origin" }); if (r.ok) presenceTold(await r.json()); }
+    catch (lost) { /* the next push or heartbeat */ }
+  }
+  function drawPresence() {
+    if (!presence) return;
+    const other = 1 - mySeat, them = presence.seats[other];
+    const now = presence.at + (performance.now() - presenceRead);  // the server's time, counted on from its reading
+    let note = "", disconnect = false, noShow = false;
+    if (state.finished) note = "";
+    else if (them.here) note = fmt(gettext("%(name)s is here."), { name: name(other) });
+    else if (them.runs_out_at !== null) {
+      const left = Math.max(0, them.runs_out_at - now);
+      disconnect = left === 0;
+      note = disconnect ? fmt(gettext("%(name)s is away and the disconnect clock has run out: you may claim the match."), { name: name(other) })
+        : fmt(gettext("%(name)s is away: the disconnect clock runs out in %(time)s."), { name: name(other), time: Crawford.clockText(left) });
+    } else {
+      noShow = !presence.begun && now >= presence.start_by + (presence.late || 0) * 1000;
+      note = noShow ? fmt(gettext("%(name)s has not come by the start deadline: you may claim the match."), { name: name(other) })
+        : fmt(gettext("Waiting for %(name)s."), { name: name(other) });
+    }
+    $("presence").dataset.opponent = state.finished ? "" : them.here ? "here" : "away";
+    $("presence-note").textContent = note;
+    $("claim-disconnect").hidden = !disconnect || busy;
+    $("claim-no-show").hidden = !noShow || busy;
+  }
+  if (online()) {
+    const next = () => setTimeout(() => beat().then(next), (presence ? presence.heartbeat : 5) * 1000);
+    beat().then(next);
+    window.addEventListener("pagehide", () => { fetch(presenceUrl, beatBody(false)).catch(() => {}); });
+    window.addEventListener("pageshow", (e) => { if (e.persisted) beat(); });  // back from the browser's cache
+    Crawford.follow(`/matches/${state.id}/follow/?topic=presence`, () => { lookPresence(); }, lookPresence, 5000);
+    setInterval(drawPresence, 500);
+    $("claim-disconnect").addEventListener("click", () => send({ type: "claim_disconnect" }));
+    $("claim-no-show").addEventListener("click", () => send({ type: "claim_no_show" }));
+    const forced = $("auto-forced");
+    forced.checked = localStorage.getItem("crawford:auto-forced") !== "0";
+    forced.addEventListener("change", () => {
+      localStorage.setItem("crawford:auto-forced", forced.checked ? "1" : "0");
+      if (forced.checked && !busy) playForced();
+    });
+  }
+
   begin();
   if (!playForced()) render();
 })();
