@@ -25,7 +25,7 @@ REFUSED = {
 }
 
 
-class ChallengeSerializer(serializers.Serializer):
+class OnlineChallengeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     challenger = serializers.IntegerField(source="challenger_id")
     challenger_name = serializers.CharField(source="challenger.display_name")
@@ -50,11 +50,11 @@ class ChallengeIssueSerializer(serializers.Serializer):
 class Challenges(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=ChallengeSerializer(many=True), description="Your challenges, made and received.")
+    @extend_schema(responses=OnlineChallengeSerializer(many=True), description="Your challenges, made and received.")
     def get(self, request):
-        return Response(ChallengeSerializer(challenges.challenges_of(request.user), many=True).data)
+        return Response(OnlineChallengeSerializer(challenges.challenges_of(request.user), many=True).data)
 
-    @extend_schema(request=ChallengeIssueSerializer, responses={201: ChallengeSerializer, **REFUSED},
+    @extend_schema(request=ChallengeIssueSerializer, responses={201: OnlineChallengeSerializer, **REFUSED},
                    description="Challenge another member to a match online.")
     def post(self, request):
         form = ChallengeIssueSerializer(data=request.data)
@@ -62,7 +62,7 @@ class Challenges(APIView):
         data = dict(form.validated_data)
         opponent = get_object_or_404(Player, pk=data.pop("opponent"))
         challenge = challenges.challenge_issue(actor=request.user, opponent=opponent, **data)
-        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+        return Response(OnlineChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
 
 class ChallengeAccept(APIView):
@@ -80,10 +80,10 @@ class ChallengeAccept(APIView):
 class ChallengeDecline(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: ChallengeSerializer, **REFUSED},
+    @extend_schema(request=None, responses={200: OnlineChallengeSerializer, **REFUSED},
                    description="Decline a challenge made to you, or withdraw yours, while it is open.")
     def post(self, request, pk: int):
-        return Response(ChallengeSerializer(challenges.challenge_decline(actor=request.user, challenge_id=pk)).data)
+        return Response(OnlineChallengeSerializer(challenges.challenge_decline(actor=request.user, challenge_id=pk)).data)
 
 
 class _SeatPresence(serializers.Serializer):

@@ -108,6 +108,7 @@ def test_the_match_list_leaves_unpublished_matches_out(world):
 
 ROLL_31, PLAY_31 = {"type": "roll", "dice": [3, 1]}, {"type": "move", "move": "8/5 6/5"}
 CLOCK_UK = {"type": "set_clock", "preset": "uk"}
+ONLINE = {"dice": "server", "online_rule": {"disconnect": 60}}  # due to start now, none late
 # name: (match options, commands that set the scene (sent by staff), the command, the seat due to act:
 #        0 = Player, 1 = Opponent, None = either, "officials" = a director's command)
 MATCH_SCENES = {
@@ -144,6 +145,10 @@ MATCH_SCENES = {
     "call_match": ({}, [], {"type": "call_match"}, "officials"),
     "record_lateness": ({}, [{"type": "call_match"}], {"type": "record_lateness", "player": 1},
                         "officials, none due"),
+    # online: the player who came claims against the other seat, an official names the seat away; the disconnect
+    # clock is claimed only once the match has begun (its rules refuse it before)
+    "claim_no_show": (ONLINE, [], {"type": "claim_no_show", "absent": 1}, None),
+    "claim_disconnect": (ONLINE, [], {"type": "claim_disconnect", "absent": 1}, "online, not begun"),
 }
 
 
@@ -167,8 +172,8 @@ def _match_in_scene(world, scene: str, *, tournament=True) -> tuple[str, dict]:
 def _expected_for_match_command(role: str, due) -> int | tuple:
     if role == "anonymous":
         return ANON
-    if due in ("time left", "officials, none due") and (role in OFFICIALS or due == "time left"
-                                                        and role in ("player", "opponent")):
+    if due in ("time left", "officials, none due", "online, not begun") and (
+            role in OFFICIALS or due in ("time left", "online, not begun") and role in ("player", "opponent")):
         return 400  # allowed to ask, refused by the rules (the flag has not fallen; no penalty is due yet)
     if role in OFFICIALS:
         return 200
@@ -197,8 +202,10 @@ def test_match_commands(world, scene, role):
     response = world.client(role).post(f"/api/matches/{match_id}/commands/", command, format="json")
     check(response, expected, before)
     if expected == 400:
-        ruled = MATCH_SCENES[scene][3] in ("time left", "officials, none due")
-        assert response.json()["code"] == ("invalid_action" if ruled else "not_your_turn")
+        due = MATCH_SCENES[scene][3]
+        ruled = due in ("time left", "officials, none due")
+        assert response.json()["code"] == ("bad_command" if due == "online, not begun"
+                                           else "invalid_action" if ruled else "not_your_turn")
 
 
 @pytest.mark.parametrize("scene", [s for s, (_, _, _, due) in MATCH_SCENES.items() if due in (0, 1)])
@@ -929,3 +936,66 @@ def test_the_result_of_an_unpublished_events_match_does_not_show_on_the_players_
     page = _admin_client(world, role).get(f"/players/{pid}/")
     assert page.status_code == 200
     assert match_id.encode() not in page.content
+
+
+# -- online play -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_an_online_match_is_played_by_its_two_players_only_each_for_their_own_side(world, role):
+    """Officials keep their calls (a void, a correction) but record nothing for a player; each player acts in their
+    own seat, as at the board."""
+    match_id = world.new_match(**ONLINE)
+    command = {"type": "roll", "expected_version": world.version(match_id)}
+    expected = ANON if role == "anonymous" else 200 if role in ("player", "opponent") else 403
+    before = event_count()
+    check(world.client(role).post(f"/api/matches/{match_id}/commands/", command, format="json"), expected, before)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_presence_is_said_by_an_online_matchs_two_players_and_read_by_its_readers(world, role):
+    match_id = world.new_match(**ONLINE)
+    beat = world.client(role).post(f"/api/matches/{match_id}/presence/", {"here": True}, format="json")
+    assert beat.status_code == (ANON[1] if role == "anonymous" else 200 if role in ("player", "opponent") else 403)
+    assert world.client(role).get(f"/api/matches/{match_id}/presence/").status_code == 200
+    hidden = world.new_match(published=False, **ONLINE)
+    expected = 200 if role in ("player", "opponent", "director", "official") else 404
+    assert world.client(role).get(f"/api/matches/{hidden}/presence/").status_code == expected
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_member_challenges_another_and_only_the_one_challenged_accepts(world, role):
+    from games.models import Challenge
+
+    made = world.client("player").post("/api/challenges/", {"opponent": _p(world, "opponent"), "length": 3},
+                                       format="json")
+    assert made.status_code == 201, made.json()
+    challenge = made.json()["id"]
+    before = event_count()
+    accepted = world.client(role).post(f"/api/challenges/{challenge}/accept/")
+    expected = {"anonymous": ANON, "player": (403,), "opponent": (201,)}.get(role, (404,))
+    assert accepted.status_code in expected, (role, accepted.status_code)
+    assert (event_count() > before) == (role == "opponent")
+    assert Challenge.objects.get(pk=challenge).status == ("accepted" if role == "opponent" else "open")
+    if role not in ("anonymous", "player", "opponent"):  # nobody else sees it, or withdraws it
+        assert world.client(role).post(f"/api/challenges/{challenge}/decline/").status_code == 404
+        listed = world.client(role).post("/api/challenges/", {"opponent": _p(world, "player"), "length": 1},
+                                         format="json")
+        assert listed.status_code == 201  # every member with a player challenges
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_online_pages(world, role):
+    from django.test import Client
+
+    page = Client()
+    if role != "anonymous":
+        page.force_login(world.user(role))
+    lobby = page.get("/play/")
+    assert lobby.status_code == (302 if role == "anonymous" else 200)
+    match_id = world.new_match(**ONLINE)
+    played = page.get(f"/matches/{match_id}/record/")
+    if role in ("player", "opponent"):
+        assert played.status_code == 200 and b'id="presence"' in played.content
+    else:  # everybody else watches it on the live board
+        assert played.status_code == 302 and (role == "anonymous" or played["Location"].endswith("/live/"))
