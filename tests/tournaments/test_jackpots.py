@@ -85,6 +85,7 @@ def test_seats_are_bought_by_the_nights_players_once_each_until_it_is_full(direc
     # a buyer who withdraws from the night before it starts is refunded too
     cmd(t, director, type="withdraw", player=players[5])
     assert players[5] not in _money(api, director, t)["jackpots"][0]["buyers"]
+    _refused(t, director, Reason.NOT_IN_EVENT, type="buy_jackpot", jackpot="Jackpot 1", player=players[5])
     # nobody but the director opens one or sells its seats
     pat = make_user("pat")
     client = api(pat)

@@ -170,3 +170,7 @@ def test_the_live_console_shows_the_money_at_a_glance_owed_and_overpaid_after_a_
     # the old winner was paid 61.00 for a share now 37.00: 24.00 overpaid; the new winner is owed 61.00
     assert "overpaid 24.00 to 1 payee" in glance and 'class="flag"' in glance
     assert "owed 113.00 to 3 payees" in glance
+    client.cookies["django_language"] = "fr"
+    console = client.get(reverse("event-console", args=[t.pk])).content.decode()
+    assert "trop-perçu 24,00 par 1 bénéficiaire" in console and "dû 113,00 à 3 bénéficiaires" in console
+    assert 'id="money-screen">L\'écran de l\'argent<' in console
