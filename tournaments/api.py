@@ -354,3 +354,14 @@ class TournamentLeague(APIView):
     @extend_schema(responses={200: bodies.LeagueSerializer, 400: bodies.ErrorSerializer, 404: bodies.ErrorSerializer})
     def get(self, request, pk: int):
         return Response(selectors.league_data(services.visible_or_404(request.user, pk)))
+
+
+class TournamentTeams(APIView):
+    """A team event's teams, its team matches round by round (each board's match and result), and its table of
+    teams with the tie-breaks it is ranked by, in their order."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: bodies.TeamsSerializer, 400: bodies.ErrorSerializer, 404: bodies.ErrorSerializer})
+    def get(self, request, pk: int):
+        return Response(selectors.teams_data(services.visible_or_404(request.user, pk)))

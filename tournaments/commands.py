@@ -24,12 +24,15 @@ from typing import Any, ClassVar
 
 from games.engine import clock
 
+from . import derive
 from . import events as ev
 from . import money
-from .config import MAX_ROUNDS
+from .config import MAX_BOARDS, MAX_RESERVES, MAX_ROUNDS
+from .formats import teams
+from .formats.core import SETTLED, FormatError
 from .refusals import (
-    BadCommand, BadDrawMethod, BadMoney, BadPairings, BadRound, NotEntered, NotInEvent, Reason, Refused,
-    UnknownCommand,
+    AlreadyDrawn, BadCommand, BadDrawMethod, BadMoney, BadPairings, BadRound, BadTeam, NotEntered, NotInEvent, Reason,
+    Refused, UnknownCommand,
 )
 
 MAX_REASON = 500  # games.limits.MAX_REASON: the same bound as a match's reasons (checked by a test)
@@ -959,6 +962,97 @@ def jackpots_left_by(facts, player: int) -> list[ev.TournamentEvent]:
     """A player withdrawing from the night leaves the jackpots not started yet, their buy-ins handed back."""
     return [ev.JackpotLeft(j.name, player, withdrew=True) for j in facts.money.jackpots.values()
             if j.event_id is None and player in j.buyers]
+
+
+# -- team events ------------------------------------------------------------------------------
+
+MAX_TEAM_NAME = 60
+TEAM_FORMAT = "team_round_robin"  # tournaments.stream.Format.TEAM_ROUND_ROBIN
+
+
+def _team_event(facts) -> None:
+    if facts.format != TEAM_FORMAT:
+        raise BadTeam(Reason.NOT_TEAM_EVENT)
+
+
+@dataclass(frozen=True)
+class RegisterTeam(TournamentCommand):
+    """A team of a team event, before the draw: its name, its players in board order (board 1 first: as many as
+    the event's ``boards``) and its reserves (at most the event's ``reserves``). Each of them is entered in the
+    event with it; the teams are numbered 1, 2… in the order they register."""
+
+    type: ClassVar[str] = "register_team"
+    label: ClassVar[str] = pgettext("done", "register the team")
+    name: str = arg("text", help="the team's name (its club's, its country's)")
+    players: tuple[int, ...] = arg("ids", low=1, high=MAX_BOARDS, help="its players in board order, board 1 first")
+    reserves: tuple[int, ...] = arg("ids", default=(), low=0, high=MAX_RESERVES,
+                                    help="its reserves, who may come in for a player of a team match")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        _team_event(facts)
+        if facts.drawn:
+            raise AlreadyDrawn(Reason.ALREADY_DRAWN)
+        name = self.name.strip()
+        if not 0 < len(name) <= MAX_TEAM_NAME:
+            raise BadTeam(Reason.TEAM_NAME, most=MAX_TEAM_NAME)
+        if any(t["name"].casefold() == name.casefold() for t in facts.teams.values()):
+            raise BadTeam(Reason.TEAM_NAME_TAKEN, team=name)
+        config = derive.team_config(facts.config)
+        members = tuple(self.players) + tuple(self.reserves)
+        if (len(self.players) != config.boards or len(self.reserves) > config.reserves
+                or len(set(members)) != len(members)):
+            raise BadTeam(Reason.TEAM_PLAYERS, boards=config.boards, reserves=config.reserves)
+        for player in members:
+            taken = next((t["name"] for t in facts.teams.values() if player in t["members"]), None)
+            if taken is not None:
+                raise BadTeam(Reason.TEAM_PLAYER_TAKEN, player=player, team=taken)
+        entered = [ev.PlayerEntered(p, 1) for p in members if p not in facts.active]
+        return [ev.TeamRegistered(max(facts.teams, default=0) + 1, name, members), *entered]
+
+
+@dataclass(frozen=True)
+class SetLineup(TournamentCommand):
+    """The players a team puts on its boards for its team match of a round, board 1 first: members of the team (a
+    reserve in for a player), and with the board order fixed for the event in the order the team listed them.
+    Before any board of that team match has begun: a board whose match nobody has started is played again with
+    the new line-up."""
+
+    type: ClassVar[str] = "set_lineup"
+    label: ClassVar[str] = pgettext("done", "set the line-up")
+    team: int = arg("whole", low=1, high=MAX_LIST, help="the team's number (1 for the first registered)")
+    round: int = arg("round", help="the round of its team match")
+    players: tuple[int, ...] = arg("ids", low=1, high=MAX_BOARDS, help="its players for that match, board 1 first")
+
+    def decide(self, facts) -> list[ev.TournamentEvent]:
+        _team_event(facts)
+        team = facts.teams.get(self.team)
+        if team is None:
+            raise BadTeam(Reason.UNKNOWN_TEAM, team=self.team)
+        config = derive.team_config(facts.config)
+        try:
+            lineup = teams.check_lineup(teams.Team(self.team, team["members"]), self.players, config)
+        except FormatError as refused:
+            raise BadTeam(refused.reason or str(refused), **refused.params) from None
+        rounds = len(teams.round_robin(list(facts.teams)))
+        if not 1 <= self.round <= rounds:
+            raise BadTeam(Reason.NO_TEAM_MATCH, team=self.team, round=self.round)
+        if facts.drawn:
+            meeting = next((m for m in derive.derive(facts, tables=False).teams.meetings
+                            if m.round == self.round and self.team in (m.a, m.b)), None)
+            if meeting is None or meeting.b is None:
+                raise BadTeam(Reason.NO_TEAM_MATCH, team=self.team, round=self.round)
+            if any(s.status in SETTLED or _begun(facts, s.key) for s in meeting.slots):
+                raise BadTeam(Reason.LINEUP_BEGUN, team=self.team, round=self.round)
+        if facts.lineups.get((self.round, self.team), teams.default_lineup(
+                teams.Team(self.team, team["members"]), config)) == lineup:
+            return []
+        return [ev.LineupSet(self.round, self.team, lineup)]
+
+
+def _begun(facts, slot: str) -> bool:
+    link = facts.matches.get(slot)
+    outcome = facts.outcomes.get(link["match_id"]) if link else None
+    return outcome is not None and outcome.started and not outcome.voided
 
 
 def _command_classes(root: type[TournamentCommand]):

@@ -41,6 +41,9 @@ LADDER_UNPLAYED = ("walkover", "cancelled")  # a refused or lapsed challenge: a 
 LEAGUE_UNPLAYED = ("double_loss", "void")  # tournaments.formats.league.UNPLAYED_RULES
 DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
 LADDER, LEAGUE = (Format.LADDER,), (Format.LEAGUE,)
+TEAMS = (Format.TEAM_ROUND_ROBIN,)
+MAX_BOARDS = 9  # a team's boards (3 in the WBGF Club World Championship, 5 in the WBIF's team championship)
+MAX_RESERVES = 4
 
 
 class Reason(Enum):
@@ -51,6 +54,7 @@ class Reason(Enum):
     SWISS_ROUNDS = gettext_noop("a Swiss event needs a number of rounds")
     LADDERS_OWN = gettext_noop("%(key)s is a setting of a ladder")
     LEAGUES_OWN = gettext_noop("%(key)s is a setting of a league")
+    TEAMS_OWN = gettext_noop("%(key)s is a setting of a team event")
     QUALIFIERS_FROM_TABLES = gettext_noop("qualifiers go from a Swiss or a round robin on to a knockout stage")
     GROUPS_ROUND_ROBIN = gettext_noop("groups are a round robin's: each group plays its own round robin")
     REENTRY_INTO_KNOCKOUT = gettext_noop("re-entry is into a knockout: a single elimination, or a staged event's "
@@ -155,6 +159,13 @@ class EventSettings:
     relegate: int | None = setting("whole", "league: how many go down", low=0, high=MAX_FIELD, formats=LEAGUE)
     round_days: int | None = setting("whole", "league: days per round (each round's deadline)", low=1,
                                      high=MAX_DAYS, formats=LEAGUE)
+    boards: int | None = setting("whole", "team event: the boards of a team match (default 3); a team match is won "
+                                          "with a majority of them", low=1, high=MAX_BOARDS, formats=TEAMS)
+    reserves: int | None = setting("whole", "team event: how many reserves a team may list beside its boards "
+                                            "(default 0)", low=0, high=MAX_RESERVES, formats=TEAMS)
+    fixed_order: bool | None = setting("flag", "team event: the board order is fixed for the event (default "
+                                               "true): a line-up keeps the members in the order the team listed "
+                                               "them", formats=TEAMS)
 
     @classmethod
     def checked(cls, format: str, settings) -> EventSettings:
@@ -190,6 +201,8 @@ class EventSettings:
         foreign = [k for k in out if k in set(LADDER_KEYS + LEAGUE_KEYS) - set(own)]
         if foreign:
             raise SettingsError(Reason.LADDERS_OWN if foreign[0] in LADDER_KEYS else Reason.LEAGUES_OWN, key=foreign[0])
+        if format != Format.TEAM_ROUND_ROBIN and (team_key := next((k for k in out if k in TEAM_KEYS), None)):
+            raise SettingsError(Reason.TEAMS_OWN, key=team_key)
         if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
             raise SettingsError(Reason.QUALIFIERS_FROM_TABLES)
         if "groups" in out and format != Format.ROUND_ROBIN:
@@ -208,6 +221,7 @@ KEYS = tuple(SETTINGS)
 BOOLEANS = tuple(k for k, s in SETTINGS.items() if s.kind == "flag")
 LADDER_KEYS = tuple(k for k, s in SETTINGS.items() if Format.LADDER in s.formats)
 LEAGUE_KEYS = tuple(k for k, s in SETTINGS.items() if Format.LEAGUE in s.formats)
+TEAM_KEYS = tuple(k for k, s in SETTINGS.items() if Format.TEAM_ROUND_ROBIN in s.formats)
 # what the director may still change once the draw is made (tournaments.decider judges a change after it)
 AFTER_DRAW = tuple(k for k, s in SETTINGS.items() if s.after_draw)
 

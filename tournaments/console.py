@@ -519,7 +519,7 @@ def _minutes(ms: int) -> str:
 def format_controls(tournament: Tournament, data: dict, named: dict[str, str] | None = None) -> dict:
     """What the event's format offers the director, each None where it has none: stage one to close (and the
     qualifiers it drew), the re-entry (who may buy back in), the ladder (rungs, open challenges), the league
-    (its rounds' deadlines). ``named``: the slots' names for people, by key (the places of the re-entry)."""
+    (its rounds' deadlines), a team event's teams, team matches and table. ``named``: the slots' names for people, by key (the places of the re-entry)."""
     out = {"stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data), "ladder": None, "league": None}
     if out["reentry"] and named is not None:
         out["reentry"]["open"] = [named.get(k, k) for k in out["reentry"]["open"]]
@@ -531,6 +531,7 @@ def format_controls(tournament: Tournament, data: dict, named: dict[str, str] | 
         out["ladder"] = selectors.ladder_data(tournament)
     if data["format"] == stream.Format.LEAGUE and data["drawn"]:
         out["league"] = selectors.league_data(tournament)
+    out["teams"] = selectors.teams_data(tournament) if data["format"] == stream.Format.TEAM_ROUND_ROBIN else None
     return out
 
 

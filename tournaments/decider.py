@@ -25,7 +25,7 @@ from . import config
 from . import derive, tables
 from . import events as ev
 from .refusals import (
-    AllRoundsPaired, AlreadyDrawn, AlreadyEntered, BadDrawMethod, BadPairings, BadRound, BadScore, BadSeeds, BadWinner,
+    AllRoundsPaired, AlreadyDrawn, AlreadyEntered, BadDrawMethod, BadPairings, BadTeam, BadRound, BadScore, BadSeeds, BadWinner,
     ChallengeBegun, ChallengeRefused, CheckInClosed, EventFull, FieldTooSmall, NoPreviousSeason, NotLadder,
     UnknownChallenge, LateEntryClosed, NoMatch, NoResult, NotDrawn, NotEntered, NotFlagged,
     NotInEvent, NotPermitted, NotSwiss, PairingImpossible, ReasonRequired, RoundBegun, RoundNotFinished, SlotNotReady,
@@ -74,6 +74,8 @@ def _enter(facts: State, cmd: c.Enter) -> list:
     pid = cmd.player
     if not cmd.by.official and cmd.by.player != pid:
         raise NotPermitted(Reason.ONLY_YOURSELF)
+    if facts.format == Format.TEAM_ROUND_ROBIN:
+        raise BadTeam(Reason.ENTER_WITH_TEAM)
     if pid in facts.entered and pid not in facts.withdrawn:
         raise AlreadyEntered(Reason.ALREADY_ENTERED)
     limit = facts.config.get("max_players")
@@ -146,6 +148,8 @@ def draw_field(facts: State) -> list[int]:
 def _draw(facts: State, cmd: c.Draw) -> list:
     if facts.drawn:
         raise AlreadyDrawn(Reason.ALREADY_DRAWN)
+    if facts.format == Format.TEAM_ROUND_ROBIN:
+        return _draw_teams(facts, cmd)
     field = draw_field(facts)
     if len(field) < 2:
         raise FieldTooSmall(Reason.TWO_PLAYERS)
@@ -181,6 +185,32 @@ def _draw(facts: State, cmd: c.Draw) -> list:
             raise PairingImpossible(refused.reason or str(refused), **refused.params) from None
         events.append(ev.RoundPaired(1, tuple(tuple(p) for p in pairs), False))
     return events
+
+
+def _draw_teams(facts: State, cmd: c.Draw) -> list:
+    """A team event's draw orders its teams (random, by the mean rating of their board players, or the
+    director's list of team numbers); its ``DrawMade`` lists their members, team by team, each in its own order."""
+    numbers = list(facts.teams)
+    if len(numbers) < 2:
+        raise FieldTooSmall(Reason.TEAMS_DRAW)
+    if cmd.method == "random":
+        order = list(numbers)
+        random.Random(cmd.entropy).shuffle(order)
+    elif cmd.method == "rating":
+        rating = dict(cmd.ratings)
+        boards = derive.team_config(facts.config).boards
+
+        def mean(n: int) -> float:
+            players = facts.teams[n]["members"][:boards]
+            return sum(rating.get(p, 1500.0) for p in players) / len(players)
+        order = sorted(numbers, key=lambda n: (-mean(n), n))
+    elif cmd.method == "manual":
+        order = list(cmd.seeds or ())
+        if sorted(order) != sorted(numbers):
+            raise BadSeeds(Reason.TEAM_SEEDS)
+    else:
+        raise BadDrawMethod(Reason.BAD_DRAW_METHOD)
+    return [ev.DrawMade(tuple(p for n in order for p in facts.teams[n]["members"]), cmd.method)]
 
 
 def _divisions(facts: State, divisions, cmd: c.Draw) -> ev.DivisionsMade:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from published import slots
 from tournaments.formats import double_elimination, ladder, league, places, round_robin, single_elimination, swiss
+from tournaments.formats import teams
 from tournaments.formats.core import READY, Lengths, Pairing, Result
 from tournaments.formats.standings import standings as table
 
@@ -34,6 +35,7 @@ class View:
     awaiting_draw: tuple = ()
     ladder: ladder.Ladder | None = None  # a ladder's rungs, open challenges and history
     league: league.League | None = None  # a league's divisions, with who goes up and down
+    teams: teams.Schedule | None = None  # a team event's team matches and its table of teams
 
 
 def lengths(spec: dict | None, fallback: int = 7) -> Lengths:
@@ -218,7 +220,27 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
                      for d in season.divisions}
         return View(slots=list(season.slots), standings=[r for rows in flights.values() for r in rows],
                     flights=flights, champions=champions, winner=season.winner, league=season)
+    if fmt == Format.TEAM_ROUND_ROBIN:
+        schedule = teams.derive(drawn_teams(facts), results, team_config(c),
+                                lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
+        # each player's own boards, as a round robin's table (the players' pages, the seasons' finishes)
+        rounds = [[Pairing(s.players[0], s.players[1], s.result) for s in schedule.slots if s.round == r]
+                  for r in sorted({s.round for s in schedule.slots})]
+        rows = list(table(list(facts.seeds), rounds, (), bye_is_win=False))
+        return View(slots=list(schedule.slots), standings=rows, flights={"": rows}, teams=schedule)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def team_config(c: dict) -> teams.Config:
+    return teams.Config(boards=c.get("boards", 3), reserves=c.get("reserves", 0),
+                        fixed_order=c.get("fixed_order", True))
+
+
+def drawn_teams(facts: Facts) -> list[teams.Team]:
+    """A team event's teams in the order of its draw (the draw lists their members, team by team)."""
+    seed = {p: i for i, p in enumerate(facts.seeds or ())}
+    drawn = [teams.Team(n, tuple(t["members"])) for n, t in facts.teams.items() if t["members"][0] in seed]
+    return sorted(drawn, key=lambda t: seed[t.members[0]])
 
 
 def ladder_config(c: dict) -> ladder.Config:

@@ -33,7 +33,7 @@ from .services import SWISS_TIEBREAKS
 F = stream.Format
 ALL = tuple(stream.FORMATS)
 KNOCKOUTS = (F.SINGLE_ELIMINATION, F.SWISS, F.ROUND_ROBIN)  # a staged Swiss or round robin ends in a knockout
-ROUNDS = (F.SWISS, F.ROUND_ROBIN, F.LADDER, F.LEAGUE)  # the formats whose matches are played in rounds
+ROUNDS = (F.SWISS, F.ROUND_ROBIN, F.LADDER, F.LEAGUE, F.TEAM_ROUND_ROBIN)  # the formats played in rounds
 TABLES = (F.SWISS, F.ROUND_ROBIN, F.LEAGUE)  # the formats ranked by a table with tie-breaks
 MAX_TIEBREAKS = len(TIEBREAKS)
 LENGTHS_BY_ROUND = re.compile(r"^\s*(\d+)\s*[:=]\s*(\d+)\s*$")
@@ -97,6 +97,8 @@ SECTIONS: list[tuple[str, str, list[tuple[str, tuple[str, ...]]]]] = [
     ("league", _("League"), [
         ("division_size", (F.LEAGUE,)), ("promote", (F.LEAGUE,)), ("relegate", (F.LEAGUE,)),
         ("round_days", (F.LEAGUE,)), ("league_unplayed", (F.LEAGUE,))]),
+    ("teams", _("Teams"), [
+        ("boards", (F.TEAM_ROUND_ROBIN,)), ("reserves", (F.TEAM_ROUND_ROBIN,)), ("fixed_order", (F.TEAM_ROUND_ROBIN,))]),
 ]
 FORMATS_OF = {name: formats for _key, _legend, fields in SECTIONS for name, formats in fields}
 # the setting each field says (a change after the draw is allowed by the setting: config.AFTER_DRAW)
@@ -203,6 +205,14 @@ class EventForm(forms.Form):
                                         initial="double_loss", choices=[
                                             ("double_loss", _("is lost by both players")),
                                             ("void", _("counts for nobody"))])
+
+    boards = setting_field("boards", _("Boards"), _("Each team match is this many matches, board 1 against board "
+                                                    "1 and so on; a majority of them wins it."), initial=3)
+    reserves = setting_field("reserves", _("Reserves"), _("How many more players a team may list, to come in "
+                                                          "for one of its players."), initial=0)
+    fixed_order = forms.BooleanField(label=_("Board order fixed for the event"), required=False, initial=True,
+                                     help_text=_("A team keeps its players in the order it listed them; unticked, "
+                                                 "it sets its order for each team match."))
 
     def __init__(self, *args, user, tournament: Tournament | None = None, facts=None, **kwargs):
         self.user, self.tournament, self.facts = user, tournament, facts
@@ -337,7 +347,8 @@ class EventForm(forms.Form):
         simple = {"rounds": None, "cycles": 1, "groups": 1, "auto_pair": True, "late_entry_until_round": 0,
                   "late_entry_points": 0, "qualifiers": None, "consolation": False, "consolation_feeds": None,
                   "last_chance": False, "reset": True, "reach": 3, "on_win": "take_place", "challenge_days": None,
-                  "refused": "walkover", "division_size": None, "promote": 1, "relegate": 1, "round_days": None}
+                  "refused": "walkover", "division_size": None, "promote": 1, "relegate": 1, "round_days": None,
+                  "boards": 3, "reserves": 0, "fixed_order": True}
         for key, default in simple.items():
             if given(key):
                 value = data.get(key)
@@ -396,7 +407,7 @@ def initial_of(tournament: Tournament, facts) -> dict:
         out[f"{bracket}_rounds"] = _round_lengths(spec)
     for key in ("rounds", "cycles", "groups", "auto_pair", "late_entry_until_round", "late_entry_points", "qualifiers",
                 "consolation", "consolation_feeds", "last_chance", "reset", "reach", "on_win", "challenge_days",
-                "refused", "division_size", "promote", "relegate", "round_days"):
+                "refused", "division_size", "promote", "relegate", "round_days", "boards", "reserves", "fixed_order"):
         if key in c:
             out[key] = c[key]
     if c.get("unplayed"):

@@ -52,6 +52,8 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``JackpotLeft``           a buyer left a jackpot before it started (or withdrew from the night), refunded
 ``JackpotStarted``        a full jackpot is played from now on as its own event, among its buyers
 ``JackpotOf``             (in the jackpot's own event) the night and the jackpot whose knockout it is
+``TeamRegistered``        a team of a team event: its number, name and members (board order, then reserves)
+``LineupSet``             the players a team puts on its boards for one team match (round), board 1 first
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -523,6 +525,35 @@ class JackpotOf(TournamentEvent):
 JACKPOT_EVENTS = (JackpotOpened, JackpotBought, JackpotLeft, JackpotStarted, JackpotOf)
 MONEY_EVENTS = (MoneySet, SidePoolEntered, LotAdded, LotSold, LotBoughtBack, PayoutMade, *JACKPOT_EVENTS)
 
+
+@dataclass(frozen=True)
+class TeamRegistered(TournamentEvent):
+    """A team of a team event: its number (1, 2… in the order they registered), its name and its ``members``,
+    the board order first, then its reserves (``tournaments/formats/teams.py``)."""
+
+    number: int
+    name: str
+    members: tuple[int, ...]
+
+    def fold(self, facts) -> None:
+        facts.teams[self.number] = {"name": self.name, "members": tuple(self.members)}
+
+
+@dataclass(frozen=True)
+class LineupSet(TournamentEvent):
+    """The players ``team`` puts on the boards of its team match of ``round``, board 1 first (none set: the first
+    N members of the team as it registered)."""
+
+    round: int
+    team: int
+    players: tuple[int, ...]
+
+    def fold(self, facts) -> None:
+        facts.lineups[(self.round, self.team)] = tuple(self.players)
+
+
+TEAM_EVENTS = (TeamRegistered, LineupSet)
+
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
 
@@ -534,7 +565,7 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
                 RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, RoundOnlineSet, *LADDER_EVENTS,
                 *LEAGUE_EVENTS,
-                *MONEY_EVENTS)
+                *MONEY_EVENTS, *TEAM_EVENTS)
 }
 # events that change no result, only how the matches to come are played or the event's money: a follower of the
 # results (the seasons, subscribed by published.tournaments.EVENT_TYPES) need not be told of them

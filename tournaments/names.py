@@ -13,7 +13,7 @@ def _bracket(key: str) -> str:
 
 def round_name(bracket: str, round_no: int, rounds: int | None = None) -> str:
     """``Round 2``; in a knockout whose number of rounds is known, its last three by their names."""
-    if bracket in ("swiss", "rr"):
+    if bracket in ("swiss", "rr", "teams"):
         return _("Round %(n)s") % {"n": round_no}
     if bracket == "grand_final":
         return _bracket(bracket) if round_no == 1 else _("Grand final (reset)")
@@ -31,6 +31,9 @@ def slot_name(key: str, rounds: int | None = None) -> str:
         if parts[0] == "rr":
             return _("Cycle %(c)s · round %(n)s · pairing %(t)s") % {
                 "c": int(parts[1][1:]), "n": int(parts[2][1:]), "t": int(parts[3][1:])}
+        if parts[0] == "team":  # a team event's board: team:r2:m1:b3
+            return _("Round %(n)s · team match %(m)s · board %(b)s") % {
+                "n": int(parts[1][1:]), "m": int(parts[2][1:]), "b": int(parts[3][1:])}
         if parts[0] == "ladder":  # ladder:c4
             return _("Challenge %(n)s") % {"n": int(parts[1][1:])}
         if parts[0][:1] == "d" and parts[0][1:].isdigit():  # a league's division and its round robin: d1:rr:c1:r2:t1
@@ -75,7 +78,7 @@ def format_name(fmt: str | None) -> str:
     """An event's format as people say it (the program's is ``single_elimination``)."""
     return {"single_elimination": _("Single elimination"), "double_elimination": _("Double elimination"),
             "swiss": _("Swiss"), "round_robin": _("Round robin"), "ladder": _("Ladder"),
-            "league": _("League")}.get(fmt or "", (fmt or "").replace("_", " "))
+            "league": _("League"), "team_round_robin": _("Team round robin")}.get(fmt or "", (fmt or "").replace("_", " "))
 
 
 def slot_status(status: str) -> str:

@@ -66,6 +66,7 @@ class TournamentRefusal(StrEnum):
     NO_PREVIOUS_SEASON = "no_previous_season"
     SETTINGS_FIXED = "settings_fixed"
     BAD_MONEY = "bad_money"  # the event's money: a lot, a sale, a buy-back, a payee
+    BAD_TEAM = "bad_team"  # a team event: a team, its line-up, its draw
 
 
 class Reason(Enum):
@@ -215,6 +216,19 @@ class Reason(Enum):
     JACKPOT_STARTED = gettext_noop("jackpot %(jackpot)s has started: its seats are final and its buy-ins kept")
     JACKPOT_NOT_FULL = gettext_noop("jackpot %(jackpot)s starts full: %(buyers)s of its %(size)s seats are bought")
     JACKPOT_EVENT = gettext_noop("a jackpot is started by its own event, which the console or the API makes")
+    # a team event
+    NOT_TEAM_EVENT = gettext_noop("teams play in a team event (format team_round_robin)")
+    TEAM_NAME = gettext_noop("a team is named (1 to %(most)s characters)")
+    TEAM_NAME_TAKEN = gettext_noop("there is a team named %(team)s already")
+    TEAM_PLAYERS = gettext_noop("a team lists %(boards)s different players in board order, and at most "
+                                "%(reserves)s reserve(s)")
+    TEAM_PLAYER_TAKEN = gettext_noop("player %(player)s is in team %(team)s already")
+    ENTER_WITH_TEAM = gettext_noop("in a team event a player enters with their team (register_team)")
+    TEAMS_DRAW = gettext_noop("the draw of a team event needs at least two teams")
+    TEAM_SEEDS = gettext_noop("'seeds' lists every team's number exactly once")
+    UNKNOWN_TEAM = gettext_noop("no team number %(team)s in this event")
+    NO_TEAM_MATCH = gettext_noop("team %(team)s plays no team match in round %(round)s")
+    LINEUP_BEGUN = gettext_noop("the team match of team %(team)s in round %(round)s has begun: its line-up stands")
 
 
 class Refused(Refusal):
@@ -301,5 +315,7 @@ ReentryTooLate = _refusal("ReentryTooLate", TournamentRefusal.REENTRY_TOO_LATE,
 ReentriesUsed = _refusal("ReentriesUsed", TournamentRefusal.REENTRIES_USED,
                          "The player has re-entered as many times as the director allows.")
 NoOpenPlace = _refusal("NoOpenPlace", TournamentRefusal.NO_OPEN_PLACE, "Every place kept for re-entries is taken.")
+BadTeam = _refusal("BadTeam", TournamentRefusal.BAD_TEAM,
+                   "The team event does not allow this (a team, its players, its line-up, the draw of teams).")
 SettingsFixed = _refusal("SettingsFixed", TournamentRefusal.SETTINGS_FIXED,
                          "The draw is made: the settings that shape it no longer change.")

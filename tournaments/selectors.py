@@ -13,7 +13,7 @@ from players.selectors import display_names
 from eventlog import store
 
 from . import commands, config, decider, derive, folding, stream
-from .refusals import NotLadder, NotLeague
+from .refusals import BadTeam, NotLadder, NotLeague, Reason
 from .models import LedgerShare, Tournament, TournamentLedger, TournamentSlot, TournamentStanding, TournamentState
 
 
@@ -146,6 +146,7 @@ def bye_rule(fmt: str | None, flight: str) -> str | None:
 
 
 BRACKET_NAMES = {  # lazy: each page reads them in its reader's language
+    "teams": gettext_lazy("Team matches"),
     "main": gettext_lazy("Main"), "consolation": gettext_lazy("Consolation"),
     "last_chance": gettext_lazy("Last Chance"), "winners": gettext_lazy("Winners"), "losers": gettext_lazy("Losers"),
     "grand_final": gettext_lazy("Grand final"), "swiss": gettext_lazy("Rounds"), "rr": gettext_lazy("Rounds"),
@@ -412,6 +413,73 @@ def league_data(tournament: Tournament) -> dict:
         "divisions": divisions,
         "rounds": [{"round": d["round"], "deadline": _when(d["deadline"]), "open": open_by_round.get(d["round"], 0)}
                    for d in decider.deadlines(facts)],
+    }
+
+
+# a team event's table, in the order its criteria rank the teams (tournaments/formats/teams.py)
+TEAM_TIEBREAKS = (
+    ("match_points", gettext_noop("Match points"),
+     gettext_noop("2 for a team match won, 1 drawn, 0 lost")),
+    ("board_points", gettext_noop("Board points"),
+     gettext_noop("the boards won, over every team match")),
+    ("head_to_head", gettext_noop("Head to head"),
+     gettext_noop("the match points of the team matches among the teams still tied")),
+    ("points_difference", gettext_noop("Points difference"),
+     gettext_noop("the match points won minus lost, over every board played")),
+    ("seed", gettext_noop("Draw order"), gettext_noop("the order of the draw")),
+)
+
+
+def team_tie_rule(boards: int, needed: int) -> str:
+    """How a team match is decided, in words: a majority of its boards, and with an even number a draw."""
+    rule = _("A team match is won with %(needed)s of its %(boards)s boards.") % {"needed": needed, "boards": boards}
+    if boards % 2 == 0:
+        rule += " " + _("Boards shared equally once every board is played: a drawn team match (1 match point "
+                        "each).")
+    return rule
+
+
+def teams_data(tournament: Tournament) -> dict:
+    """A team event's teams, its team matches round by round (each board's match and result) and its table of
+    teams with the tie-breaks it is ranked by: derived from the fold of its stream, so a board's corrected result
+    re-derives the team match and the table."""
+    facts, view = tournament_view(tournament)
+    if facts.format != stream.Format.TEAM_ROUND_ROBIN:
+        raise BadTeam(Reason.NOT_TEAM_EVENT)
+    names = display_names(set(facts.entered))
+    team_names = {n: t["name"] for n, t in facts.teams.items()}
+    config = derive.team_config(facts.config)
+    schedule = view.teams
+
+    def board(s) -> dict:
+        return {"board": (s.index - 1) % config.boards + 1, "slot": s.key, "players": list(s.players),
+                "names": [names.get(p, "") for p in s.players], "status": s.status,
+                "winner": s.result.winner if s.result else None,
+                "score": [s.result.winner_points, s.result.loser_points] if s.result else None,
+                "match_id": (facts.matches.get(s.key) or {}).get("match_id")}
+
+    rounds: dict[int, list] = {}
+    for m in schedule.meetings if schedule else ():
+        rounds.setdefault(m.round, []).append({
+            "index": m.index, "teams": [m.a, m.b], "names": [team_names.get(m.a, ""), team_names.get(m.b, "")],
+            "rests": m.b is None, "boards": [board(s) for s in m.slots],
+            "board_wins": list(m.match.board_wins) if m.match else [0, 0],
+            "decided": bool(m.match and m.match.decided), "winner": m.match.winner if m.match else None})
+    return {
+        "id": tournament.pk, "name": tournament.name, "version": facts.version, "drawn": facts.drawn,
+        "boards": config.boards, "reserves": config.reserves, "fixed_order": config.fixed_order,
+        "to_win": config.needed, "tie_rule": team_tie_rule(config.boards, config.needed),
+        "tiebreaks": [{"key": k, "name": _(n), "description": _(d)} for k, n, d in TEAM_TIEBREAKS],
+        "teams": [{"number": n, "name": t["name"], "members": [
+            {"player_id": p, "name": names.get(p, ""), "reserve": i >= config.boards}
+            for i, p in enumerate(t["members"])]} for n, t in facts.teams.items()],
+        "rounds": [{"round": r, "matches": matches} for r, matches in sorted(rounds.items())],
+        "standings": [{"rank": r.rank, "team": r.team, "name": team_names.get(r.team, ""), "played": r.played,
+                       "won": r.won, "drawn": r.drawn, "lost": r.lost, "match_points": r.match_points,
+                       "board_points": r.board_points, "points_for": r.points_for,
+                       "points_against": r.points_against, "head_to_head": r.tiebreaks["head_to_head"]}
+                      for r in (schedule.standings if schedule else ())],
+        "winner": schedule.winner if schedule else None,
     }
 
 

@@ -434,3 +434,80 @@ class LedgerSerializer(serializers.Serializer):
     payouts = serializers.ListField(child=serializers.DictField(), required=False, help_text="the payouts made")
     balances = serializers.ListField(child=serializers.DictField(), required=False,
                                      help_text="per payee: share, paid, owed, overpaid")
+
+
+class TeamMemberSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    reserve = serializers.BooleanField(help_text="listed after the boards: comes in for a player")
+
+
+class TeamSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    members = TeamMemberSerializer(many=True, help_text="board order, then the reserves")
+
+
+class TeamBoardSerializer(serializers.Serializer):
+    board = serializers.IntegerField()
+    slot = serializers.CharField()
+    players = serializers.ListField(child=serializers.IntegerField())
+    names = serializers.ListField(child=serializers.CharField(allow_blank=True))
+    status = serializers.CharField()
+    winner = serializers.IntegerField(allow_null=True)
+    score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    match_id = serializers.CharField(allow_null=True)
+
+
+class TeamMatchSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    teams = serializers.ListField(child=serializers.IntegerField(allow_null=True), help_text="[team, team or null: rests]")
+    names = serializers.ListField(child=serializers.CharField(allow_blank=True))
+    rests = serializers.BooleanField()
+    boards = TeamBoardSerializer(many=True)
+    board_wins = serializers.ListField(child=serializers.IntegerField())
+    decided = serializers.BooleanField()
+    winner = serializers.IntegerField(allow_null=True, help_text="null: undecided, or a drawn team match")
+
+
+class TeamRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    matches = TeamMatchSerializer(many=True)
+
+
+class TeamStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    team = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    match_points = serializers.IntegerField()
+    board_points = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    head_to_head = serializers.IntegerField()
+
+
+class TeamTiebreakSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+
+
+class TeamsSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+    drawn = serializers.BooleanField()
+    boards = serializers.IntegerField()
+    reserves = serializers.IntegerField()
+    fixed_order = serializers.BooleanField()
+    to_win = serializers.IntegerField(help_text="boards that win a team match")
+    tie_rule = serializers.CharField()
+    tiebreaks = TeamTiebreakSerializer(many=True, help_text="the table's criteria, in the order they rank")
+    teams = TeamSerializer(many=True)
+    rounds = TeamRoundSerializer(many=True)
+    standings = TeamStandingSerializer(many=True)
+    winner = serializers.IntegerField(allow_null=True)

@@ -79,6 +79,8 @@ def may_see(user, tournament: Tournament) -> bool:
     """A published event is public; a hidden one (a draft) exists only for its officials and its entrants."""
     if tournament.published or authority.runs_event(user, tournament.director_id):
         return True
+    if getattr(user, "pk", None) is None:  # an anonymous visitor is no entrant (nor a player without an account)
+        return False
     player = Player.objects.filter(user_id=getattr(user, "pk", None)).values_list("pk", flat=True).first()
     if player is None:
         return False
@@ -275,6 +277,10 @@ def tournament_command(*, actor, tournament: Tournament, command: cmds.Tournamen
     player = getattr(command, "player", None)
     if player is not None and not Player.objects.filter(pk=player).exists():
         raise UnknownPlayer(Reason.PLAYER_ID)
+    if isinstance(command, cmds.RegisterTeam):
+        ids = set(command.players) | set(command.reserves)
+        if Player.objects.filter(pk__in=ids).count() != len(ids):
+            raise UnknownPlayer(Reason.PLAYER_ID)
     command = cmds.with_facts(command, by=by)
     if isinstance(command, cmds.Draw):
         command = cmds.with_facts(command, entropy=secrets.randbits(128))  # the OS's secure generator

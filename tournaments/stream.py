@@ -28,6 +28,7 @@ class Format(StrEnum):
     ROUND_ROBIN = "round_robin"
     LADDER = "ladder"
     LEAGUE = "league"
+    TEAM_ROUND_ROBIN = "team_round_robin"  # teams of N boards, each team meeting each other (formats/teams.py)
 
 
 FORMATS = tuple(f.value for f in Format)
@@ -115,6 +116,10 @@ class Facts:
     reentries: list[tuple[int, str]] = field(default_factory=list)  # (player, first-round place), in order
     reentry_closed: bool = False
     money: MoneyFacts = field(default_factory=MoneyFacts)
+    # a team event: its teams by number ({"name", "members": board order, then the reserves}) and the line-ups
+    # set for one team match ((round, team) -> the players, board 1 first; none set: the team's first N members)
+    teams: dict[int, dict] = field(default_factory=dict)
+    lineups: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def staged(self) -> bool:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/commands/", api.TournamentCommands.as_view(), name="tournament-commands"),
     path("tournaments/<int:pk>/ladder/", api.TournamentLadder.as_view(), name="tournament-ladder"),
     path("tournaments/<int:pk>/league/", api.TournamentLeague.as_view(), name="tournament-league"),
+    path("tournaments/<int:pk>/teams/", api.TournamentTeams.as_view(), name="tournament-teams"),
     path("tournaments/<int:pk>/matches/", api.TournamentMatches.as_view(), name="tournament-matches"),
     path("tournaments/<int:pk>/members/import/", api.TournamentMemberImport.as_view(),
          name="tournament-member-import"),

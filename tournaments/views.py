@@ -99,11 +99,14 @@ def _round_html(slots: list[dict], label: str, joined: bool) -> str:
 
 def format_views(tournament: Tournament, data: dict) -> dict:
     """A ladder shows its rungs, challenges and history instead of brackets; a league its division tables (with
-    who goes up and down) and its rounds' deadlines instead of the plain tables."""
+    who goes up and down) and its rounds' deadlines instead of the plain tables; a team event its teams, team
+    matches and table of teams."""
     if data["format"] == Format.LADDER:
         return {"ladder": selectors.ladder_data(tournament), "brackets": [], "standings": []}
     if data["format"] == Format.LEAGUE:
         return {"league": selectors.league_data(tournament), "standings": []}
+    if data["format"] == Format.TEAM_ROUND_ROBIN:  # the table of teams first; each player's boards below it
+        return {"teams": selectors.teams_data(tournament)}
     return {}
 
 

@@ -323,6 +323,16 @@ def test_an_unpublished_event_is_readable_by_those_entered_in_it(world, role):
     assert world.client("unrelated").get(f"/api/tournaments/{world.event.pk}/").status_code == 404
 
 
+@pytest.mark.parametrize("role", ROLES)
+def test_a_team_events_teams_are_read_as_the_event_is(world, role):
+    _team_event(world, registered=True)
+    url = f"/api/tournaments/{world.event.pk}/teams/"
+    assert world.client(role).get(url).status_code == 200
+    Tournament.objects.filter(pk=world.event.pk).update(published=False)
+    hidden = world.client(role).get(url).status_code
+    assert hidden == (200 if role in UNPUBLISHED_READERS | {"player", "opponent"} else 404)
+
+
 @pytest.mark.parametrize("role", [r for r in ROLES if r not in UNPUBLISHED_READERS])
 def test_the_event_list_leaves_unpublished_events_out(world, role):
     Tournament.objects.filter(pk=world.event.pk).update(published=False)
@@ -464,6 +474,18 @@ def _jackpot(world, *, full: bool = False):
         _as_staff(world, world.event, type="buy_jackpot", jackpot="Jackpot", player=_p(world, who))
 
 
+def _team_event(world, *, registered: bool = False):
+    """A team event of the same director, of one board a team; with ``registered`` the player's and the
+    opponent's teams are in it, with a reserve each."""
+    t = services.tournament_create(actor=world.user("director"), name="Teams", format="team_round_robin",
+                                   settings={"boards": 1, "reserves": 1})
+    world.event = t
+    if registered:
+        for n, role in enumerate(("player", "opponent")):
+            _as_staff(world, t, type="register_team", name=f"Team {n + 1}", players=[_p(world, role)],
+                      reserves=[Player.objects.create(display_name=f"Reserve {n + 1}").pk])
+
+
 # name: (set the scene in world.event and return the command, who may send it)
 EVENT_SCENES = {
     "enter someone else": (lambda w: {"type": "enter", "player": Player.objects.create(display_name="Guest").pk},
@@ -516,7 +538,15 @@ EVENT_SCENES = {
                       OFFICIALS),
     "start_jackpot": (lambda w: (_jackpot(w, full=True), {"type": "start_jackpot", "jackpot": "Jackpot"})[1],
                       OFFICIALS),
+    "register_team": (lambda w: (_team_event(w), {"type": "register_team", "name": "Club", "players": [_p(w)]})[1],
+                      OFFICIALS),
+    "set_lineup": (lambda w: (_team_event(w, registered=True), {
+        "type": "set_lineup", "team": 1, "round": 1, "players": [_reserve(w)]})[1], OFFICIALS),
 }
+
+
+def _reserve(world) -> int:
+    return Player.objects.get(display_name="Reserve 1").pk
 
 # a command declared with its own example (tournaments/commands.py) needs no scene: its example, sent to the world's
 # event, is its scene, and who may send it is what it declares

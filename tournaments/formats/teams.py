@@ -26,6 +26,12 @@ formats.
 
 A round robin of teams is played on the same Berger tables as a round robin of players
 (:func:`tournaments.formats.round_robin.berger`); a team left without opponent in a round rests.
+
+* **Its schedule** (:func:`derive`): every team match of every round is its N boards, each an ordinary slot
+  (``team:r{round}:m{team match}:b{board}``, bracket ``teams``), the first-listed team's player first. A round's
+  boards are played once every board of the rounds before it is settled (a round of a team event is a meeting of
+  the teams, and a team sets its line-up for the next one knowing the last): until then its slots wait. The
+  event's winner is the first team of the table once every board is settled.
 """
 
 from __future__ import annotations
@@ -33,8 +39,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .core import FormatError, Reason, Result
+from .core import SETTLED, FormatError, Lengths, Reason, Result, Slot
 from .round_robin import berger
+
+BRACKET = "teams"  # the bracket of a team event's boards
 
 WIN, DRAW, LOSS = 2, 1, 0  # match points of a team match
 
@@ -219,3 +227,74 @@ def round_robin(teams: Sequence[int]) -> list[list[tuple[int, int | None]]]:
         pairs.sort(key=lambda t: t[1] > n)  # the rest (dummy number n + 1) last
         rounds.append([(teams[a - 1], teams[b - 1] if b <= n else None) for a, b in pairs])
     return rounds
+
+
+def board_key(round_no: int, match_no: int, board: int) -> str:
+    return f"team:r{round_no}:m{match_no}:b{board}"
+
+
+def default_lineup(team: Team, config: Config) -> tuple[int, ...]:
+    """The line-up a team plays when it sets none: its first N members, in the order it listed them."""
+    return tuple(team.members[: config.boards])
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """One team match of a round (``b`` None: ``a`` rests), its boards' slots and what they decide."""
+
+    round: int
+    index: int
+    a: int
+    b: int | None
+    slots: tuple[Slot, ...] = ()
+    match: TeamMatch | None = None
+
+
+@dataclass(frozen=True)
+class Schedule:
+    slots: tuple[Slot, ...]
+    meetings: tuple[Meeting, ...]
+    standings: tuple[TeamStanding, ...]
+    winner: int | None  # the first team once every board is settled
+
+
+def derive(teams: Sequence[Team], results: Mapping[str, Result], config: Config,
+           lengths: Lengths = Lengths(), lineups: Mapping[tuple[int, int], Sequence[int]] | None = None) -> Schedule:
+    """Every round of a round robin of ``teams`` (in seed order), its boards and results, and the table.
+    ``lineups``: (round, team) -> the players it put on its boards, board 1 first (none: :func:`default_lineup`).
+    A result whose players are not the board's (a line-up changed since) is left out."""
+    check_teams(teams, config)
+    by_id = {t.id: t for t in teams}
+    lineups = lineups or {}
+    rounds = round_robin([t.id for t in teams])
+    slots: list[Slot] = []
+    meetings: list[Meeting] = []
+    earlier_open = False
+    for r, pairs in enumerate(rounds, 1):
+        round_slots: list[Slot] = []
+        for m, (a, b) in enumerate(pairs, 1):
+            if b is None:
+                meetings.append(Meeting(r, m, a, None))
+                continue
+            sides = tuple(check_lineup(by_id[t], lineups.get((r, t), default_lineup(by_id[t], config)), config)
+                          for t in (a, b))
+            boards, counted = [], {}
+            for i in range(config.boards):
+                key = board_key(r, m, i + 1)
+                players = (sides[0][i], sides[1][i])
+                result = results.get(key)
+                if result is not None and result.players != set(players):
+                    result = None
+                if result is not None:
+                    counted[i + 1] = result
+                boards.append(Slot(key, BRACKET, r, (m - 1) * config.boards + i + 1, players,
+                                   lengths.of(r, len(rounds)), False, result,
+                                   known=(not earlier_open, not earlier_open)))
+            round_slots += boards
+            meetings.append(Meeting(r, m, a, b, tuple(boards),
+                                    team_match(by_id[a], by_id[b], (sides[0], sides[1]), counted, config)))
+        slots += round_slots
+        earlier_open = earlier_open or any(s.status not in SETTLED for s in round_slots)
+    table = standings([t.id for t in teams], [m.match for m in meetings if m.match is not None])
+    done = all(s.status in SETTLED for s in slots)
+    return Schedule(tuple(slots), tuple(meetings), tuple(table), table[0].team if done and table else None)

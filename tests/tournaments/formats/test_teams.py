@@ -108,3 +108,33 @@ def test_line_ups_reserves_and_a_fixed_board_order():
     with pytest.raises(FormatError) as caught:
         played(1, 2, board(11, 22, 3))  # board 1 is 11 v 21
     assert caught.value.reason == Reason.FOREIGN_RESULT
+
+
+def test_a_round_robin_of_teams_is_its_boards_each_round_waiting_for_the_one_before():
+    order = [TEAMS[n] for n in (1, 2, 3, 4)]
+    schedule = tf.derive(order, {}, THREE, tf.Lengths(5))
+    assert len(schedule.slots) == 3 * 2 * 3 and schedule.winner is None
+    first = [s for s in schedule.slots if s.round == 1]
+    assert [(s.key, s.players, s.status) for s in first[:3]] == [
+        ("team:r1:m1:b1", (11, 41), "ready"), ("team:r1:m1:b2", (12, 42), "ready"), ("team:r1:m1:b3", (13, 43), "ready")]
+    assert all(s.status == "waiting" for s in schedule.slots if s.round > 1)
+    # round 1's six boards settled: round 2 is played, round 3 still waits
+    results = {s.key: Result(s.players[0], s.players[1], 5, 0) for s in first}
+    schedule = tf.derive(order, results, THREE, tf.Lengths(5))
+    assert {s.status for s in schedule.slots if s.round == 2} == {"ready"}
+    assert {s.status for s in schedule.slots if s.round == 3} == {"waiting"}
+    assert [(m.a, m.b, m.match.winner) for m in schedule.meetings if m.round == 1] == [(1, 4, 1), (2, 3, 2)]
+    assert [r.team for r in schedule.standings][:2] == [1, 2]
+
+
+def test_a_line_up_set_for_a_round_puts_its_players_on_the_boards_and_a_result_of_another_line_up_is_left_out():
+    config = tf.Config(boards=3, reserves=1, fixed_order=True)
+    team1 = tf.Team(1, (11, 12, 13, 14))
+    order = [team1, TEAMS[2]]
+    stale = {"team:r1:m1:b2": Result(12, 22, 5, 0)}
+    schedule = tf.derive(order, stale, config, lineups={(1, 1): (11, 13, 14)})
+    assert [s.players for s in schedule.slots] == [(11, 21), (13, 22), (14, 23)]
+    assert all(s.result is None for s in schedule.slots)
+    with pytest.raises(FormatError) as refused:
+        tf.derive(order, {}, config, lineups={(1, 1): (13, 11, 14)})
+    assert refused.value.reason == Reason.LINEUP_ORDER
