@@ -64,11 +64,13 @@ bench: $(STAMP)
 bench-load: $(STAMP)
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
-# Scale-out (docs/operations.md "Scaling out"): two gunicorn nodes, two Celery workers and one beat; worker 1 SIGKILLed
-# 10 s into the recording and started again 3 s later, 24 5-point matches played to their end (long enough that the
-# kill happens while they are played: a run that ends before it fails); then bench-load's checks.
-# PostgreSQL and Redis as for the tests (scripts/test-services.sh: the local servers, or throwaway ones).
-SCALE_ARGS ?= --nodes 2 --gunicorn-workers 2 --workers 2 --beat 30 --kill-worker 10 --matches 24 --length 5 --readers 24 --seconds 900
+# Scale-out (docs/operations.md "Scaling out"): two gunicorn nodes, two Celery workers and one beat, reaching a throwaway
+# PostgreSQL through PgBouncer in transaction mode, the anonymous reads on its streaming replica (scripts/pg_clusters.py,
+# as deploy/compose.yaml runs them); worker 1 SIGKILLed 10 s into the recording and started again 3 s later, 24 5-point
+# matches played to their end (long enough that the kill happens while they are played: a run that ends before it
+# fails); then bench-load's checks, and the replica caught up and serving reads.
+# Redis as for the tests (scripts/test-services.sh: the local server, or a throwaway one).
+SCALE_ARGS ?= --pooler --replica --nodes 2 --gunicorn-workers 2 --workers 2 --beat 30 --kill-worker 10 --matches 24 --length 5 --readers 24 --seconds 900
 bench-scale: $(STAMP)
 	scripts/test-services.sh $(BIN)/python bench/load.py $(SCALE_ARGS) $(BENCH_ARGS)
 

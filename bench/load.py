@@ -84,6 +84,9 @@ BIN = ROOT / ".venv" / "bin"
 DB_NAME = "crawford_bench_load"
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import pg_clusters  # noqa: E402 - scripts/pg_clusters.py
 from common import CpuMeter, code_version, recreate_database  # noqa: E402 - bench/common.py
 
 
@@ -114,13 +117,28 @@ def main() -> int:
                         help="send commands without an Idempotency-Key")
     parser.add_argument("--conn-max-age", type=int, help="CONN_MAX_AGE for gunicorn and the worker (default: the "
                         "settings' default, 600; 0: one PostgreSQL connection per request)")
+    parser.add_argument("--pooler", action="store_true",
+                        help="the services reach PostgreSQL through PgBouncer in transaction mode, on a throwaway "
+                             "cluster of this machine (scripts/pg_clusters.py) instead of DATABASE_URL's server")
+    parser.add_argument("--replica", action="store_true",
+                        help="a streaming replica of that throwaway cluster serves the anonymous reads "
+                             "(DATABASE_REPLICA_URL, deploy/replica.py); through the pooler with --pooler")
     parser.add_argument("--keep-logs", action="store_true",
                         help="keep the gunicorn and worker logs (kept anyway on errors)")
     args = parser.parse_args()
     if args.kill_worker is not None and args.workers < 2 and args.restart_after < 0:
         parser.error("--kill-worker with one worker that is never restarted leaves nothing to run the projections")
 
-    url = urlparse(args.database_url)
+    servers = _Topology(args) if args.pooler or args.replica else None
+    try:
+        return _bench(args, servers)
+    finally:
+        if servers is not None:
+            servers.stop()
+
+
+def _bench(args, servers: _Topology | None) -> int:
+    url = urlparse(servers.primary.url("postgres") if servers else args.database_url)
     recreate_database(url, DB_NAME)
     env = dict(
         os.environ, DATABASE_URL=urlunparse(url._replace(path="/" + DB_NAME)), REDIS_URL=args.redis_url,
@@ -133,8 +151,12 @@ def main() -> int:
     )
     if args.conn_max_age is not None:
         env["CONN_MAX_AGE"] = str(args.conn_max_age)
+    # this process (the migrations, the set-up, the checks) reads and writes the primary directly; the services go
+    # the way the topology says
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SECURE_SSL_REDIRECT",
                                            "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE")}, LOG_LEVEL="WARNING")
+    if servers is not None:
+        env.update(servers.service_env(DB_NAME))
     import django
 
     django.setup()
@@ -161,6 +183,8 @@ def main() -> int:
               f"CONN_MAX_AGE={settings.DATABASES['default']['CONN_MAX_AGE']}; "
               f"Idempotency-Key {'on' if args.idempotency else 'off'}; CPython {sys.version.split()[0]}; "
               f"{code_version()}")
+        if servers is not None:
+            print(servers.describe())
         if args.beat is not None:
             print(f"one celery beat: projection sweep every {args.beat:g} s")
         if args.kill_worker is not None:
@@ -181,6 +205,8 @@ def main() -> int:
         killer = _Killer(services, run, args) if args.kill_worker is not None else None
         run.go()
         after = meter.snapshot()
+        if servers is not None:
+            servers.note_connections()
         if killer is not None:
             killer.join()
         run.report()
@@ -200,9 +226,11 @@ def main() -> int:
     print()
     ok_streams = _verify_streams(run.last_state)
     ok_projections = _verify_projections(broker) if caught_up else False
+    ok_servers = servers.report() if servers is not None else True
     killed_as_asked = killer is None or killer.killed
     # an error a service logged fails the run too (a node's "Control server error" passed unremarked once)
-    return 0 if (ok_streams and ok_projections and not run.failed() and killed_as_asked and clean_logs) else 1
+    return 0 if (ok_streams and ok_projections and ok_servers and not run.failed() and killed_as_asked
+                 and clean_logs) else 1
 
 
 # -- set-up -------------------------------------------------------------------------------------
@@ -233,6 +261,99 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class _Topology:
+    """The database servers of a run past one machine's single server: a throwaway primary, PgBouncer in front of it
+    (``--pooler``, transaction mode) and a streaming replica for the anonymous reads (``--replica``), as
+    deploy/compose.yaml runs them (scripts/pg_clusters.py)."""
+
+    def __init__(self, args):
+        self.args = args
+        self.work = Path(tempfile.mkdtemp(prefix="crawford-bench-servers-"))
+        run = self.work / "run"
+        run.mkdir()
+        pg_clusters.owned_by_postgres(self.work, run)
+        self.primary = pg_clusters.Cluster(self.work / "primary", pg_clusters.free_port(), run)
+        self.replica: pg_clusters.Cluster | None = None
+        self.pooler: pg_clusters.PgBouncer | None = None
+        self.connections: dict[str, tuple[int, int]] = {}  # pool -> (client, server) connections after the run
+        try:
+            # the primary's tuning as the bench's usual server has it by default: only its place differs
+            self.primary.init({"max_connections": "200"})
+            self.primary.start()
+            if args.replica:
+                self.replica = self.primary.replica(self.work / "replica", pg_clusters.free_port())
+            if args.pooler:
+                pools = {DB_NAME: (self.primary, DB_NAME)}
+                if self.replica is not None:
+                    pools[DB_NAME + "_replica"] = (self.replica, DB_NAME)
+                self.pooler = pg_clusters.PgBouncer(run, pg_clusters.free_port(), pools)
+                self.pooler.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def service_env(self, database: str) -> dict[str, str]:
+        """The settings of the gunicorn nodes, the workers and the beat."""
+        env = {}
+        if self.pooler is not None:
+            env["DATABASE_URL"] = self.pooler.url(database)
+            env["DATABASE_TRANSACTION_POOLER"] = "1"
+            if not self.pooler.prepared_statements:
+                env["DATABASE_PREPARED_READS"] = "0"  # PgBouncer < 1.21 carries none between its server connections
+        if self.replica is not None:
+            env["DATABASE_REPLICA_URL"] = (self.pooler.url(database + "_replica") if self.pooler is not None
+                                           else self.replica.url(database))
+        return env
+
+    def describe(self) -> str:
+        parts = [f"throwaway PostgreSQL primary on 127.0.0.1:{self.primary.port}"]
+        if self.replica is not None:
+            parts.append(f"its streaming replica on 127.0.0.1:{self.replica.port} for the anonymous reads")
+        if self.pooler is not None:
+            version = ".".join(map(str, self.pooler.version))
+            parts.append(f"PgBouncer {version} on 127.0.0.1:{self.pooler.port} in transaction mode in front of "
+                         + ("both" if self.replica is not None else "it") + ", prepared statements "
+                         + ("carried" if self.pooler.prepared_statements else "off (before 1.21 it carries none)"))
+        return "; ".join(parts)
+
+    def note_connections(self) -> None:
+        """The pooler's client and server connections while the services still hold theirs."""
+        if self.pooler is not None:
+            servers = collections.Counter(row["database"] for row in self.pooler.show("SERVERS"))
+            clients = collections.Counter(row["database"] for row in self.pooler.show("CLIENTS"))
+            self.connections = {name: (clients[name], servers[name]) for name in self.pooler.databases}
+
+    def report(self) -> bool:
+        """What went through the pooler and to the replica; False if the replica served no read or fell behind."""
+        ok = True
+        if self.pooler is not None:
+            stats = {row["database"]: row for row in self.pooler.show("STATS")}
+            for name in self.pooler.databases:
+                row = stats.get(name, {})
+                clients, servers = self.connections.get(name, (0, 0))
+                print(f"PgBouncer {name}: {int(row.get('total_xact_count', 0)):,} transactions, "
+                      f"{int(row.get('total_query_count', 0)):,} statements; after the recording the services held "
+                      f"{clients} client connections open on {servers} server connections")
+        if self.replica is not None:
+            caught_up = self.replica.replayed(self.primary)
+            reads = int(self.replica.sql("SELECT xact_commit FROM pg_stat_database WHERE datname = "
+                                         f"'{DB_NAME}'") or 0)
+            print(f"replica: {reads:,} transactions served; replayed everything the primary wrote: "
+                  f"{'yes' if caught_up else 'NO'}")
+            if reads == 0:
+                print("    the anonymous reads did not reach the replica")
+            ok = caught_up and reads > 0
+        return ok
+
+    def stop(self) -> None:
+        if self.pooler is not None:
+            self.pooler.stop()
+        for cluster in (self.replica, self.primary):
+            if cluster is not None:
+                cluster.stop()
+        shutil.rmtree(self.work, ignore_errors=True)
 
 
 class _Services:

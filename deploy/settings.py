@@ -169,6 +169,12 @@ if os.environ.get("DATABASE_REPLICA_URL"):
     # the tests' database of a replica is the primary's (the same server, its own connection): Django creates none
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
     DATABASE_ROUTERS = ["deploy.replica.ReplicaRouter"]
+# Behind a pooler in transaction mode (PgBouncer: deploy/compose.yaml), a server connection is a client's for one
+# transaction only: a server-side cursor (Django's QuerySet.iterator() outside a transaction) would be gone before
+# its next fetch. Migrations go to the server directly (a DDL's locks and a long transaction have no place in a pool)
+if env_bool("DATABASE_TRANSACTION_POOLER", False):
+    for _alias in DATABASES.values():
+        _alias["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -41,15 +41,17 @@ def shared_lock(name: str) -> None:
 @contextmanager
 def _exclusive(name: str):
     """The rebuild's hold on the projection, on a connection of its own (the worker processes start with none of
-    the parent's: Django's connections are closed before they fork, and this one is never theirs to use)."""
+    the parent's: Django's connections are closed before they fork, and this one is never theirs to use).
+
+    Held by a transaction left open for the rebuild's length: a pooler in transaction mode (PgBouncer) keeps one
+    server connection for it, where a session's lock would stay on whichever server connection took it, held
+    after the rebuild or released by another client's reset."""
     # the backend's own connection, made as Django makes its (the same options), but never handed to Django
     with connection.get_new_connection(connection.get_connection_params()) as held:
         held.autocommit = True
-        held.execute("SELECT pg_advisory_lock(%s, %s)", [_NAMESPACE, _key(name)])
-        try:
+        with held.transaction():
+            held.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_NAMESPACE, _key(name)])
             yield
-        finally:
-            held.execute("SELECT pg_advisory_unlock(%s, %s)", [_NAMESPACE, _key(name)])
 
 
 def rebuild(name: str, workers: int, meanwhile: Callable[[], None] = lambda: None) -> int:

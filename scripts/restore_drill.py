@@ -30,7 +30,6 @@ import os
 import random
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -39,6 +38,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import pg_clusters  # noqa: E402 - scripts/pg_clusters.py
 
 
 # the compose deployment's backup script: the drill archives, backs up, prunes and restores through it
@@ -51,37 +53,8 @@ def archive_settings(script: str | Path, archive: str | Path) -> dict[str, str]:
             "archive_command": f"sh {script} archive %p %f {archive}", "archive_timeout": "300"}
 
 
-def _bin() -> Path:
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name))
-    if not found:
-        sys.exit("no PostgreSQL server binaries (apt-get install postgresql)")
-    return found[-1].parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Cluster:
-    """A throwaway PostgreSQL cluster run as ``postgres`` when this runs as root (initdb refuses root)."""
-
-    def __init__(self, data: Path, port: int, run: Path):
-        self.data, self.port, self.run, self.bin = data, port, run, _bin()
-
-    def cmd(self, name: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        argv = [str(self.bin / name), *args]
-        if os.geteuid() == 0:
-            argv = ["runuser", "-u", "postgres", "--", *argv]
-        return subprocess.run(argv, check=check, capture_output=True, text=True)
-
-    def start(self) -> None:
-        self.cmd("pg_ctl", "-D", str(self.data), "-l", str(self.run / f"{self.data.name}.log"), "-w", "-t", "300",
-                 "-o", f"-p {self.port} -k {self.run} -c listen_addresses=127.0.0.1", "start")
-
-    def stop(self) -> None:
-        self.cmd("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop", check=False)
+class Cluster(pg_clusters.Cluster):
+    """A throwaway cluster (scripts/pg_clusters.py) that also runs the compose deployment's backup steps."""
 
     def backup(self, step: str, *args: str) -> str:
         """A step of deploy/compose/backup.sh, the compose deployment's own, against this cluster; its last line."""
@@ -91,10 +64,6 @@ class Cluster:
             argv = ["runuser", "-u", "postgres", "--", *argv]
         done = subprocess.run(argv, check=True, capture_output=True, text=True)
         return (done.stdout.strip().splitlines() or [""])[-1]
-
-    def sql(self, statement: str) -> str:
-        return self.cmd("psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "postgres", "-tAc",
-                        statement).stdout.strip()
 
 
 def _start_segment(base: Path) -> str:
@@ -168,11 +137,8 @@ def main() -> None:
     archive, run = work / "archive", work / "run"
     archive.mkdir()
     run.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(work, "postgres")
-        for d in (archive, run):
-            shutil.chown(d, "postgres")
-    port = _free_port()
+    pg_clusters.owned_by_postgres(work, archive, run)
+    port = pg_clusters.free_port()
     primary = Cluster(work / "primary", port, run)
     restored = Cluster(work / "restored", port, run)  # the same port: the application's settings do not change
     try:
@@ -187,9 +153,7 @@ def main() -> None:
 
 
 def _drill(args, work: Path, archive: Path, primary: Cluster, restored: Cluster) -> None:
-    primary.cmd("initdb", "-D", str(primary.data), "-U", "postgres", "--auth=trust")
-    with open(primary.data / "postgresql.conf", "a") as conf:
-        conf.write("".join(f"\n{name} = '{value}'" for name, value in archive_settings(BACKUP_SCRIPT, archive).items()))
+    primary.init(archive_settings(BACKUP_SCRIPT, archive))
     primary.start()
     primary.sql("CREATE DATABASE crawford")
 
