@@ -38,6 +38,8 @@ def match_create(
     rated: bool = True,
     clock: dict | None = None,
     online_rule: dict | None = None,
+    partner0: Player | None = None,
+    partner1: Player | None = None,
 ) -> MatchRecord:
     """Register a new match between two players: a match to ``length`` points (odd) or a money session (0).
 
@@ -53,6 +55,10 @@ def match_create(
     ``dice`` is where every roll of the match comes from, fixed here by whoever creates it (the event's
     director, through the event's settings): ``server`` or ``board``. A player recording cannot switch.
 
+    ``partner0`` and ``partner1`` make it a consultation match: two players a side, each side named by both of
+    them ("Ada & Bruno") on the match, its pages and its exports; either partner records for their side. It is
+    never rated (a move is the pair's, not either player's).
+
     ``clock`` is its round's clock rule (``games.clocks.checked_rule``): a clock its round requires is set with
     the match, standing still until the opening roll.
 
@@ -62,11 +68,15 @@ def match_create(
         raise BadCommand(Reason.DICE_SOURCE, choices=", ".join(streams.DICE_SOURCES))
     if player0.pk == player1.pk:
         raise engine_errors.InvalidAction(Reason.TWO_DIFFERENT_PLAYERS)
+    consultation = partner0 is not None or partner1 is not None
+    if consultation and (partner0 is None or partner1 is None
+                         or len({player0.pk, player1.pk, partner0.pk, partner1.pk}) != 4):
+        raise engine_errors.InvalidAction(Reason.CONSULTATION_PAIRS)
     _check_in_range("length", length, 0, limits.MAX_MATCH_LENGTH)
     _check_in_range("automatic_doubles", automatic_doubles, 0, limits.MAX_AUTOMATIC_DOUBLES)
     _check_in_range("cube_limit", cube_limit, 0, limits.MAX_CUBE)
     start = cmd.StartMatch(
-        _distinct_names(player0, player1),
+        _side_names(player0, partner0, player1, partner1) if consultation else _distinct_names(player0, player1),
         length,
         crawford=crawford,
         jacoby=jacoby,
@@ -76,8 +86,10 @@ def match_create(
         cube_limit=cube_limit or limits.MAX_CUBE,
     )
     registration = checked_registration(published, officiating_director_id, rating_ramp, tournament_id)
-    if rated is not True:  # said only of an unrated match: every other registration stays as it was
+    if rated is not True or consultation:  # said only of an unrated match: every other registration stays as it was
         registration["rated"] = False
+    if consultation:
+        registration["partners"] = [partner0.pk, partner1.pk]
     if (rule := clocks.checked_rule(clock)) is not None:
         registration["clock"] = rule
     if online_rule is not None:
@@ -115,6 +127,18 @@ def _distinct_names(player0: Player, player1: Player) -> tuple[str, str]:
         tag = f" ({player.pk})"
         tagged.append(player.display_name[: limits.MAX_NAME - len(tag)] + tag)
     return tagged[0], tagged[1]
+
+
+def _side_names(player0: Player, partner0: Player, player1: Player, partner1: Player) -> tuple[str, str]:
+    """A consultation match's sides as it shows them: both players of each ("Ada & Bruno"), within MAX_NAME."""
+    names = []
+    for first, second in ((player0, partner0), (player1, partner1)):
+        half = (limits.MAX_NAME - 3) // 2
+        a, b = first.display_name, second.display_name
+        if len(a) + len(b) + 3 > limits.MAX_NAME:
+            a, b = a[:half], b[:half]
+        names.append(f"{a} & {b}")
+    return names[0], names[1]
 
 
 def open_stream(

@@ -20,6 +20,8 @@ from .streams import Ending, MatchRecord
 def rated_event(command: SetRated, record: MatchRecord) -> list[NewEvent]:
     if not isinstance(command.rated, bool):
         raise BadCommand(Reason.RATED_FLAG)
+    if command.rated and record.consultation:
+        raise BadCommand(Reason.CONSULTATION_UNRATED)
     return [NewEvent(streams.RATED_SET, {"rated": command.rated})]
 
 

@@ -41,6 +41,9 @@ class Reason(Enum):
     UNKNOWN_COMMAND_TYPE = gettext_noop("unknown command type %(type)s; expected one of %(types)s")
     UNKNOWN_COMMAND = gettext_noop("unknown command %(command)s; expected one of %(types)s")
     TWO_DIFFERENT_PLAYERS = gettext_noop("a match needs two different players")
+    CONSULTATION_PAIRS = gettext_noop("a consultation match has two players a side: give both partners, four "
+                                      "different players")
+    CONSULTATION_UNRATED = gettext_noop("a consultation match is not rated: its moves are each pair's together")
     EVENT_MATCHES = gettext_noop("the matches of an event are created by the event (its director's commands), not "
                                  "here; leave out 'tournament' for a casual match")
     EXPECTED_VERSION = gettext_noop("'expected_version' (the version of the match you are looking at) is required")

@@ -18,16 +18,19 @@ def is_official(user, record: MatchRecord) -> bool:
 
 
 def seat_of(user, record: MatchRecord) -> int | None:
-    """0 or 1 if ``user`` is one of the match's players."""
-    return authority.seat_in_match(user, record.player_ids)
+    """0 or 1 if ``user`` is one of the match's players (in a consultation match, either player of a side)."""
+    seat = authority.seat_in_match(user, record.player_ids)
+    if seat is None and record.partner_ids is not None:
+        seat = authority.seat_in_match(user, record.partner_ids)
+    return seat
 
 
 def can_read(user, record: MatchRecord) -> bool:
     return record.published or is_official(user, record) or seat_of(user, record) is not None
 
 
-def check_may_create(user, players: tuple[Player, Player]) -> None:
-    """A casual match (outside any event: an event creates its own): one of the two players or an official."""
+def check_may_create(user, players: tuple[Player, ...]) -> None:
+    """A casual match (outside any event: an event creates its own): one of its players or an official."""
     if not user or not user.is_authenticated:
         raise Forbidden(Reason.LOG_IN_TO_CREATE)
     if authority.officiates_everything(user) or any(p.user_id == user.pk for p in players):

@@ -25,7 +25,8 @@ def match_state_data(record: MatchRecord) -> dict:
         "id": record.stream_id,
         "version": record.version,
         "players": [
-            {"seat": i, "player_id": record.player_ids[i], "name": s.players[i]} for i in (0, 1)
+            {"seat": i, "player_id": record.player_ids[i], "name": s.players[i],
+             "partner_id": record.partner_ids[i] if record.partner_ids else None} for i in (0, 1)
         ],
         "tournament_id": record.tournament_id,
         "length": s.length,

@@ -132,6 +132,11 @@ class MatchRecord:
     clock_rule: dict | None = None  # its round's clock rule, from its registration (games/clocks.py)
     # played online (games/online.py): the disconnect clock's limit, the start deadline and how late loses
     online: dict | None = None
+    partner_ids: tuple[int, int] | None = None  # a consultation match: each seat's second player
+
+    @property
+    def consultation(self) -> bool:
+        return self.partner_ids is not None
 
     @property
     def finished(self) -> bool:
@@ -245,6 +250,7 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
                 awaiting_confirmation=bool(payload.get("awaiting_confirmation", False)),
                 clock_rule=payload.get("clock"),
                 online=payload.get("online"),
+                partner_ids=tuple(payload["partners"]) if payload.get("partners") else None,
             )
         elif kind == OFFICIAL_ASSIGNED:
             changes["officiating_director_id"] = payload["officiating_director_id"]

@@ -27,8 +27,9 @@ def _registered_v1(payload: dict) -> dict:
 
 @dataclass(frozen=True)
 class MatchRegistered(MatchFact):
-    """Who plays (``player_ids``, the seats' players), its rating ramp and whether it counts: rated, public,
-    vouched for (an import waits for the other player's ``ImportConfirmed``)."""
+    """Who plays (``player_ids``, the seats' players; ``partners`` their partners in a consultation match), its
+    rating ramp and whether it counts: rated, public, vouched for (an import waits for the other player's
+    ``ImportConfirmed``)."""
 
     schema_version = 2
     upcasts = (Upcaster("MatchRegistered", 1, _registered_v1),)
@@ -40,6 +41,9 @@ class MatchRegistered(MatchFact):
     awaiting_confirmation: bool = False
     tournament_id: int | None = None
     officiating_director_id: int | None = None
+    # a consultation match: each side's second player (``player_ids`` the first), who plays the side's checkers
+    # with them; never rated (docs/features.md, "Consultation matches")
+    partners: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,8 @@ class _Batch:
                 return  # an import nobody has vouched for yet: not a result until ImportConfirmed
             p0, p1 = (self.alias.get(p, p) for p in fact.player_ids)
             self.add_match(RatedMatch(key=key, player0_id=p0, player1_id=p1, ramp=fact.rating_ramp,
-                                      unrated=fact.rated is False, hidden=fact.published is False))
+                                      unrated=fact.rated is False or fact.partners is not None,
+                                      hidden=fact.published is False))
             return
         if isinstance(fact, m.ImportConfirmed):
             self.on_import_confirmed(event, fact)

@@ -90,6 +90,10 @@ class FinalScore(_Pair):
 class MatchCreateSerializer(serializers.Serializer):
     player0 = serializers.IntegerField(help_text="Player id of the first player")
     player1 = serializers.IntegerField(help_text="Player id of the second player")
+    partner0 = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                        help_text="a consultation match: player0's partner (give both partners)")
+    partner1 = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                        help_text="a consultation match: player1's partner; never rated")
     length = serializers.IntegerField(
         min_value=0, max_value=limits.MAX_MATCH_LENGTH,
         help_text=f"Match length (odd, at most {limits.MAX_MATCH_LENGTH}: gnubg's Match ID holds 15 bits), "
@@ -473,7 +477,8 @@ class EventSerializer(serializers.Serializer):
 class _Seat(serializers.Serializer):
     seat = serializers.IntegerField()
     player_id = serializers.IntegerField(allow_null=True)
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="a consultation match names both players of the side: \"Ada & Bruno\"")
+    partner_id = serializers.IntegerField(allow_null=True, help_text="a consultation match: the side's second player")
 
 
 class _Options(serializers.Serializer):

@@ -83,9 +83,12 @@ class MatchListCreate(APIView):
         data = dict(form.validated_data)
         player0 = get_object_or_404(Player, pk=data.pop("player0"))
         player1 = get_object_or_404(Player, pk=data.pop("player1"))
-        check_may_create(request.user, (player0, player1))
+        partners = [None if pk is None else get_object_or_404(Player, pk=pk)
+                    for pk in (data.pop("partner0"), data.pop("partner1"))]
+        check_may_create(request.user, (player0, player1, *[p for p in partners if p is not None]))
         with transaction.atomic():  # the answer is rendered before the commit: no error answered after it
-            record = match_create(actor=request.user, player0=player0, player1=player1, **data)
+            record = match_create(actor=request.user, player0=player0, player1=player1, partner0=partners[0],
+                                  partner1=partners[1], **data)
             body = selectors.match_state_data(record)
         return Response(body, status=status.HTTP_201_CREATED)
 
