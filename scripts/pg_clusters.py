@@ -105,6 +105,13 @@ class Cluster:
         return False
 
 
+# The pooling deploy/compose/pgbouncer.ini sets, as the bench's pooler runs it (tests/deploy/test_compose_pooling.py)
+POOLING = {"pool_mode": "transaction", "default_pool_size": "20", "max_client_conn": "1000",
+           # psycopg sends none of these; libpq-based tools may
+           "ignore_startup_parameters": "extra_float_digits,options"}
+PREPARED_STATEMENTS = {"max_prepared_statements": "200"}  # PgBouncer 1.21 and later
+
+
 class PgBouncer:
     """PgBouncer in transaction mode on ``port``: each of ``databases`` (its name for clients -> the cluster and
     database it pools) reached as postgres, trusted, on 127.0.0.1.
@@ -114,8 +121,8 @@ class PgBouncer:
     transaction to the next. ``prepared_statements`` says whether this one carries them
     (``max_prepared_statements``, 1.21 and later)."""
 
-    def __init__(self, run: Path, port: int, databases: dict[str, tuple[Cluster, str]], pool_size: int = 20):
-        self.run, self.port, self.databases, self.pool_size = run, port, databases, pool_size
+    def __init__(self, run: Path, port: int, databases: dict[str, tuple[Cluster, str]]):
+        self.run, self.port, self.databases = run, port, databases
         self.binary = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
         if not Path(self.binary).exists():
             _apt_install("pgbouncer")
@@ -137,13 +144,11 @@ class PgBouncer:
         settings = {
             "listen_addr": "127.0.0.1", "listen_port": str(self.port), "unix_socket_dir": str(self.run),
             "auth_type": "trust", "auth_file": str(self.run / "pgbouncer-users.txt"), "admin_users": "postgres",
-            "pool_mode": "transaction", "default_pool_size": str(self.pool_size), "max_client_conn": "1000",
-            # psycopg sends none of these, libpq-based tools may
-            "ignore_startup_parameters": "extra_float_digits,options",
+            **POOLING,
             "logfile": str(self.run / "pgbouncer.log"), "pidfile": str(self.run / "pgbouncer.pid"),
         }
         if self.prepared_statements:
-            settings["max_prepared_statements"] = "200"
+            settings.update(PREPARED_STATEMENTS)
         return "[databases]\n" + databases + "\n[pgbouncer]\n" + "".join(f"{k} = {v}\n" for k, v in settings.items())
 
     def start(self) -> None:
