@@ -109,7 +109,7 @@ def press_due(state: MatchState) -> int | None:
     """Whose press the game now calls for: the running clock's player once the game waits on the other (or is
     over), at an opening roll's end the lower die's; None when none is due."""
     clock = state.clock
-    if clock is None or clock.paused or state.phase == OVER and clock.running is None:
+    if clock is None or clock.paused or state.phase == OVER:  # a match over takes no press: its clock is done
         return None
     if clock.running is None:
         return presser_of(state) if state.in_game else None

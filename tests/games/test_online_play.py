@@ -196,6 +196,13 @@ def test_the_server_presses_the_clock_for_the_player_who_has_acted(people, api, 
     mover.send(type="move", move=mover.match["legal_moves"][0])
     assert mover.match["clock"]["running"] == 1 - on_roll
     assert mover.match["clock"]["reserves"][on_roll] == 6 * 60 * SECOND - 8 * SECOND  # 12 s of delay, then 8
+    # the match's end takes no press (the engine takes nothing once a match is over): it ends as at the board
+    waiting = (first, second)[1 - on_roll]
+    waiting.refresh()
+    waiting.send(type="resign", kind="backgammon")
+    mover.refresh()
+    mover.send(type="accept_resignation")
+    assert mover.match["finished"] and mover.match["winner"] == on_roll and not mover.match["clock"]["fallen"]
 
 
 def test_a_member_challenges_another_who_accepts_and_the_online_match_is_theirs(people, api, time, make_user):

@@ -177,6 +177,7 @@
   window.addEventListener("resize", () => { if (Crawford.upright(svg, 44) !== upright) { upright = !upright; draw(); } });
 
   function render(message, isError) {
+    document.body.dataset.version = state.version;  // which version the screen shows (a test, a bench, waits on it)
     draw();
     $("score").textContent = `${state.score[0]}–${state.score[1]}`;
     const crawford = state.crawford ? ` · ${gettext("Crawford game (no cube)")}` : "";
@@ -424,7 +425,7 @@
     const shown = Crawford.clockShown(c, clockRead);
     const fallen = c.running !== null && !c.paused && inGame() && shown.reserves[c.running] === 0 && shown.delay === 0;
     for (const seat of [0, 1]) {
-      const side = $(`clock-${seat}`), runs = c.running === seat && !c.paused;
+      const side = $(`clock-${seat}`), runs = c.running === seat && !c.paused && !state.finished;
       side.querySelector(".clock-name").textContent = name(seat);
       side.querySelector(".clock-time").textContent = Crawford.clockText(shown.reserves[seat]);
       side.querySelector(".clock-delay").textContent = runs && c.delay ? `+${Math.ceil(shown.delay / 1000)}` : "";
