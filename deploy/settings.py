@@ -106,6 +106,8 @@ TOURNAMENT_RATINGS_PROVIDER = "ratings.selectors.TournamentRatings"
 PUBLISHED_EVENTS_PROVIDER = "tournaments.selectors.published_event_ids"
 # and what the seasons ask of an event (published.tournaments.EventFinishes: its places and wins): a function of its id
 EVENT_FINISHES_PROVIDER = "tournaments.finishes.event_finishes"
+# and of a chouette session the club counts in a season (published.chouettes.ChouetteSheet): a function of its id
+CHOUETTE_SHEET_PROVIDER = "games.chouettes.season_sheet"
 # a refusal in the reader's language, from the refusals' catalogue (the API's): the console says them too
 REFUSAL_TEXT = "deploy.refusals.said"
 # what `manage.py load_demo` adds after its club night, each a function of (director=, club=, players=, event=,

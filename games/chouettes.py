@@ -20,6 +20,7 @@ from eventlog import live, store
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections_and_tell
 from games.engine import chouette as engine
+from published.chouettes import ChouetteSheet
 
 from .errors import BadCommand, MatchNotFound, Reason
 from .forbidden import Forbidden
@@ -173,6 +174,13 @@ def chouette_load(stream_id: str) -> Chouette:
     if not rows or rows[0].stream_type != STREAM_TYPE:
         raise MatchNotFound(Reason.NO_CHOUETTE, chouette=stream_id[:60])
     return fold(stream_id, rows)
+
+
+def season_sheet(stream_id: str) -> ChouetteSheet:
+    """The session sheet as a season counts it (``settings.CHOUETTE_SHEET_PROVIDER``); MatchNotFound for no such
+    chouette."""
+    state = chouette_load(stream_id).state
+    return ChouetteSheet(stream_id, tuple(state.sheet), len(state.games))
 
 
 def may_record(user, chouette: Chouette) -> bool:

@@ -57,7 +57,9 @@ class SeasonCommands(APIView):
     @extend_schema(
         request=bodies.SeasonCommandSerializer, parameters=[IDEMPOTENCY_KEY],
         responses={200: bodies.SeasonCommandAnswerSerializer, 409: ErrorSerializer, **REFUSALS},
-        description="add_event, remove_event, or set_rule (a new version from a date); a refusal's code says why.",
+        description="add_event, remove_event, set_rule (a new version from a date), add_chouette (the club counts "
+                    "a chouette night: its session and which player each name on its sheet is) or remove_chouette; "
+                    "a refusal's code says why.",
     )
     def post(self, request, pk: int):
         season = get_object_or_404(Season, pk=pk)
@@ -72,6 +74,13 @@ class SeasonCommands(APIView):
                 tournament = get_object_or_404(Tournament, pk=data["tournament"])
                 version = services.season_add_event(actor=request.user, season=season, tournament=tournament,
                                                     on=data.get("on"), expected_version=expected)
+            elif kind == "add_chouette":
+                version = services.season_add_chouette(actor=request.user, season=season, chouette=data["chouette"],
+                                                       players=data["players"], on=data.get("on"),
+                                                       expected_version=expected)
+            elif kind == "remove_chouette":
+                version = services.season_remove_chouette(actor=request.user, season=season,
+                                                          chouette=data["chouette"], expected_version=expected)
             elif kind == "remove_event":
                 version = services.season_remove_event(actor=request.user, season=season,
                                                        tournament_id=data["tournament"], expected_version=expected)

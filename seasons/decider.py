@@ -6,6 +6,9 @@ commands (pure Python, no Django: the service looks up what only the database kn
 ``EventAddedToSeason``     an event counts in the season, on its date (the date picks the rule version)
 ``EventRemovedFromSeason`` an event no longer counts
 ``ScoringRuleSet``         version n of the scoring rule, in force from a date (``seasons/scoring.py``)
+``ChouetteAddedToSeason``  the club counts a chouette night in the season: its session, its date and which
+                           player each name on its sheet is
+``ChouetteRemovedFromSeason``  a chouette night no longer counts
 =========================  ==================================================================================
 """
 
@@ -23,7 +26,8 @@ MAX_EVENTS = 500
 MAX_VERSIONS = 100
 
 OPENED, ADDED, REMOVED, RULE_SET = "SeasonOpened", "EventAddedToSeason", "EventRemovedFromSeason", "ScoringRuleSet"
-EVENT_TYPES = (OPENED, ADDED, REMOVED, RULE_SET)
+CHOUETTE_ADDED, CHOUETTE_REMOVED = "ChouetteAddedToSeason", "ChouetteRemovedFromSeason"
+EVENT_TYPES = (OPENED, ADDED, REMOVED, RULE_SET, CHOUETTE_ADDED, CHOUETTE_REMOVED)
 
 
 def stream_id_of(season_pk: int) -> str:
@@ -67,6 +71,12 @@ class Reason(Enum):
     NO_SUCH_CLUB = gettext_noop("no such club")
     RULE_TOO_LONG = gettext_noop("the rule is longer than %(n)s characters")
     RULE_NOT_JSON = gettext_noop("the rule is not JSON: %(why)s")
+    CHOUETTE_IN_SEASON = gettext_noop("this chouette night is in the season already")
+    CHOUETTE_NOT_IN_SEASON = gettext_noop("this chouette night is not in the season")
+    CHOUETTE_PLAYERS = gettext_noop("'players' maps names on the chouette's sheet to players: {\"Ann\": 12}, at "
+                                    "least one, each player once")
+    NOT_ON_SHEET = gettext_noop("%(name)s is not on the chouette's sheet")
+    NO_SUCH_CHOUETTE = gettext_noop("no such chouette")
     UNKNOWN_ACTION = gettext_noop("unknown action: nothing was recorded")
 
 
@@ -88,6 +98,8 @@ class SeasonState:
     kind: str = "season"
     events: dict[int, date] = field(default_factory=dict)  # tournament pk -> the event's date in the season
     versions: list[scoring.Version] = field(default_factory=list)
+    # chouette nights the club counts: session stream id -> {"on": date, "players": {name on its sheet: player id}}
+    chouettes: dict[str, dict] = field(default_factory=dict)
 
 
 def evolve(state: SeasonState, event_type: str, payload: dict) -> SeasonState:
@@ -98,6 +110,11 @@ def evolve(state: SeasonState, event_type: str, payload: dict) -> SeasonState:
         state.events[payload["tournament_id"]] = date.fromisoformat(payload["on"])
     elif event_type == REMOVED:
         state.events.pop(payload["tournament_id"], None)
+    elif event_type == CHOUETTE_ADDED:
+        state.chouettes[payload["chouette"]] = {"on": date.fromisoformat(payload["on"]),
+                                                "players": dict(payload["players"])}
+    elif event_type == CHOUETTE_REMOVED:
+        state.chouettes.pop(payload["chouette"], None)
     elif event_type == RULE_SET:
         state.versions.append(scoring.Version(payload["version"], date.fromisoformat(payload["effective_from"]),
                                               payload["rule"]))
@@ -155,3 +172,27 @@ def decide_rule(state: SeasonState, rule, effective_from) -> list[tuple[str, dic
         raise SeasonError(SeasonRefusal.BAD_RULE, Reason.BAD_RULE, why=bad) from None
     day = _day(effective_from, "'effective_from'")
     return [(RULE_SET, {"version": len(state.versions) + 1, "effective_from": day.isoformat(), "rule": rule})]
+
+
+def decide_add_chouette(state: SeasonState, chouette: str, on, players, names) -> list[tuple[str, dict]]:
+    """A chouette night counted in the season (the club opts in, night by night): ``players`` maps names on its
+    sheet (``names``, as the session has them) to the club's players; a name left out counts for nobody."""
+    if chouette in state.chouettes:
+        raise SeasonError(SeasonRefusal.ALREADY_IN_SEASON, Reason.CHOUETTE_IN_SEASON)
+    if len(state.events) + len(state.chouettes) >= MAX_EVENTS:
+        raise SeasonError(SeasonRefusal.SEASON_FULL, Reason.EVENTS_FULL, most=MAX_EVENTS)
+    if (not isinstance(players, dict) or not players
+            or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in players.values())
+            or len(set(players.values())) != len(players)):
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.CHOUETTE_PLAYERS)
+    stranger = next((n for n in players if n not in names), None)
+    if stranger is not None:
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.NOT_ON_SHEET, name=str(stranger)[:40])
+    return [(CHOUETTE_ADDED, {"chouette": chouette, "on": _day(on, "'on'").isoformat(),
+                              "players": {n: players[n] for n in names if n in players}})]
+
+
+def decide_remove_chouette(state: SeasonState, chouette: str) -> list[tuple[str, dict]]:
+    if chouette not in state.chouettes:
+        raise SeasonError(SeasonRefusal.NOT_IN_SEASON, Reason.CHOUETTE_NOT_IN_SEASON)
+    return [(CHOUETTE_REMOVED, {"chouette": chouette})]

@@ -56,6 +56,23 @@ class SeasonEvent(models.Model):
         unique_together = [("season_id", "tournament_id")]
 
 
+class SeasonChouette(models.Model):
+    """A chouette night the season counts (its club opted in), on its date, with the player each name on its sheet
+    is, and what it gave (``games``: games on its sheet; ``rule_version``: the version that scored it)."""
+
+    season_id = models.BigIntegerField(db_index=True)
+    chouette_id = models.CharField(max_length=64, db_index=True)
+    on = models.DateField()
+    players = models.JSONField(default=dict)  # {name on the sheet: player id}
+    games = models.PositiveIntegerField(default=0)
+    rule_version = models.PositiveIntegerField(null=True)
+
+    class Meta:
+        verbose_name = _("season's chouette night")
+        verbose_name_plural = _("seasons' chouette nights")
+        unique_together = [("season_id", "chouette_id")]
+
+
 class SeasonRule(models.Model):
     season_id = models.BigIntegerField(db_index=True)
     version = models.PositiveIntegerField()
@@ -85,10 +102,12 @@ class EventFinishes(models.Model):
 
 
 class SeasonScore(models.Model):
-    """The points one event gave one player in one season, and the rule version that made them."""
+    """The points one event (or one chouette night: ``chouette_id``) gave one player in one season, and the rule
+    version that made them."""
 
     season_id = models.BigIntegerField(db_index=True)
-    tournament_id = models.BigIntegerField()
+    tournament_id = models.BigIntegerField(null=True)
+    chouette_id = models.CharField(max_length=64, blank=True, default="")
     player_id = models.BigIntegerField()
     points = models.FloatField()
     rule_version = models.PositiveIntegerField()

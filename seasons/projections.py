@@ -14,18 +14,20 @@ from django.db import InterfaceError, OperationalError
 
 from eventlog import store
 from eventlog.projections import Projection, StreamFailed
+from published import chouettes as chouette_events
 from published import tournaments as tournament_events
 
 from . import decider, results, scoring
-from .models import EventFinishes, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
+from .models import EventFinishes, SeasonChouette, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
 
 TOURNAMENT = tournament_events.STREAM_TYPE
 
 
 class SeasonTablesProjection(Projection):
     name = "season_tables"
-    digested = (SeasonState, SeasonEvent, SeasonRule, EventFinishes, SeasonScore, SeasonStanding)
-    event_types = decider.EVENT_TYPES + tournament_events.EVENT_TYPES  # any change of an event may change its finishes
+    digested = (SeasonState, SeasonEvent, SeasonChouette, SeasonRule, EventFinishes, SeasonScore, SeasonStanding)
+    # any change of an event may change its finishes; a chouette night's sheet changes with each game it counts
+    event_types = decider.EVENT_TYPES + tournament_events.EVENT_TYPES + chouette_events.SHEET_CHANGED_BY
 
     def apply(self, batch) -> None:
         seasons = dict.fromkeys(decider.season_pk_of(e.stream_id) for e in batch if e.stream_type == decider.STREAM_TYPE)
@@ -49,11 +51,16 @@ class SeasonTablesProjection(Projection):
         if changed:
             seasons.update(dict.fromkeys(SeasonEvent.objects.filter(tournament_id__in=changed)
                                          .values_list("season_id", flat=True)))
+        nights = {e.stream_id for e in batch if e.stream_type == chouette_events.STREAM_TYPE}
+        if nights:
+            seasons.update(dict.fromkeys(SeasonChouette.objects.filter(chouette_id__in=nights)
+                                         .values_list("season_id", flat=True)))
         for pk in seasons:
             _score(pk)
 
     def reset(self) -> None:
-        for model in (SeasonState, SeasonEvent, SeasonRule, EventFinishes, SeasonScore, SeasonStanding):
+        for model in (SeasonState, SeasonEvent, SeasonChouette, SeasonRule, EventFinishes, SeasonScore,
+                      SeasonStanding):
             model.objects.all().delete()
 
 
@@ -65,6 +72,10 @@ def _refresh_season(pk: int) -> None:
     kept.exclude(tournament_id__in=list(state.events)).delete()
     for tournament_id, on in state.events.items():
         SeasonEvent.objects.update_or_create(season_id=pk, tournament_id=tournament_id, defaults={"on": on})
+    SeasonChouette.objects.filter(season_id=pk).exclude(chouette_id__in=list(state.chouettes)).delete()
+    for chouette_id, night in state.chouettes.items():
+        SeasonChouette.objects.update_or_create(season_id=pk, chouette_id=chouette_id,
+                                                defaults={"on": night["on"], "players": night["players"]})
     SeasonRule.objects.filter(season_id=pk).delete()
     SeasonRule.objects.bulk_create(SeasonRule(season_id=pk, version=v.version, effective_from=v.effective_from,
                                               rule=v.rule) for v in state.versions)
@@ -88,11 +99,25 @@ def _score(pk: int) -> None:
         if counts:
             events.append(results.event_result(member.tournament_id, member.on, done.field_size, done.finishes))
     SeasonEvent.objects.bulk_update(members, ["finished", "rated", "published", "field_size", "rule_version"])
+    nights = list(SeasonChouette.objects.filter(season_id=pk))
+    for night in nights:  # the club counts its sheet as it stands: each game on it, as it is recorded
+        try:
+            sheet = results.chouette_sheet(night.chouette_id)
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception as failure:  # noqa: BLE001 - the chouette's stream is at fault: set it aside
+            raise StreamFailed(night.chouette_id) from failure
+        version = scoring.version_on(versions, night.on)
+        night.games, night.rule_version = sheet.games, version.version if version else None
+        if sheet.games:
+            events.append(results.chouette_result(sheet, night.on, night.players))
+    SeasonChouette.objects.bulk_update(nights, ["games", "rule_version"])
     rows = scoring.table(events, versions)
     SeasonScore.objects.filter(season_id=pk).delete()
     SeasonStanding.objects.filter(season_id=pk).delete()
     SeasonScore.objects.bulk_create(
-        SeasonScore(season_id=pk, tournament_id=s.event, player_id=row.player, points=s.points,
+        SeasonScore(season_id=pk, tournament_id=None if isinstance(s.event, str) else s.event,
+                    chouette_id=s.event if isinstance(s.event, str) else "", player_id=row.player, points=s.points,
                     rule_version=s.version, counted=s.counted)
         for row in rows for s in row.scores)
     SeasonStanding.objects.bulk_create(

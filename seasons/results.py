@@ -11,6 +11,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+from published.chouettes import ChouetteSheet
 from published.tournaments import EventFinishes
 
 from . import scoring
@@ -23,6 +24,17 @@ def _provider(path: str):
 
 def event_finishes(tournament_id: int) -> EventFinishes:
     return _provider(settings.EVENT_FINISHES_PROVIDER)(tournament_id)
+
+
+def chouette_sheet(stream_id: str) -> ChouetteSheet:
+    """A chouette session's sheet as it stands (``settings.CHOUETTE_SHEET_PROVIDER``)."""
+    return _provider(settings.CHOUETTE_SHEET_PROVIDER)(stream_id)
+
+
+def chouette_result(sheet: ChouetteSheet, on: date, players: dict[str, int]) -> scoring.EventResult:
+    """A chouette night as the season scores it: each named player's net points on the sheet."""
+    finishes = tuple(scoring.Finish(players[name], 0, (), points) for name, points in sheet.totals if name in players)
+    return scoring.EventResult(sheet.stream_id, on, len(sheet.totals), finishes, chouette=True)
 
 
 def finishes_of(tournament_id: int) -> tuple[bool, bool, bool, int, list[dict]]:

@@ -29,7 +29,13 @@ Components:
     a consolation win can be worth half a main one and a final twice a first round. A forfeit is not a match
     won (nobody played it), nor is an unrated match (the director marks a friendly or a walkover unrated).
 
-``attendance``: ``{"kind": "attendance", "points": 2}``: for each event a player took part in.
+``attendance``: ``{"kind": "attendance", "points": 2}``: for each event a player took part in (a chouette night
+    the club counts too).
+
+``chouette``: ``{"kind": "chouette", "per_point": 1}``: a chouette night the club counts in the season (its
+    session, added to the season with its players named) gives each player its score sheet's net points times
+    ``per_point`` (negative for a night lost: the sheet sums to zero). A chouette night is scored by this
+    component and ``attendance`` only (it has no places nor matches won); an event gives nothing by this one.
 
 Versions: a season's rule changes by a new version that applies from a date (``effective_from``); an event is
 scored by the latest version in force on the event's date, so a change from a date re-derives the events on
@@ -43,7 +49,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
 
-KINDS = ("placement", "match_wins", "attendance")
+KINDS = ("placement", "match_wins", "attendance", "chouette")
 MAX_COMPONENTS = 10
 MAX_PLACES = 256
 MAX_COLUMNS = 64
@@ -81,6 +87,7 @@ class Reason(Enum):
     BRACKET_WEIGHT = gettext_noop("component %(component)s: bracket %(bracket)s's weight")
     ROUND_WEIGHT = gettext_noop("component %(component)s: round %(round)s's weight")
     ATTENDANCE_POINTS = gettext_noop("component %(component)s: 'points'")
+    CHOUETTE_POINTS = gettext_noop("component %(component)s: 'per_point'")
 
 
 class RuleError(ValueError):
@@ -109,16 +116,18 @@ class Finish:
     player: int
     place: int
     wins: tuple[Win, ...] = ()
+    points: float = 0  # a chouette night: the player's net points on the session's sheet
 
 
 @dataclass(frozen=True)
 class EventResult:
     """A finished event as the season reads it: its date, its field and every player's finish."""
 
-    event: int
+    event: int | str  # a tournament's id, or a chouette session's stream id
     on: date
     field_size: int
     finishes: tuple[Finish, ...] = ()
+    chouette: bool = False  # a chouette night: scored by its sheet's points (and attendance), not by places
 
 
 @dataclass(frozen=True)
@@ -132,7 +141,7 @@ class Version:
 class Score:
     """The points one event gave one player, and the rule version that made them."""
 
-    event: int
+    event: int | str
     points: float
     version: int
     counted: bool = True
@@ -177,7 +186,7 @@ def _checked_component(component, index: int) -> dict:
         raise RuleError(Reason.KIND, component=index, kinds=", ".join(KINDS))
     kind = component["kind"]
     allowed = {"placement": {"kind", "table"}, "match_wins": {"kind", "per_win", "brackets", "rounds"},
-               "attendance": {"kind", "points"}}[kind]
+               "attendance": {"kind", "points"}, "chouette": {"kind", "per_point"}}[kind]
     unknown = set(component) - allowed
     if unknown:
         raise RuleError(Reason.COMPONENT_KEY, component=index, key=repr(sorted(unknown)[0]), kind=kind)
@@ -214,6 +223,9 @@ def _checked_component(component, index: int) -> dict:
             raise RuleError(Reason.ROUNDS_MOST, component=index, most=MAX_WEIGHTS)
         out["rounds"] = {str(int(k)): _number(v, RuleError(Reason.ROUND_WEIGHT, component=index, round=k)) for k, v in rounds.items()}
         return out
+    if kind == "chouette":
+        return {"kind": kind, "per_point": _number(component.get("per_point", 1),
+                                                   RuleError(Reason.CHOUETTE_POINTS, component=index))}
     return {"kind": kind, "points": _number(component.get("points", 1), RuleError(Reason.ATTENDANCE_POINTS, component=index))}
 
 
@@ -249,11 +261,18 @@ def match_win_points(component: dict, wins) -> float:
     return total
 
 
-def event_points(rule: dict, finish: Finish, field_size: int, sharing: int = 1) -> float:
-    """What one event gives one player under one rule; ``sharing`` players hold the player's place."""
+def event_points(rule: dict, finish: Finish, field_size: int, sharing: int = 1, chouette: bool = False) -> float:
+    """What one event (or, ``chouette``, one chouette night) gives one player under one rule; ``sharing`` players
+    hold the player's place."""
     points = 0.0
     for component in rule["components"]:
         kind = component["kind"]
+        if chouette:
+            if kind == "chouette":
+                points += component["per_point"] * finish.points
+            elif kind == "attendance":
+                points += component["points"]
+            continue
         if kind == "placement":
             points += placement_points(component, finish.place, field_size, sharing)
         elif kind == "match_wins":
@@ -278,13 +297,14 @@ def table(events, versions) -> list[Row]:
     (the best N under the rule in force on the season's latest event), the total and the place."""
     versions = list(versions)
     per_player: dict[int, list[Score]] = {}
-    for event in sorted(events, key=lambda e: (e.on, e.event)):
+    for event in sorted(events, key=lambda e: (e.on, e.chouette, str(e.event) if e.chouette else "", e.event
+                                               if not e.chouette else 0)):
         version = version_on(versions, event.on)
         if version is None:
             continue  # no rule in force yet on that date: the event gives no points
         sharing = Counter(finish.place for finish in event.finishes)  # players out in the same round: 3=, 5=
         for finish in event.finishes:
-            points = event_points(version.rule, finish, event.field_size, sharing[finish.place])
+            points = event_points(version.rule, finish, event.field_size, sharing[finish.place], event.chouette)
             score = Score(event.event, points, version.version)
             per_player.setdefault(finish.player, []).append(score)
     latest = max((e.on for e in events), default=None)

@@ -6,7 +6,7 @@ from analysis.selectors import events_averages
 from players.selectors import display_names
 from tournaments.models import Tournament
 
-from .models import Season, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
+from .models import Season, SeasonChouette, SeasonEvent, SeasonRule, SeasonScore, SeasonStanding, SeasonState
 
 
 def season_rows():
@@ -24,9 +24,10 @@ def season_data(season: Season, *, with_hidden: bool = False) -> dict:
     names = dict(Tournament.objects.filter(pk__in=[m.tournament_id for m in members]).values_list("pk", "name"))
     standings = list(SeasonStanding.objects.filter(season_id=pk).order_by("rank", "player_id"))
     players = display_names(s.player_id for s in standings)
-    scores: dict[int, dict[int, SeasonScore]] = {}
+    nights = sorted(SeasonChouette.objects.filter(season_id=pk), key=lambda n: (n.on, n.chouette_id))
+    scores: dict[int, dict[int | str, SeasonScore]] = {}
     for score in SeasonScore.objects.filter(season_id=pk):
-        scores.setdefault(score.player_id, {})[score.tournament_id] = score
+        scores.setdefault(score.player_id, {})[score.chouette_id or score.tournament_id] = score
     return {
         "id": pk, "name": season.name, "kind": season.kind, "club": season.club_id,
         "version": state.version if state else 0,
@@ -36,23 +37,30 @@ def season_data(season: Season, *, with_hidden: bool = False) -> dict:
                     "finished": m.finished, "rated": m.rated, "published": m.published, "field_size": m.field_size,
                     "rule_version": m.rule_version}
                    for m in members],
+        "chouettes": [{"chouette_id": n.chouette_id, "on": n.on, "players": n.players, "games": n.games,
+                       "rule_version": n.rule_version} for n in nights],
         "table": [
             {"rank": s.rank, "player_id": s.player_id, "name": players.get(s.player_id, ""), "total": s.total,
              "events": s.events,
              "scores": [{"tournament_id": m.tournament_id, "points": sc.points, "rule_version": sc.rule_version,
                          "counted": sc.counted}
-                        for m in members if (sc := scores.get(s.player_id, {}).get(m.tournament_id))]}
+                        for m in members if (sc := scores.get(s.player_id, {}).get(m.tournament_id))]
+             + [{"tournament_id": None, "chouette_id": n.chouette_id, "points": sc.points,
+                 "rule_version": sc.rule_version, "counted": sc.counted}
+                for n in nights if (sc := scores.get(s.player_id, {}).get(n.chouette_id))]}
             for s in standings
         ],
     }
 
 
 def table_grid(data: dict) -> list[dict]:
-    """The page's table: one cell per published event of the season, in the events' order (None: did not play it)."""
+    """The page's table: one cell per published event of the season, in the events' order, then one per chouette
+    night the club counts (None: did not play it)."""
     order = [e["tournament_id"] for e in data["events"] if e["published"]]
+    order += [n["chouette_id"] for n in data.get("chouettes", ())]  # the chouette nights' columns after the events'
     grid = []
     for row in data["table"]:
-        by_event = {s["tournament_id"]: s for s in row["scores"]}
+        by_event = {s.get("chouette_id") or s["tournament_id"]: s for s in row["scores"]}
         grid.append({**row, "cells": [by_event.get(t) for t in order]})
     return grid
 

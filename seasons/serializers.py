@@ -30,8 +30,17 @@ class SeasonEventSerializer(serializers.Serializer):
     rule_version = serializers.IntegerField(allow_null=True, help_text="the version that scored it")
 
 
+class SeasonChouetteSerializer(serializers.Serializer):
+    chouette_id = serializers.CharField()
+    on = serializers.DateField(help_text="the night's date in the season (it picks the rule version)")
+    players = serializers.DictField(child=serializers.IntegerField(), help_text="name on its sheet -> player id")
+    games = serializers.IntegerField(help_text="games on its sheet: a night gives points once it has one")
+    rule_version = serializers.IntegerField(allow_null=True)
+
+
 class SeasonScoreSerializer(serializers.Serializer):
-    tournament_id = serializers.IntegerField()
+    tournament_id = serializers.IntegerField(allow_null=True, help_text="null: a chouette night's")
+    chouette_id = serializers.CharField(required=False, help_text="a chouette night's session (its scores only)")
     points = serializers.FloatField()
     rule_version = serializers.IntegerField()
     counted = serializers.BooleanField(help_text="among the player's best N events (the rule's 'best')")
@@ -54,6 +63,7 @@ class SeasonSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="the season stream's version (expected_version of a command)")
     rules = RuleVersionSerializer(many=True)
     events = SeasonEventSerializer(many=True)
+    chouettes = SeasonChouetteSerializer(many=True, help_text="the chouette nights the club counts")
     table = SeasonTableRowSerializer(many=True)
 
 
@@ -66,15 +76,23 @@ class SeasonOpenSerializer(serializers.Serializer):
 
 
 class SeasonCommandSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["add_event", "remove_event", "set_rule"])
+    type = serializers.ChoiceField(choices=["add_event", "remove_event", "set_rule", "add_chouette",
+                                            "remove_chouette"])
+    chouette = serializers.CharField(required=False, max_length=64,
+                                     help_text="add_chouette, remove_chouette: the chouette session's id")
+    players = serializers.DictField(child=serializers.IntegerField(min_value=1), required=False,
+                                    help_text="add_chouette: name on its sheet -> player id (a name left out counts "
+                                              "for nobody)")
     tournament = serializers.IntegerField(required=False, help_text="add_event, remove_event: the event")
-    on = serializers.DateField(required=False, help_text="add_event: its date (default: its start date, else today)")
+    on = serializers.DateField(required=False, help_text="add_event: its date (default: its start date, else today); "
+                                                         "add_chouette: the night's (default: today)")
     rule = serializers.JSONField(required=False, help_text="set_rule: the new version of the rule")
     effective_from = serializers.DateField(required=False, help_text="set_rule: from when it applies")
     expected_version = serializers.IntegerField(required=False, min_value=0)
 
     def validate(self, data):
-        need = {"add_event": ("tournament",), "remove_event": ("tournament",), "set_rule": ("rule", "effective_from")}
+        need = {"add_event": ("tournament",), "remove_event": ("tournament",), "set_rule": ("rule", "effective_from"),
+                "add_chouette": ("chouette", "players"), "remove_chouette": ("chouette",)}
         missing = [f for f in need[data["type"]] if f not in data]
         if missing:
             raise serializers.ValidationError({f: f"{data['type']} needs it" for f in missing})

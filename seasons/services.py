@@ -15,9 +15,10 @@ from eventlog import store
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
 from players import authority
+from players.models import Player
 from tournaments.models import Tournament
 
-from . import decider
+from . import decider, results
 from .decider import Reason, SeasonError, SeasonRefusal
 from .models import Season
 
@@ -91,3 +92,28 @@ def season_set_rule(*, actor, season: Season, rule, effective_from, expected_ver
     """Version n+1 of the rule, from a date: the events dated on or after it are scored again."""
     state = _checked(actor, season, expected_version)
     return _append(season, state.version, decider.decide_rule(state, rule, effective_from), actor)
+
+
+def season_add_chouette(*, actor, season: Season, chouette: str, players: dict, on=None,
+                        expected_version: int | None = None) -> int:
+    """The club counts a chouette night in the season (it opts in, night by night): its sheet's net points go to
+    the players named for its names, scored by the rule's ``chouette`` and ``attendance`` components, on ``on``
+    (default: today)."""
+    state = _checked(actor, season, expected_version)
+    try:
+        sheet = results.chouette_sheet(chouette) if isinstance(chouette, str) else None
+    except Exception:  # noqa: BLE001 - the provider's "no such chouette", whatever the app says it with
+        sheet = None
+    if sheet is None:
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.NO_SUCH_CHOUETTE)
+    ids = set(players.values()) if isinstance(players, dict) else set()
+    if not ids or Player.objects.filter(pk__in=[i for i in ids if isinstance(i, int)]).count() != len(ids):
+        raise SeasonError(SeasonRefusal.BAD_SEASON_COMMAND, Reason.CHOUETTE_PLAYERS)
+    names = [name for name, _ in sheet.totals]
+    decided = decider.decide_add_chouette(state, chouette, on or timezone.localdate(), players, names)
+    return _append(season, state.version, decided, actor)
+
+
+def season_remove_chouette(*, actor, season: Season, chouette: str, expected_version: int | None = None) -> int:
+    state = _checked(actor, season, expected_version)
+    return _append(season, state.version, decider.decide_remove_chouette(state, chouette), actor)

@@ -160,3 +160,21 @@ def test_a_shared_place_past_the_end_of_the_list_counts_the_missing_places_as_no
     assert points[13] == points[14] == 0.5 and points[15] == 0
     assert event_points(rule(short), Finish(13, 3), 8, sharing=2) == 0.5
     assert event_points(rule(short), Finish(13, 3), 8) == 1  # a place of its own: the place's points
+
+
+def test_a_chouette_night_gives_its_sheets_net_points_and_attendance_beside_the_events():
+    r = rule(USBGF, {"kind": "attendance", "points": 1}, {"kind": "chouette", "per_point": 2})
+    # a chouette night: no place, no match won; its sheet's net points (x2) and attendance only
+    assert event_points(r, Finish(1, 0, points=3), 4, chouette=True) == 7
+    assert event_points(r, Finish(2, 0, points=-5), 4, chouette=True) == -9
+    # an event gives nothing by the chouette component: 2nd of 8 (2) and attendance (1)
+    assert event_points(r, Finish(1, 2, points=10), 8) == 3
+    night = EventResult("chouette-abc", date(2026, 3, 5), 3,
+                        (Finish(1, 0, points=4), Finish(2, 0, points=-1), Finish(3, 0, points=-3)), chouette=True)
+    event = EventResult(7, date(2026, 3, 5), 8, (Finish(1, 2), Finish(2, 1), Finish(3, 3)))
+    rows = {row.player: row for row in table([night, event], [Version(1, date(2026, 1, 1), r)])}
+    # by hand: player 1: 2 + 1 (event) + 8 + 1 (night) = 12; player 2: 4 + 1 - 2 + 1 = 4; player 3: 1 + 1 - 6 + 1 = -3
+    assert [(p, rows[p].total, rows[p].rank) for p in (1, 2, 3)] == [(1, 12, 1), (2, 4, 2), (3, -3, 3)]
+    assert [s.event for s in rows[1].scores] == [7, "chouette-abc"]  # on one date: the events first
+    with refused(RuleError, Reason.NUMBER, where=Reason.CHOUETTE_POINTS, minimum="0"):
+        checked({"components": [{"kind": "chouette", "per_point": -1}]})
