@@ -532,6 +532,9 @@ def format_controls(tournament: Tournament, data: dict, named: dict[str, str] | 
     if data["format"] == stream.Format.LEAGUE and data["drawn"]:
         out["league"] = selectors.league_data(tournament)
     out["teams"] = selectors.teams_data(tournament) if data["format"] == stream.Format.TEAM_ROUND_ROBIN else None
+    if out["teams"]:  # the registration form's selects: a board each, then the reserves
+        out["team_boards"] = range(1, out["teams"]["boards"] + 1)
+        out["team_reserves"] = range(out["teams"]["reserves"])
     return out
 
 
@@ -559,7 +562,8 @@ def previous_leagues(user, tournament: Tournament) -> list[Tournament]:
 
 FORM_COMMANDS = ("enter", "check_in", "withdraw", "draw", "pair_round", "report_result", "correct_result",
                  "forfeit", "void_match", "assign_table", "set_table_service", "close_stage", "reenter",
-                 "close_reentry", "issue_challenge", "decline_challenge", "apply_deadlines", "set_rated")
+                 "close_reentry", "issue_challenge", "decline_challenge", "apply_deadlines", "set_rated",
+                 "register_team")
 
 
 def done_message(command: dict) -> str:
@@ -611,6 +615,13 @@ def command_from_form(post) -> dict:
         raise FormRefused(_("Choose the challenge: nothing was recorded."))
     if kind == "reenter" and "player" not in command:
         raise FormRefused(_("Choose the player re-entering: nothing was recorded."))
+    if kind == "register_team":
+        command["name"] = post.get("name", "").strip()
+        for field in ("players", "reserves"):  # a select a board (a reserve) each, in board order; empty: none
+            chosen = [v.strip() for v in post.getlist(field) if v.strip()]
+            command[field] = [_number(v, field) for v in chosen]
+        if not command["name"] or not command["players"]:
+            raise FormRefused(_("Name the team and choose its players: nothing was recorded."))
     return command
 
 

@@ -134,7 +134,7 @@ CONSOLE_FORMS = {
     "void_match": {"reason": "r"}, "assign_table": {"table": "5"}, "set_table_service": {"table": "3", "in_service": "0"},
     "close_stage": {}, "reenter": {}, "close_reentry": {}, "issue_challenge": {}, "decline_challenge": {"number": "1"},
     "apply_deadlines": {}, "set_rated": {"rated": "0"}, "import": {"members": "Zed, zed@example.org, Z1"},
-    "import_cancel": {}, "undo": {}, "check_in_all": {},
+    "import_cancel": {}, "undo": {}, "check_in_all": {}, "register_team": {"name": "Club"},
 }
 
 

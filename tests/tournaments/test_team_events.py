@@ -4,6 +4,7 @@ board's result reported, the table of teams checked against one worked by hand; 
 the boards are rated as any match; a line-up with a reserve replaces a board nobody has started."""
 
 import pytest
+from django.test import Client
 
 from eventlog import projections
 from players.models import Player
@@ -177,3 +178,37 @@ def test_the_console_and_the_event_page_show_the_team_matches_and_the_table_of_t
     page = client.get(f"/events/{t_id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Classement des équipes" in page and "Team 1 1–0 Team 4" in page
     assert "Un match par équipes se gagne avec 2 de ses 3 tabliers." in page
+
+
+def test_the_same_event_run_from_the_console_to_its_table_of_teams(director, players, client):
+    from tournaments.formats.teams import board_key
+
+    t_id = services.tournament_create(actor=director, name="Club World Championship", format="team_round_robin",
+                                      settings={"boards": 3}).pk
+    client.force_login(director)
+    console = f"/events/{t_id}/run/"
+    projections.run_all()
+    assert 'id="register-team"' in client.get(console).content.decode()
+    for team in (1, 2, 3, 4):
+        answer = client.post(console, {"action": "register_team", "name": f"Team {team}",
+                                       "players": [players[team * 10 + b] for b in (1, 2, 3)]})
+        assert answer.status_code == 302
+    projections.run_all()
+    page = client.get(console, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "4. Team 4: T4 board 1, T4 board 2, T4 board 3" in page
+    client.post(console, {"action": "draw", "method": "rating"})  # equal ratings: the teams in registration order
+    for round_no in (1, 2, 3):
+        settle(t_id)
+        for m, (pair, boards) in enumerate(BOARDS[round_no].items(), 1):
+            for b, (winner, loser, lost_with) in enumerate(boards, 1):
+                client.post(console, {"action": "report_result", "slot": board_key(round_no, m, b),
+                                      "winner": players[winner], "winner_points": "7", "loser_points": str(lost_with)})
+    settle(t_id)
+    page = client.get(console, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    rows = page.split('data-teams="standings"')[1].split("</table>")[0]
+    assert [int(row.split('data-team="')[1].split('"')[0]) for row in rows.split("<tr")[2:]] == [3, 2, 1, 4]
+    assert 'id="register-team"' not in page
+    data = Client().get(f"/api/tournaments/{t_id}/teams/").json()
+    assert [(r["rank"], r["name"], r["played"], r["won"], r["drawn"], r["lost"], r["match_points"],
+             r["board_points"], r["points_for"], r["points_against"], r["head_to_head"])
+            for r in data["standings"]] == TABLE
