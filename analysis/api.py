@@ -12,12 +12,15 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.errors import MatchNotFound
+from games.errors import MatchNotFound, Reason
+from games.forbidden import Forbidden
 from games.loading import match_load
 from games.rights import can_read, is_official, seat_of
 
+from players import authority
+
 from . import selectors, services
-from .serializers import EventAverageSerializer, MatchAnalysisSerializer, PlayerAnalysisSerializer
+from .serializers import EventAverageSerializer, FairPlaySerializer, MatchAnalysisSerializer, PlayerAnalysisSerializer
 
 
 class MatchAnalysisView(APIView):
@@ -97,6 +100,18 @@ class PlayerAnalysisView(APIView):
     def get(self, request, pk: int):
         body = {"pooled": selectors.player_pooled(pk), "matches": selectors.player_history(pk)}
         return Response(PlayerAnalysisSerializer(body).data)
+
+
+class PlayerFairPlayView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=FairPlaySerializer,
+                   description="For officials: the player's figures online beside theirs at the board and the "
+                               "field's, and a flag for a person to review (never automatic), with its limits.")
+    def get(self, request, pk: int):
+        if not authority.officiates_everything(request.user):
+            raise Forbidden(Reason.FAIR_PLAY_OFFICIALS)
+        return Response(FairPlaySerializer(selectors.fair_play(pk)).data)
 
 
 class EventAnalysisView(APIView):

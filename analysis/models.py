@@ -33,6 +33,8 @@ class MatchAnalysis(models.Model):
     player0_id = models.IntegerField(_("first player (id)"), null=True, blank=True)
     player1_id = models.IntegerField(_("second player (id)"), null=True, blank=True)
     tournament_id = models.IntegerField(_("event (id)"), null=True, blank=True)
+    # played online by its players from their own browsers (games/online.py), not at the board
+    online = models.BooleanField(_("played online"), default=False)
     # when the match ended: the player page's time axis
     ended_at = models.DateTimeField(_("match ended at"), null=True, blank=True)
     # the match's stream version the analysis read, and whether the match had ended there: if not (an import that

@@ -20,7 +20,8 @@ from .models import MatchAnalysis
 class AnalysisProjection(Projection):
     name = "analysis"
     # which matches are to be analysed, as the log says; the analyses' progress and results are gnubg's (the worker's)
-    digested = ((MatchAnalysis, ("stream_id", "plies", "player0_id", "player1_id", "tournament_id", "ended_at")),)
+    digested = ((MatchAnalysis, ("stream_id", "plies", "player0_id", "player1_id", "tournament_id", "ended_at",
+                                 "online")),)
     event_types = ("MatchRegistered", "MatchWon", streams.CLOSED, streams.VOIDED)
 
     def apply(self, events) -> None:
@@ -38,7 +39,8 @@ class AnalysisProjection(Projection):
             if e.event_type == "MatchWon" or stopped:
                 reg = registered.get(e.stream_id) or _registration(e.stream_id)
                 match = {"stream_id": e.stream_id, "player_ids": tuple(reg.get("player_ids") or (None, None)),
-                         "tournament_id": reg.get("tournament_id"), "ended_at": e.recorded_at}
+                         "tournament_id": reg.get("tournament_id"), "ended_at": e.recorded_at,
+                         "online": reg.get("online") is not None}  # played online: the fair-play panel's split
                 if e.event_type == "MatchWon":
                     won[e.stream_id] = match
                 else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db.models import Avg, Count, Max, Sum
+from django.utils.translation import gettext_lazy as _
 
 from games.models import MatchSummary
 from players.selectors import display_names
@@ -119,3 +120,40 @@ def pooled_rates(totals: dict) -> dict:
     return {"chequer_rate": per_1000(totals["chequer_error"], totals["unforced_moves"]),
             "cube_rate": per_1000(totals["cube_error"], totals["close_cube"]),
             "overall_rate": overall, "performance_rating": overall / 2}
+
+
+# -- fair play, for directors: never automatic ---------------------------------------------------------------------
+
+# what raises the flag for a person to review: this many decisions (unforced moves and close cube decisions) on each
+# side at least, and an online error rate at most this share of the player's rate at the board (lower is better)
+FAIR_PLAY_MIN_DECISIONS = 300
+FAIR_PLAY_MAX_SHARE = 0.6
+
+FAIR_PLAY_LIMITS = _(
+    "A flag is a reason to look, never proof. Error rates over a few hundred decisions vary widely from one sample "
+    "to the next; players improve, and may play better at home, rested, than at a noisy club evening; online "
+    "opponents and match lengths differ from those at the board. Consulting a bot during play is what it may point "
+    "to, but only a review of the matches themselves can say more, and nothing here changes a result or a rating.")
+
+
+def _figures(**where) -> dict | None:
+    totals = PlayerFigures.objects.filter(**where).aggregate(**_totals())
+    return _pooled(totals) if totals["matches"] else None
+
+
+def fair_play(player_id: int) -> dict:
+    """The player's figures pooled over their online matches and over their matches at the board, the field's
+    (every analysed player, online and at the board), and whether the flag is raised: the player's online play much
+    better than their play at the board, over enough decisions on both sides; with the data it was judged on."""
+    online = _figures(player_id=player_id, analysis__in=_shown(online=True))
+    board = _figures(player_id=player_id, analysis__in=_shown(online=False))
+    field = {"online": _figures(analysis__in=_shown(online=True), player_id__isnull=False),
+             "board": _figures(analysis__in=_shown(online=False), player_id__isnull=False)}
+    decisions = {side: figures["unforced_moves"] + figures["close_cube"] if figures else 0
+                 for side, figures in (("online", online), ("board", board))}
+    share = online["overall_rate"] / board["overall_rate"] if online and board and board["overall_rate"] else None
+    raised = min(decisions.values()) >= FAIR_PLAY_MIN_DECISIONS and share is not None and share <= FAIR_PLAY_MAX_SHARE
+    return {"player_id": player_id, "online": online, "board": board, "field": field,
+            "flag": {"raised": raised, "decisions": decisions, "share": share,
+                     "min_decisions": FAIR_PLAY_MIN_DECISIONS, "max_share": FAIR_PLAY_MAX_SHARE},
+            "limits": str(FAIR_PLAY_LIMITS)}

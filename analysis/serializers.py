@@ -96,3 +96,27 @@ class PlayerAnalysisSerializer(serializers.Serializer):
 class EventAverageSerializer(PooledFiguresSerializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
+
+
+class _FairPlayField(serializers.Serializer):
+    online = PooledFiguresSerializer(allow_null=True, help_text="every analysed player's figures online, pooled")
+    board = PooledFiguresSerializer(allow_null=True, help_text="every analysed player's figures at the board, pooled")
+
+
+class _FairPlayFlag(serializers.Serializer):
+    raised = serializers.BooleanField(help_text="for a person to review: never a finding")
+    decisions = serializers.DictField(child=serializers.IntegerField(), help_text="the player's decisions online "
+                                                                                  "and at the board")
+    share = serializers.FloatField(allow_null=True, help_text="the online error rate over the rate at the board")
+    min_decisions = serializers.IntegerField(help_text="the decisions each side needs for a flag")
+    max_share = serializers.FloatField(help_text="the share at or below which the flag is raised")
+
+
+class FairPlaySerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    online = PooledFiguresSerializer(allow_null=True, help_text="the player's figures over their online matches")
+    board = PooledFiguresSerializer(allow_null=True, help_text="the player's figures over their matches at the "
+                                                               "board")
+    field = _FairPlayField()
+    flag = _FairPlayFlag()
+    limits = serializers.CharField(help_text="what the flag can and cannot say")

@@ -40,7 +40,7 @@ def depths() -> list[int]:
 
 
 def analysis_queue(*, stream_id: str, plies: int | None = None, player_ids=(None, None), tournament_id=None,
-                   ended_at=None) -> MatchAnalysis:
+                   ended_at=None, online: bool = False) -> MatchAnalysis:
     """The match's analysis row at this depth (by default at each of :func:`depths`, the deepest returned),
     created ``queued`` if it is new, queued again if it analysed an unfinished match that has moved on since; the
     task is sent on commit."""
@@ -49,7 +49,7 @@ def analysis_queue(*, stream_id: str, plies: int | None = None, player_ids=(None
         row, created = MatchAnalysis.objects.get_or_create(
             stream_id=stream_id, plies=depth,
             defaults={"player0_id": player_ids[0], "player1_id": player_ids[1], "tournament_id": tournament_id,
-                      "ended_at": ended_at},
+                      "ended_at": ended_at, "online": online},
         )
         if created:
             transaction.on_commit(lambda pk=row.pk: send(pk))
@@ -81,7 +81,7 @@ def analyses_queue(matches: list[dict]) -> None:
     have = set(existing.values_list("stream_id", "plies"))
     # the quick depth first: all its rows are sent before any deeper one, so every match is shown soon
     new = [MatchAnalysis(stream_id=s, plies=plies, player0_id=m["player_ids"][0], player1_id=m["player_ids"][1],
-                         tournament_id=m["tournament_id"], ended_at=m["ended_at"])
+                         tournament_id=m["tournament_id"], ended_at=m["ended_at"], online=m.get("online", False))
            for plies in depths() for s, m in wanted.items() if (s, plies) not in have]
     if not new:
         return

@@ -8,4 +8,5 @@ urlpatterns = [
     path("matches/<str:stream_id>/analysis/", api.MatchAnalysisView.as_view(), name="match-analysis"),
     path("matches/<str:stream_id>/analysis/request/", api.MatchAnalysisRequest.as_view(), name="match-analysis-request"),
     path("players/<int:pk>/analysis/", api.PlayerAnalysisView.as_view(), name="player-analysis"),
+    path("players/<int:pk>/fair-play/", api.PlayerFairPlayView.as_view(), name="player-fair-play"),
 ]

@@ -18,7 +18,7 @@ heartbeat; its length is the match's (a preset, fixed at its creation).
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from eventlog import live
 from eventlog.store import NewEvent
@@ -139,15 +139,17 @@ def presence_beat(*, record: MatchRecord, seat: int | None, here: bool = True) -
     if seat is None:
         raise Forbidden(Reason.ONLINE_PLAYERS_ONLY)
     at = clocks.now()
-    with transaction.atomic():
-        row = Presence.objects.select_for_update().filter(stream_id=record.stream_id, seat=seat).first()
-        was_here = row is not None and _is_here(row.seen_at, row.left, at)
-        if row is None:
-            Presence.objects.create(stream_id=record.stream_id, seat=seat, seen_at=at, left=not here)
-        else:
-            Presence.objects.filter(pk=row.pk).update(seen_at=at, left=not here)
-        if was_here != here:
-            transaction.on_commit(lambda: live.publish(presence_topic(record.stream_id), at))
+    rows = Presence.objects.filter(stream_id=record.stream_id, seat=seat)
+    before = rows.values_list("seen_at", "left").first()
+    was_here = before is not None and _is_here(*before, at)
+    if not rows.update(seen_at=at, left=not here):
+        try:
+            with transaction.atomic():
+                Presence.objects.create(stream_id=record.stream_id, seat=seat, seen_at=at, left=not here)
+        except IntegrityError:  # the same player's other tab got there first
+            rows.update(seen_at=at, left=not here)
+    if was_here != here:  # a hint only: a page that misses it sees it at its next heartbeat
+        transaction.on_commit(lambda: live.publish(presence_topic(record.stream_id), at))
     return presence_data(record, at)
 
 

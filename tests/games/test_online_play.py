@@ -13,6 +13,7 @@ from eventlog.models import Event
 from games import clocks
 from games.errors import Reason
 from games.loading import match_load
+from analysis.models import MatchAnalysis
 from games.models import Challenge
 from tournaments import services
 from tournaments.selectors import tournament_data
@@ -135,6 +136,8 @@ def test_a_disconnect_that_outlasts_its_clock_forfeits_the_match_and_the_event_a
 
     # the event takes the result as it takes a flag's fall: the winner goes on to the final
     data = settle(event)
+    # analysed like any other match, marked as played online (the fair-play review's split)
+    assert {a.online for a in MatchAnalysis.objects.filter(stream_id=match_id)} == {True}
     assert slot(data, "main:r1:m1")["status"] == "done"
     winner_player = match_load(match_id).player_ids[winner]
     assert winner_player in [p["id"] if isinstance(p, dict) else p for p in slot(data, "main:r2:m1")["players"]]

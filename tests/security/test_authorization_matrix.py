@@ -1029,3 +1029,9 @@ def test_the_online_pages(world, role):
         assert played.status_code == 200 and b'id="presence"' in played.content
     else:  # everybody else watches it on the live board
         assert played.status_code == 302 and (role == "anonymous" or played["Location"].endswith("/live/"))
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_players_fair_play_review_is_for_officials(world, role):
+    answer = world.client(role).get(f"/api/players/{_p(world)}/fair-play/")
+    assert answer.status_code in ((200,) if role == "official" else ANON if role == "anonymous" else (403,))

@@ -1,0 +1,59 @@
+"""Fair play for officials: a player's figures online beside theirs at the board and the field's, and a flag for a
+person to review, raised only over enough decisions on both sides, with the data it was judged on and its limits."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from analysis.models import MatchAnalysis, PlayerFigures
+from games.models import MatchSummary
+
+pytestmark = pytest.mark.django_db
+_ids = itertools.count(1)
+
+
+def _analysed(player_id: int, *, online: bool, moves: int, error: float, other=None) -> None:
+    """A public match's analysis, done: the player's figures (``error`` in EMG over ``moves`` unforced moves)."""
+    stream = f"m{next(_ids)}"
+    MatchSummary.objects.create(stream_id=stream, player0_id=player_id, player1_id=other, player0_name="P",
+                                player1_name="Q", length=7, phase="over", created_at=timezone.now())
+    analysis = MatchAnalysis.objects.create(stream_id=stream, plies=settings.ANALYSIS_PLIES,
+                                            status=MatchAnalysis.DONE, online=online, player0_id=player_id)
+    for side, pid, err in ((0, player_id, error), (1, other, 2 * error)):
+        PlayerFigures.objects.create(analysis=analysis, side=side, player_id=pid, name="P", unforced_moves=moves,
+                                     chequer_error=err, chequer_rate=1000 * err / moves, close_cube=0,
+                                     cube_error=0, cube_rate=0, overall_rate=1000 * err / moves,
+                                     performance_rating=500 * err / moves, luck=0)
+
+
+def test_a_player_much_better_online_over_enough_decisions_is_flagged_for_review(api, make_user):
+    official, member = make_user("olga", official=True, player=False), make_user("max")
+    suspect, steady = make_user("sam").player.pk, make_user("tia").player.pk
+    for _ in range(2):
+        _analysed(suspect, online=False, moves=200, error=2.0)  # 10 mEMG a move at the board
+        _analysed(suspect, online=True, moves=200, error=0.6)  # 3 online
+        _analysed(steady, online=False, moves=200, error=1.6)
+        _analysed(steady, online=True, moves=200, error=1.4)
+    seen = api(official).get(f"/api/players/{suspect}/fair-play/").json()
+    assert seen["board"]["overall_rate"] == pytest.approx(10.0) and seen["online"]["overall_rate"] == pytest.approx(3.0)
+    assert seen["flag"] == {"raised": True, "decisions": {"online": 400, "board": 400}, "share": pytest.approx(0.3),
+                            "min_decisions": 300, "max_share": 0.6}
+    assert seen["field"]["online"]["matches"] == 4 and seen["field"]["board"]["matches"] == 4
+    assert "never proof" in seen["limits"]
+    assert api(official).get(f"/api/players/{steady}/fair-play/").json()["flag"]["raised"] is False
+
+    # too few decisions online: no flag, however good
+    few = make_user("fay").player.pk
+    _analysed(few, online=False, moves=400, error=4.0)
+    _analysed(few, online=True, moves=100, error=0.1)
+    judged = api(official).get(f"/api/players/{few}/fair-play/").json()["flag"]
+    assert judged["raised"] is False and judged["decisions"] == {"online": 100, "board": 400}
+
+    # a player's own figures are public; their fair-play review is for officials only
+    refused = api(member).get(f"/api/players/{suspect}/fair-play/")
+    assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
+    assert api(None).get(f"/api/players/{suspect}/fair-play/").status_code in (401, 403)
