@@ -14,11 +14,14 @@ MAIN_FLIGHTS = ("", "main")  # the event's own table: a single table, or a knock
 def event_finishes(tournament_id: int) -> EventFinishes:
     """Places are the event's main table's (the champion first; consolation and last chance are side events,
     whose matches still count as wins in their own brackets). An event is finished once it has its winner; an
-    unrated slot's win says so (``rated``)."""
+    unrated slot's win says so (``rated``); a team event once its table of teams is final."""
     facts = folding.facts_of(tournament_id)
     view = derive.derive(facts)
     rows = next((view.flights[f] for f in MAIN_FLIGHTS if f in view.flights), [])
-    if view.winner is None or not rows:
+    # a team event is won by a team (its table of teams), once every board is settled: its players' places are
+    # their own boards' table
+    won = view.winner is not None or (view.teams is not None and view.teams.winner is not None)
+    if not won or not rows:
         return EventFinishes(False, facts.event_rated, facts.published)
     wins: dict[int, list[Win]] = {}
     for slot in view.slots:

@@ -206,3 +206,17 @@ def test_a_ladder_and_a_league_with_their_own_rules(client, director):
     assert (c["division_size"], c["promote"], c["relegate"], c["round_days"], c["unplayed"], c["cycles"]) == (
         6, 2, 2, 14, "void", 2)
     assert c["tiebreaks"] == ["points_diff"] and "reach" not in c
+
+
+def test_a_team_event_with_its_boards_reserves_and_board_order(client, director):
+    teams = shown(client.post(NEW, {**form(format="team_round_robin"), "show_format": "1"}).content.decode())
+    assert {"boards", "reserves", "fixed_order", "rounds_default"} <= teams
+    assert not teams & {"tiebreak_1", "cycles", "main_default", "reach"}
+    # the WBIF's team championship: five boards and a reserve, the board order fixed for the event
+    created = client.post(NEW, form(name="Teams", format="team_round_robin", boards="5", reserves="1",
+                                    fixed_order="on", rounds_default="9"))
+    assert created.status_code == 302
+    c = config_of("Teams")
+    assert (c["boards"], c["reserves"], c.get("fixed_order", True), c["lengths"]) == (5, 1, True, {"rounds": {"default": 9}})
+    assert client.post(NEW, form(name="Free order", format="team_round_robin", boards="3")).status_code == 302
+    assert config_of("Free order")["fixed_order"] is False  # unticked: each team sets its order for each match

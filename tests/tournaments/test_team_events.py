@@ -10,6 +10,7 @@ from eventlog import projections
 from players.models import Player
 from ratings.models import PlayerRating
 from tournaments import services
+from tournaments.finishes import event_finishes
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -111,6 +112,11 @@ def test_four_teams_of_three_boards_run_through_the_api_to_their_table(api, dire
                                                      "points_difference", "seed"]
     team_matches = [(m["names"], m["board_wins"], m["winner"]) for r in data["rounds"] for m in r["matches"]]
     assert team_matches[0] == (["Team 1", "Team 4"], [2, 1], 1)
+    # a season reads the event as finished, each player placed by their own boards (the players' table)
+    finishes = event_finishes(t_id)
+    assert finishes.finished and len(finishes.finishes) == 12
+    won = {f.player: len(f.wins) for f in finishes.finishes}
+    assert (won[players[31]], won[players[41]]) == (2, 0)  # 31 beat 21 and 41, lost to 11; 41 lost all three
     # every board is an ordinary match, rated as any: each of the twelve players has three rated matches
     assert dict(PlayerRating.objects.filter(player_id__in=players.values()).values_list("player_id", "matches")) \
         == {pk: 3 for pk in players.values()}
