@@ -38,6 +38,8 @@ _COMMAND_OF = {  # stored engine event -> the command that causes it
     "ResignationOffered": lambda e: c.Resign(e.player, e.kind),
     "ResignationAccepted": lambda e: c.AcceptResignation(e.player),
     "ResignationDeclined": lambda e: c.DeclineResignation(e.player),
+    # a game won by no play of its own: the match given (an import's "Termination", an online forfeit)
+    "GameWon": lambda e: c.GiveMatch(e.winner, e.reason),
 }
 
 
@@ -67,6 +69,9 @@ def rejudge(engine_events: list, positions: list[int] | None = None) -> MatchSta
 def judge_match_stream(stream_id: str, rows: list) -> None:
     """For eventlog.verification: the engine's events re-decided, and the whole stream folded as the read path
     folds it (the platform's events included) to the same engine state."""
+    for row in rows:  # an online forfeit is given only once its clock had run out, by the readings it names
+        if row.event_type == streams.ONLINE_FORFEIT and row.payload["at"] < row.payload["due"]:
+            raise Misjudged(row.global_position, "an online forfeit claimed before it was due")
     engine_rows = [r for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
     engine = [streams.engine_event(r.event_type, r.payload) for r in engine_rows]
     judged = rejudge(engine, [r.global_position for r in engine_rows])

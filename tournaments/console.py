@@ -34,7 +34,7 @@ from players.languages import language_code
 from players.models import Player
 from players.selectors import club_names, club_namesakes, player_identities
 
-from . import commands, console_clocks, names, selectors, services, stream
+from . import commands, console_clocks, console_online, names, selectors, services, stream
 from .console_forms import FormRefused
 from .console_forms import whole_number as _number
 from .models import Tournament
@@ -495,6 +495,7 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
         data["last_action_name"] = action_name(last)
     return {**data, **format_controls(tournament, data, named), "event_rated": facts.event_rated,
             "clock_rules": console_clocks.rules_shown(facts.config), "clock_presets": console_clocks.preset_choices(),
+            "online_rules": console_online.rules_shown(facts.config),
             "auto_pair": facts.config.get("auto_pair", True), "late_entry_open": _late_entry_open(facts),
             "late_entry": late_entry(facts),
             "format_name": names.format_name(data["format"]),

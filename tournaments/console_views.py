@@ -16,8 +16,8 @@ from eventlog import live
 from eventlog.store import ConcurrencyError
 from players.models import Player
 
-from . import console, console_clocks, console_money, event_form, selectors, services, sheets, your_match
-from .commands import SetRoundClock
+from . import console, console_clocks, console_money, console_online, event_form, selectors, services, sheets, your_match
+from .commands import SetRoundClock, SetRoundOnline
 from .models import Tournament
 
 MAX_CSV_BYTES = 256 * 1024
@@ -87,6 +87,10 @@ def _act(request, tournament: Tournament) -> None:
             messages.success(request, _("Undone: %(what)s.") % {"what": undone})
         elif action == SetRoundClock.type:
             command = console_clocks.command_from_form(request.POST)
+            console.console_command(actor=request.user, tournament=tournament, command=command)
+            messages.success(request, console.done_message(command))
+        elif action == SetRoundOnline.type:
+            command = console_online.command_from_form(request.POST)
             console.console_command(actor=request.user, tournament=tournament, command=command)
             messages.success(request, console.done_message(command))
         elif action == "check_in_all":

@@ -158,6 +158,16 @@ def test_an_opponent_who_never_comes_by_the_deadline_and_its_lateness_forfeits(p
     first.send(type="claim_no_show")
     assert first.match["finished"] and first.match["winner"] == 0
     assert first.match["last_game"]["reason"] == "no_show"
+    # the log's verification judges it again: the engine gives the match, the forfeit's readings say it was due
+    from eventlog import store
+    from games.rejudging import Misjudged, judge_match_stream
+
+    rows = store.read_stream(match_id)
+    judge_match_stream(match_id, rows)
+    forged = next(r for r in rows if r.event_type == "OnlineForfeitClaimed")
+    forged.payload = {**forged.payload, "at": forged.payload["due"] - 1}  # a copy in memory: the log is untouched
+    with pytest.raises(Misjudged):
+        judge_match_stream(match_id, rows)
     data = settle(event)
     assert slot(data, "main:r1:m1")["status"] == "done"
 
