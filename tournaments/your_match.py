@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from games.loading import match_load
 from players.models import Player
 
 from . import names, selectors, services
@@ -34,7 +35,9 @@ def current_match(player: Player) -> dict | None:
     opponent_id = slot.player_b if slot.player_a == player.pk else slot.player_a
     opponent = Player.objects.filter(pk=opponent_id).values_list("display_name", flat=True).first() or ""
     return {"tournament": tournament, "slot": slot.key, "name": names.slot_name(slot.key), "table": slot.table,
-            "opponent_id": opponent_id, "opponent": opponent, "length": slot.length, "match_id": slot.match_id}
+            "opponent_id": opponent_id, "opponent": opponent, "length": slot.length, "match_id": slot.match_id,
+            # played online: the player plays it from here, and its result comes from the match itself
+            "online": match_load(slot.match_id).online is not None}
 
 
 def score_choices(match: dict, me: int) -> list[dict]:

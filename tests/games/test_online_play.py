@@ -248,6 +248,16 @@ def test_a_member_challenges_another_who_accepts_and_the_online_match_is_theirs(
     assert Challenge.objects.count() == 2
 
 
+def test_a_player_of_an_online_round_is_shown_their_match_to_play_online(people, client):
+    director, (ann, ben, cid, dan) = people
+    event, _ = _online_event(director, [ann, ben, cid, dan])
+    match_id = services.tournament_facts(event).matches["main:r1:m1"]["match_id"]
+    player = next(u for u in (ann, ben, cid, dan) if u.player.pk == match_load(match_id).player_ids[0])
+    client.force_login(player)
+    page = client.get("/").content.decode()
+    assert f'id="play-online" href="/matches/{match_id}/record/"' in page and 'id="report-my-result"' not in page
+
+
 def test_presence_is_for_the_two_players_of_an_online_match(people, api, time):
     director, (ann, ben, cid, dan) = people
     event, _ = _online_event(director, [ann, ben, cid, dan])
