@@ -106,8 +106,8 @@ def with_presses(record: MatchRecord, judged: list, at: int) -> list:
 
 
 def press_due(state: MatchState) -> int | None:
-    """Whose press the game now calls for: the running clock's player once the game waits on the other (or is
-    over), at an opening roll's end the lower die's; None when none is due."""
+    """Whose press the game now calls for: the running clock's player once the game waits on the other (or the game
+    is over: the press stops both), at an opening roll's end the lower die's; None when none is due."""
     clock = state.clock
     if clock is None or clock.paused or state.phase == OVER:  # a match over takes no press: its clock is done
         return None
