@@ -13,6 +13,7 @@ from django.views.i18n import JavaScriptCatalog
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from analysis import pages as analysis_pages
 from analysis.api import EventAnalysisView
 from players import api as players_api
 from players import views as players_views
@@ -62,6 +63,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("tournaments.urls_pages")),
     path("players/<int:pk>/", player_page.player_page, name="player-page"),
+    path("players/<int:pk>/fair-play/", analysis_pages.fair_play_page, name="player-fair-play-page"),
     path("players/<int:pk>/vs/<int:other>/", player_page.head_to_head_page, name="head-to-head-page"),
     path("", include("games.urls")),
 ]

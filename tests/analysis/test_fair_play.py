@@ -57,3 +57,18 @@ def test_a_player_much_better_online_over_enough_decisions_is_flagged_for_review
     refused = api(member).get(f"/api/players/{suspect}/fair-play/")
     assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
     assert api(None).get(f"/api/players/{suspect}/fair-play/").status_code in (401, 403)
+
+
+def test_the_fair_play_page_shows_officials_the_figures_the_flag_and_its_limits(client, make_user):
+    official, member = make_user("olga", official=True, player=False), make_user("max")
+    suspect = make_user("sam").player.pk
+    for _ in range(2):
+        _analysed(suspect, online=False, moves=200, error=2.0)
+        _analysed(suspect, online=True, moves=200, error=0.6)
+    client.force_login(official)
+    page = client.get(f"/players/{suspect}/fair-play/").content.decode()
+    assert "Flagged for review" in page and "never proof" in page and "10.0" in page and "3.0" in page
+    assert 'id="fair-play-link"' in client.get(f"/players/{suspect}/").content.decode()
+    client.force_login(member)
+    assert client.get(f"/players/{suspect}/fair-play/").status_code == 403
+    assert 'id="fair-play-link"' not in client.get(f"/players/{suspect}/").content.decode()

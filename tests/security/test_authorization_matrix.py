@@ -1035,3 +1035,10 @@ def test_the_online_pages(world, role):
 def test_a_players_fair_play_review_is_for_officials(world, role):
     answer = world.client(role).get(f"/api/players/{_p(world)}/fair-play/")
     assert answer.status_code in ((200,) if role == "official" else ANON if role == "anonymous" else (403,))
+    from django.test import Client
+
+    page = Client()
+    if role != "anonymous":
+        page.force_login(world.user(role))
+    shown = page.get(f"/players/{_p(world)}/fair-play/")
+    assert shown.status_code == (200 if role == "official" else 302 if role == "anonymous" else 403)

@@ -25,7 +25,7 @@ def _pages(world) -> list[str]:
     return ["/", f"/events/{world.event.pk}/", f"/events/{world.event.pk}/?partial=1", f"/matches/{match_id}/",
             f"/matches/{match_id}/record/", f"/players/{player}/", "/ratings/", "/ratings/formula/",
             "/accounts/login/", "/admin/", f"/events/{world.event.pk}/run/", f"/events/{world.event.pk}/run/?partial=1",
-            "/admin/tournaments/tournament/add/", "/api/docs/", "/api/"]
+            "/admin/tournaments/tournament/add/", "/api/docs/", "/api/", "/play/", f"/players/{player}/fair-play/"]
 
 
 def test_every_page_carries_a_strict_policy_and_needs_nothing_it_forbids(world, django_user_model):
