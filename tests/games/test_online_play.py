@@ -16,7 +16,6 @@ from games.loading import match_load
 from analysis.models import MatchAnalysis
 from games.models import Challenge
 from tournaments import services
-from tournaments.selectors import tournament_data
 
 from tests.tournaments.test_running_events import settle, slot
 
