@@ -271,6 +271,12 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "crawford@localhost")
 SITE_URL = os.environ.get("SITE_URL", "")  # the address in e-mails' links (none when unset)
 
+# online play (games/online.py): a page beats its presence every ONLINE_HEARTBEAT seconds, and a player whose last
+# beat is older than ONLINE_PRESENCE_GRACE seconds is away; the disconnect clock's presets a challenge offers
+ONLINE_HEARTBEAT = 5
+ONLINE_PRESENCE_GRACE = 20
+ONLINE_DISCONNECT_PRESETS = {"short": 60, "standard": 180, "long": 600}
+
 # -- Celery ---------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # the live pages' streams (eventlog/live.py) one process serves at once, in all and per client address; past
