@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from games.engine import commands as c
+from games.engine.clock import Preset
 from games.engine.match import MatchState, decide, evolve
 
 from . import streams
@@ -40,21 +41,52 @@ _COMMAND_OF = {  # stored engine event -> the command that causes it
     "ResignationDeclined": lambda e: c.DeclineResignation(e.player),
     # a game won by no play of its own: the match given (an import's "Termination", an online forfeit)
     "GameWon": lambda e: c.GiveMatch(e.winner, e.reason),
+    # the clock: each fact carries the reading of the command that caused it
+    "ClockSet": lambda e: c.SetClock(Preset(e.preset, e.per_point, e.per_scored, e.delay, e.overtime, e.per_match),
+                                     e.at),
+    "ClockPressed": lambda e: c.PressClock(e.player, e.at, e.device_at),
+    "ClockPaused": lambda e: c.PauseClock(e.at),
+    "ClockResumed": lambda e: c.ResumeClock(e.at),
 }
 
+# A flag that fell (with the overtime it may have been given first) was shown by a press, a pause or a claim at a
+# reading past it: the command is the one whose own fact follows in the same group, else a claim. Any reading from
+# the expiry on decides the same facts, so the flag's own reading stands for the command's.
+_AFTER_FLAG = {"ClockPressed": _COMMAND_OF["ClockPressed"], "ClockPaused": _COMMAND_OF["ClockPaused"],
+               "FlagFell": lambda e: c.ClaimTime(e.at)}
 
-def rejudge(engine_events: list, positions: list[int] | None = None) -> MatchState:
+
+def _command(events: list, i: int, called_at: int | None):
+    """The command that caused ``events[i]`` and the facts after it in its group, or None."""
+    name = type(events[i]).__name__
+    if name == "OvertimeGiven":
+        for later in events[i + 1: i + 3]:
+            if (make := _AFTER_FLAG.get(type(later).__name__)) is not None:
+                return make(later)
+        return None
+    if name == "FlagFell":
+        return c.ClaimTime(events[i].at)
+    if name == "LatePenalty":  # judged against the call its match had then (the stream's MatchCalled)
+        return None if called_at is None else c.RecordLateness(events[i].player, called_at, events[i].at)
+    make = _COMMAND_OF.get(name)
+    return make(events[i]) if make is not None else None
+
+
+def rejudge(engine_events: list, positions: list[int] | None = None,
+            calls: list[tuple[int, int]] = ()) -> MatchState:
     """The state after re-deciding every command; :class:`Misjudged` at the first event the engine disagrees on.
-    ``positions``: each engine event's position in the log, to name it (its index otherwise)."""
+    ``positions``: each engine event's position in the log, to name it (its index otherwise); ``calls``: the
+    match's calls to the board, (position, reading), that lateness is counted from."""
     positions = positions or list(range(len(engine_events)))
     state, i = MatchState(), 0
     while i < len(engine_events):
         event = engine_events[i]
-        make = _COMMAND_OF.get(type(event).__name__)
-        if make is None:
+        called_at = next((at for position, at in reversed(calls) if position < positions[i]), None)
+        command = _command(engine_events, i, called_at)
+        if command is None:
             raise Misjudged(positions[i], f"{type(event).__name__} is not caused by any command at that point")
         try:
-            produced = decide(state, make(event))
+            produced = decide(state, command)
         except Exception as refused:  # noqa: BLE001 - the engine's refusal is the finding
             raise Misjudged(positions[i], f"the engine refuses {type(event).__name__}: {refused}") from refused
         stored = engine_events[i: i + len(produced)]
@@ -74,7 +106,8 @@ def judge_match_stream(stream_id: str, rows: list) -> None:
             raise Misjudged(row.global_position, "an online forfeit claimed before it was due")
     engine_rows = [r for r in rows if r.event_type not in streams.PLATFORM_EVENTS]
     engine = [streams.engine_event(r.event_type, r.payload) for r in engine_rows]
-    judged = rejudge(engine, [r.global_position for r in engine_rows])
+    calls = [(r.global_position, int(r.payload["at"])) for r in rows if r.event_type == streams.CALLED]
+    judged = rejudge(engine, [r.global_position for r in engine_rows], calls)
     folded = streams.fold(stream_id, rows)
     if folded.state != judged:
         raise Misjudged(rows[-1].global_position, "the stream's fold differs from the engine's re-judged state")

@@ -42,6 +42,14 @@ def as_player(api, match: Recorder, user) -> Recorder:
     return Recorder(api(user), match.match)
 
 
+def rejudged(match: Recorder) -> None:
+    """The stream as ``manage.py verify_log`` judges it: every command, the clock's included, decided again."""
+    from eventlog import store
+    from games.rejudging import judge_match_stream
+
+    judge_match_stream(match.id, store.read_stream(match.id))
+
+
 def test_a_match_with_a_us_clock_whose_flag_falls_during_a_cube_answer_is_won_on_time(api, people, time):
     director, ann, ben = people
     desk = event_match(api(director), director, (ann, ben), length=5)
@@ -81,6 +89,28 @@ def test_a_match_with_a_us_clock_whose_flag_falls_during_a_cube_answer_is_won_on
                          "Ann wins 5 points (single, on time); 5-0", "Ann wins the match 5-0"], steps
     page = api(director).get(f"/matches/{desk.id}/").content.decode()
     assert "flag falls" in page
+    rejudged(desk)
+
+
+def test_overtime_given_at_a_late_press_then_the_flag_falls_in_it_and_the_log_is_judged_again(api, people, time):
+    director, ann, ben = people
+    desk = event_match(api(director), director, (ann, ben), length=1)
+    desk.send(type="set_clock", preset="us_overtime_1")  # 2 minutes for a 1-point match, then 1 minute of overtime
+    desk.send(type="roll", dice=[3, 1])
+    desk.send(type="press_clock")  # Ben starts Ann's clock
+    time.passes(12_000 + 2 * MINUTE + 20_000)  # the delay, her 2 minutes, 20 s into the overtime
+    desk.send(type="move", move="8/5 6/5")
+    desk.send(type="press_clock")
+    types = list(Event.objects.filter(stream_id=desk.id).order_by("version").values_list("event_type", flat=True))
+    assert types[-2:] == ["OvertimeGiven", "ClockPressed"]
+    assert desk.match["clock"]["reserves"][0] == MINUTE - 20_000 and not desk.match["finished"]
+    desk.send(type="roll", dice=[6, 4])
+    desk.send(type="move", move="24/14")
+    desk.send(type="press_clock")  # Ann's clock: 40 s of overtime left, and her delay
+    time.passes(12_000 + 40_000)
+    desk.send(type="claim_time")
+    assert desk.match["finished"] and desk.match["winner"] == 1 and desk.match["last_game"]["reason"] == "time"
+    rejudged(desk)
 
 
 def test_the_players_press_their_own_clock_and_only_the_director_pauses_it(api, people, time):
@@ -102,6 +132,7 @@ def test_the_players_press_their_own_clock_and_only_the_director_pauses_it(api, 
     assert desk.refresh()["clock"]["reserves"] == [6 * MINUTE, 6 * MINUTE] and desk.match["clock"]["paused"]
     desk.send(type="resume_clock")
     assert not desk.match["clock"]["paused"] and desk.match["clock"]["running"] == 0
+    rejudged(desk)
 
 
 def test_lateness_from_the_directors_call_gives_penalty_points_and_the_match(api, people, time):
@@ -121,6 +152,7 @@ def test_lateness_from_the_directors_call_gives_penalty_points_and_the_match(api
                                 HTTP_ACCEPT_LANGUAGE="fr")
     assert french.status_code == 400 and french.json()["code"] == "match_over"
     assert french.json()["detail"] == "le match est terminé : Ann a gagné 5-0"
+    rejudged(desk)
 
 
 def test_a_clock_is_set_only_before_a_games_opening_roll_with_a_known_preset(api, people, time):
