@@ -12,3 +12,9 @@ class AnalysisConfig(AppConfig):
         from .projections import AnalysisProjection
 
         projections.register(AnalysisProjection())
+
+        from django.core.signals import request_started
+
+        from . import background
+
+        request_started.connect(background.on_request, dispatch_uid="crawford-analyses-in-the-background")

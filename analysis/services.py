@@ -23,7 +23,7 @@ from games.engine.moves import legal_moves
 from games.loading import match_load
 from games.mat_io import match_export_mat
 
-from . import gnubg
+from . import background, gnubg
 from .models import Decision, MatchAnalysis, PlayerFigures
 
 log = logging.getLogger(__name__)
@@ -117,6 +117,10 @@ def anything_played(stream_id: str) -> bool:
 def send(pk: int) -> None:
     from .tasks import analyse_match
 
+    if background.active() and background.leaves(
+            MatchAnalysis.objects.filter(pk=pk).values_list("plies", flat=True).first() or 0):
+        background.queued_one()  # the embedded default: a deeper depth is the serving process's thread's
+        return
     try:
         analyse_match.apply_async((pk,), retry=False)
     except Exception as broker_down:  # noqa: BLE001 - the sweep sends it again

@@ -327,6 +327,9 @@ ANALYSIS_PLIES = int(os.environ.get("ANALYSIS_PLIES", "2"))
 # ANALYSIS_PLIES for one analysis only
 ANALYSIS_QUICK_PLIES = int(os.environ.get("ANALYSIS_QUICK_PLIES", "0"))
 ANALYSIS_TIMEOUT_SECONDS = float(os.environ.get("ANALYSIS_TIMEOUT_SECONDS", "900"))
+# the embedded default (no broker): a depth deeper than the quick one is analysed by a thread of the serving
+# process, not in the request that finished the match (analysis/background.py)
+ANALYSIS_IN_THE_BACKGROUND = env_bool("ANALYSIS_IN_THE_BACKGROUND", not REDIS_URL)
 
 # -- production hardening (manage.py check --deploy) ------------------------------
 if not DEBUG:

@@ -1,4 +1,5 @@
-"""The demo of `make run` shows analysed matches: tasks run in-process there, gnubg at 0-ply.
+"""The demo of `make run` shows analysed matches: tasks run in-process there, gnubg at 0-ply; the deeper depth is
+left queued for the server's own thread (analysis/background.py), so the load does not wait for it.
 
 Transactional: the analysis is sent when the projection's batch commits, as it is outside the tests."""
 
@@ -8,6 +9,7 @@ import pytest
 from celery import current_app
 from django.core.management import call_command
 
+from analysis import background
 from analysis.models import MatchAnalysis
 from games.models import MatchSummary
 
@@ -15,15 +17,22 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.skipif(not os
 
 
 @pytest.fixture
-def embedded_tasks():
-    """As `make run` has it (no REDIS_URL): every task runs in-process, at once."""
+def embedded_tasks(settings):
+    """As `make run` has it (no REDIS_URL): every task runs in-process, at once, but the deeper analyses."""
+    settings.ANALYSIS_IN_THE_BACKGROUND = True
     before = current_app.conf.task_always_eager
     current_app.conf.task_always_eager = True
     yield
+    background.stop()
     current_app.conf.task_always_eager = before
 
 
-def test_the_demo_has_its_finished_matches_analysed(embedded_tasks, client, settings):
+def test_the_demo_has_its_finished_matches_analysed(embedded_tasks, client, settings, monkeypatch):
+    from analysis import services
+
+    ran, run = [], services.analysis_run
+    monkeypatch.setattr(services, "analysis_run",
+                        lambda *, pk: ran.append(MatchAnalysis.objects.get(pk=pk).plies) or run(pk=pk))
     call_command("load_demo")
     from tournaments.models import Tournament
 
@@ -38,6 +47,11 @@ def test_the_demo_has_its_finished_matches_analysed(embedded_tasks, client, sett
     played = set(MatchSummary.objects.filter(finished=True, voided=False).values_list("stream_id", flat=True))
     assert finished <= set(done.values_list("stream_id", flat=True)) <= played
     assert all(a.figures.count() == 2 and a.decisions.exists() for a in done)
+    # the deeper depth queued for each of them, and none of it run by the load itself: it is the server's thread's
+    deeper = MatchAnalysis.objects.filter(plies=settings.ANALYSIS_PLIES)
+    assert set(deeper.values_list("stream_id", flat=True)) == set(done.values_list("stream_id", flat=True))
+    assert ran and set(ran) == {settings.ANALYSIS_QUICK_PLIES}
+    settings.ANALYSIS_IN_THE_BACKGROUND = False  # the pages below start no thread (test_in_the_background.py has it)
     page = client.get(f"/matches/{next(iter(finished))}/")
     assert b'id="analysis"' in page.content and b"crawford/analysis.js" in page.content
     body = client.get(f"/api/matches/{next(iter(finished))}/analysis/").json()
