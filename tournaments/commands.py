@@ -967,11 +967,11 @@ def jackpots_left_by(facts, player: int) -> list[ev.TournamentEvent]:
 # -- team events ------------------------------------------------------------------------------
 
 MAX_TEAM_NAME = 60
-TEAM_FORMAT = "team_round_robin"  # tournaments.stream.Format.TEAM_ROUND_ROBIN
+TEAM_FORMATS = ("team_round_robin", "team_swiss")  # tournaments.stream.TEAM_FORMATS
 
 
 def _team_event(facts) -> None:
-    if facts.format != TEAM_FORMAT:
+    if facts.format not in TEAM_FORMATS:
         raise BadTeam(Reason.NOT_TEAM_EVENT)
 
 

@@ -41,7 +41,7 @@ LADDER_UNPLAYED = ("walkover", "cancelled")  # a refused or lapsed challenge: a 
 LEAGUE_UNPLAYED = ("double_loss", "void")  # tournaments.formats.league.UNPLAYED_RULES
 DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
 LADDER, LEAGUE = (Format.LADDER,), (Format.LEAGUE,)
-TEAMS = (Format.TEAM_ROUND_ROBIN,)
+TEAMS = (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS)
 MAX_BOARDS = 9  # a team's boards (3 in the WBGF Club World Championship, 5 in the WBIF's team championship)
 MAX_RESERVES = 4
 
@@ -195,13 +195,13 @@ class EventSettings:
 
     def _check_across(self, format: str) -> None:
         out = self.as_dict()
-        if format == Format.SWISS and "rounds" not in out:
+        if format in (Format.SWISS, Format.TEAM_SWISS) and "rounds" not in out:
             raise SettingsError(Reason.SWISS_ROUNDS)
         own = LADDER_KEYS if format == Format.LADDER else LEAGUE_KEYS if format == Format.LEAGUE else ()
         foreign = [k for k in out if k in set(LADDER_KEYS + LEAGUE_KEYS) - set(own)]
         if foreign:
             raise SettingsError(Reason.LADDERS_OWN if foreign[0] in LADDER_KEYS else Reason.LEAGUES_OWN, key=foreign[0])
-        if format != Format.TEAM_ROUND_ROBIN and (team_key := next((k for k in out if k in TEAM_KEYS), None)):
+        if format not in TEAMS and (team_key := next((k for k in out if k in TEAM_KEYS), None)):
             raise SettingsError(Reason.TEAMS_OWN, key=team_key)
         if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
             raise SettingsError(Reason.QUALIFIERS_FROM_TABLES)

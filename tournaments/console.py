@@ -532,7 +532,7 @@ def format_controls(tournament: Tournament, data: dict, named: dict[str, str] | 
         out["ladder"] = selectors.ladder_data(tournament)
     if data["format"] == stream.Format.LEAGUE and data["drawn"]:
         out["league"] = selectors.league_data(tournament)
-    out["teams"] = selectors.teams_data(tournament) if data["format"] == stream.Format.TEAM_ROUND_ROBIN else None
+    out["teams"] = selectors.teams_data(tournament) if data["format"] in stream.TEAM_FORMATS else None
     if out["teams"]:  # the registration form's selects: a board each, then the reserves
         out["team_boards"] = range(1, out["teams"]["boards"] + 1)
         out["team_reserves"] = range(out["teams"]["reserves"])

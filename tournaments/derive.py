@@ -220,9 +220,13 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
                      for d in season.divisions}
         return View(slots=list(season.slots), standings=[r for rows in flights.values() for r in rows],
                     flights=flights, champions=champions, winner=season.winner, league=season)
-    if fmt == Format.TEAM_ROUND_ROBIN:
-        schedule = teams.derive(drawn_teams(facts), results, team_config(c),
-                                lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
+    if fmt in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS):
+        if fmt == Format.TEAM_SWISS:
+            schedule = teams.derive_swiss(drawn_teams(facts), results, team_config(c), c["rounds"],
+                                          lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
+        else:
+            schedule = teams.derive(drawn_teams(facts), results, team_config(c),
+                                    lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
         # each player's own boards, as a round robin's table (the players' pages, the seasons' finishes)
         rounds = [[Pairing(s.players[0], s.players[1], s.result) for s in schedule.slots if s.round == r]
                   for r in sorted({s.round for s in schedule.slots})]

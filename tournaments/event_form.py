@@ -33,7 +33,7 @@ from .services import SWISS_TIEBREAKS
 F = stream.Format
 ALL = tuple(stream.FORMATS)
 KNOCKOUTS = (F.SINGLE_ELIMINATION, F.SWISS, F.ROUND_ROBIN)  # a staged Swiss or round robin ends in a knockout
-ROUNDS = (F.SWISS, F.ROUND_ROBIN, F.LADDER, F.LEAGUE, F.TEAM_ROUND_ROBIN)  # the formats played in rounds
+ROUNDS = (F.SWISS, F.ROUND_ROBIN, F.LADDER, F.LEAGUE, F.TEAM_ROUND_ROBIN, F.TEAM_SWISS)  # the formats played in rounds
 TABLES = (F.SWISS, F.ROUND_ROBIN, F.LEAGUE)  # the formats ranked by a table with tie-breaks
 MAX_TIEBREAKS = len(TIEBREAKS)
 LENGTHS_BY_ROUND = re.compile(r"^\s*(\d+)\s*[:=]\s*(\d+)\s*$")
@@ -72,7 +72,7 @@ def setting_field(name: str, label, help_text="", initial=None) -> forms.Field:
 # each section of the form: its legend, and its fields, each with the formats it belongs to
 SECTIONS: list[tuple[str, str, list[tuple[str, tuple[str, ...]]]]] = [
     ("rounds", _("Rounds and match lengths"), [
-        ("rounds", (F.SWISS,)), ("cycles", (F.ROUND_ROBIN, F.LEAGUE)), ("groups", (F.ROUND_ROBIN,)),
+        ("rounds", (F.SWISS, F.TEAM_SWISS)), ("cycles", (F.ROUND_ROBIN, F.LEAGUE)), ("groups", (F.ROUND_ROBIN,)),
         ("auto_pair", (F.SWISS,)), ("rounds_default", ROUNDS), ("rounds_final", TABLES),
         ("rounds_rounds", TABLES)]),
     ("tiebreaks", _("Tie-breaks"), [(f"tiebreak_{i}", TABLES) for i in range(1, MAX_TIEBREAKS + 1)]),
@@ -98,7 +98,7 @@ SECTIONS: list[tuple[str, str, list[tuple[str, tuple[str, ...]]]]] = [
         ("division_size", (F.LEAGUE,)), ("promote", (F.LEAGUE,)), ("relegate", (F.LEAGUE,)),
         ("round_days", (F.LEAGUE,)), ("league_unplayed", (F.LEAGUE,))]),
     ("teams", _("Teams"), [
-        ("boards", (F.TEAM_ROUND_ROBIN,)), ("reserves", (F.TEAM_ROUND_ROBIN,)), ("fixed_order", (F.TEAM_ROUND_ROBIN,))]),
+        ("boards", (F.TEAM_ROUND_ROBIN, F.TEAM_SWISS)), ("reserves", (F.TEAM_ROUND_ROBIN, F.TEAM_SWISS)), ("fixed_order", (F.TEAM_ROUND_ROBIN, F.TEAM_SWISS))]),
 ]
 FORMATS_OF = {name: formats for _key, _legend, fields in SECTIONS for name, formats in fields}
 # the setting each field says (a change after the draw is allowed by the setting: config.AFTER_DRAW)

@@ -444,7 +444,7 @@ def teams_data(tournament: Tournament) -> dict:
     teams with the tie-breaks it is ranked by: derived from the fold of its stream, so a board's corrected result
     re-derives the team match and the table."""
     facts, view = tournament_view(tournament)
-    if facts.format != stream.Format.TEAM_ROUND_ROBIN:
+    if facts.format not in stream.TEAM_FORMATS:
         raise BadTeam(Reason.NOT_TEAM_EVENT)
     names = display_names(set(facts.entered))
     team_names = {n: t["name"] for n, t in facts.teams.items()}

@@ -109,7 +109,16 @@ def pair_round(
     out = set(withdrawn)
     active = [p for p in players if p not in out]
     ranked = sorted(active, key=lambda p: (-score.get(p, 0), seed[p]))
+    return pair_ranked(round_no, ranked, score, met, had_bye, banned)
 
+
+def pair_ranked(round_no: int, ranked: Sequence[int], score: Mapping[int, float], met: Collection[frozenset[int]],
+                had_bye: Collection[int], banned: Collection[frozenset[int]] = frozenset()) -> list[tuple[int, int | None]]:
+    """The pairing of a field already ranked (best first) with its score groups (``score``), the pairs that have
+    met and who has had a bye: the constraints and the pairing rules of :func:`pair_round`, for a field ranked
+    by other criteria (a Swiss of teams ranks by its table of teams)."""
+    ranked = list(ranked)
+    banned, met, had_bye = set(banned), set(met), set(had_bye)
     tiers = [(True, True), (True, False), (False, True), (False, False)]
     for no_rematch, fresh_bye in tiers:
         if len(ranked) % 2 == 0 and not fresh_bye:

@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .core import SETTLED, FormatError, Lengths, Reason, Result, Slot
+from . import swiss
 from .round_robin import berger
 
 BRACKET = "teams"  # the bracket of a team event's boards
@@ -180,13 +181,17 @@ class TeamStanding:
     tiebreaks: dict[str, int] = field(default_factory=dict)
 
 
-def standings(teams: Sequence[int], matches: Sequence[TeamMatch]) -> list[TeamStanding]:
-    """The table of the teams after these team matches, best first (the order of the module's docstring)."""
+def standings(teams: Sequence[int], matches: Sequence[TeamMatch], byes: Sequence[int] = ()) -> list[TeamStanding]:
+    """The table of the teams after these team matches, best first (the order of the module's docstring).
+    ``byes``: the teams given a bye (a Swiss of teams), one entry a bye: each scores a won team match."""
     seed = {t: i for i, t in enumerate(teams)}
     if len(seed) != len(teams):
         raise FormatError(Reason.LISTED_TWICE)
     rows = {t: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "mp": 0, "bp": 0, "for": 0, "against": 0}
             for t in teams}
+    for team in byes:
+        rows[team]["won"] += 1
+        rows[team]["mp"] += WIN
     for m in matches:
         for team, boards_won in ((m.a, m.board_wins[0]), (m.b, m.board_wins[1])):
             row = rows[team]
@@ -258,6 +263,35 @@ class Schedule:
     winner: int | None  # the first team once every board is settled
 
 
+def _meetings(r: int, pairs: Sequence[tuple[int, int | None]], by_id: Mapping[int, Team],
+              results: Mapping[str, Result], config: Config, lineups, length: int,
+              known: bool) -> tuple[list[Slot], list[Meeting]]:
+    """One round's team matches: each its boards' slots (``known``: the round may be played) and its result."""
+    round_slots: list[Slot] = []
+    meetings: list[Meeting] = []
+    for m, (a, b) in enumerate(pairs, 1):
+        if b is None:
+            meetings.append(Meeting(r, m, a, None))
+            continue
+        sides = tuple(check_lineup(by_id[t], lineups.get((r, t), default_lineup(by_id[t], config)), config)
+                      for t in (a, b))
+        boards, counted = [], {}
+        for i in range(config.boards):
+            key = board_key(r, m, i + 1)
+            players = (sides[0][i], sides[1][i])
+            result = results.get(key)
+            if result is not None and result.players != set(players):
+                result = None
+            if result is not None:
+                counted[i + 1] = result
+            boards.append(Slot(key, BRACKET, r, (m - 1) * config.boards + i + 1, players, length, False, result,
+                               known=(known, known)))
+        round_slots += boards
+        meetings.append(Meeting(r, m, a, b, tuple(boards),
+                                team_match(by_id[a], by_id[b], (sides[0], sides[1]), counted, config)))
+    return round_slots, meetings
+
+
 def derive(teams: Sequence[Team], results: Mapping[str, Result], config: Config,
            lengths: Lengths = Lengths(), lineups: Mapping[tuple[int, int], Sequence[int]] | None = None) -> Schedule:
     """Every round of a round robin of ``teams`` (in seed order), its boards and results, and the table.
@@ -271,30 +305,58 @@ def derive(teams: Sequence[Team], results: Mapping[str, Result], config: Config,
     meetings: list[Meeting] = []
     earlier_open = False
     for r, pairs in enumerate(rounds, 1):
-        round_slots: list[Slot] = []
-        for m, (a, b) in enumerate(pairs, 1):
-            if b is None:
-                meetings.append(Meeting(r, m, a, None))
-                continue
-            sides = tuple(check_lineup(by_id[t], lineups.get((r, t), default_lineup(by_id[t], config)), config)
-                          for t in (a, b))
-            boards, counted = [], {}
-            for i in range(config.boards):
-                key = board_key(r, m, i + 1)
-                players = (sides[0][i], sides[1][i])
-                result = results.get(key)
-                if result is not None and result.players != set(players):
-                    result = None
-                if result is not None:
-                    counted[i + 1] = result
-                boards.append(Slot(key, BRACKET, r, (m - 1) * config.boards + i + 1, players,
-                                   lengths.of(r, len(rounds)), False, result,
-                                   known=(not earlier_open, not earlier_open)))
-            round_slots += boards
-            meetings.append(Meeting(r, m, a, b, tuple(boards),
-                                    team_match(by_id[a], by_id[b], (sides[0], sides[1]), counted, config)))
+        round_slots, round_meetings = _meetings(r, pairs, by_id, results, config, lineups,
+                                                lengths.of(r, len(rounds)), not earlier_open)
         slots += round_slots
+        meetings += round_meetings
         earlier_open = earlier_open or any(s.status not in SETTLED for s in round_slots)
     table = standings([t.id for t in teams], [m.match for m in meetings if m.match is not None])
     done = all(s.status in SETTLED for s in slots)
+    return Schedule(tuple(slots), tuple(meetings), tuple(table), table[0].team if done and table else None)
+
+
+def swiss_pairing(round_no: int, teams: Sequence[int], meetings: Sequence[Meeting]) -> list[tuple[int, int | None]]:
+    """The pairing of round ``round_no`` of a Swiss of teams after these (settled) earlier meetings.
+
+    The teams are ranked by the table of teams (match points, board points, head to head, points difference,
+    seed) and paired by the Swiss pairer of the individual formats (:func:`tournaments.formats.swiss.pair_ranked`)
+    with the match points as its score groups: no rematch whenever one can be avoided, a bye (odd count) to the
+    lowest-ranked team that has not had one."""
+    met = {frozenset((m.a, m.b)) for m in meetings if m.b is not None}
+    byes = [m.a for m in meetings if m.b is None]
+    table = standings(teams, [m.match for m in meetings if m.match is not None], byes)
+    ranked = [row.team for row in table]
+    score = {row.team: row.match_points for row in table}
+    return swiss.pair_ranked(round_no, ranked, score, met, byes)
+
+
+def derive_swiss(teams: Sequence[Team], results: Mapping[str, Result], config: Config, rounds: int,
+                 lengths: Lengths = Lengths(),
+                 lineups: Mapping[tuple[int, int], Sequence[int]] | None = None) -> Schedule:
+    """A Swiss of ``teams`` (in seed order) over ``rounds`` rounds. Round 1 pairs the seed order's top half
+    against its bottom half (the pairer on a field all on 0); each later round is paired once every board of the
+    rounds before it is settled, from the table then (:func:`swiss_pairing`): until then it has no team matches.
+    A bye scores a won team match: 2 match points, no board points and no points for or against. The event's
+    winner is the first team of the table once the last round's boards are all settled."""
+    check_teams(teams, config)
+    by_id = {t.id: t for t in teams}
+    ids = [t.id for t in teams]
+    lineups = lineups or {}
+    slots: list[Slot] = []
+    meetings: list[Meeting] = []
+    played_out = True
+    for r in range(1, rounds + 1):
+        if not played_out:
+            break
+        pairs = swiss_pairing(r, ids, meetings)
+        round_slots, round_meetings = _meetings(r, pairs, by_id, results, config, lineups,
+                                                lengths.of(r, rounds), True)
+        slots += round_slots
+        meetings += round_meetings
+        played_out = all(s.status in SETTLED for s in round_slots)
+    # a bye counts in the table once its round is played out, as the team matches beside it
+    open_round = None if played_out else max((m.round for m in meetings), default=None)
+    byes = [m.a for m in meetings if m.b is None and m.round != open_round]
+    table = standings(ids, [m.match for m in meetings if m.match is not None], byes)
+    done = played_out and len({m.round for m in meetings}) == rounds
     return Schedule(tuple(slots), tuple(meetings), tuple(table), table[0].team if done and table else None)
