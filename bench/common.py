@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import functools
 import os
+import socket
 import subprocess
+import time
 from pathlib import Path
 from urllib.parse import urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, proc, log: Path) -> None:
+    """Until a server answers on ``port`` (``proc`` started it, ``log`` says why it did not)."""
+    deadline = time.time() + 120
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.time() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"a node did not start:\n{log.read_text()[-2000:]}") from None
+            time.sleep(0.2)
 
 
 @functools.cache

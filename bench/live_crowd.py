@@ -20,7 +20,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,28 +30,10 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import ROOT, code_version, recreate_database  # noqa: E402
+from bench.common import ROOT, code_version, free_port, recreate_database, wait_port  # noqa: E402
 
 DB_NAME = "crawford_bench_live"
 LIVE_APP = "crawford-bench-live"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_port(port: int, proc, log: Path) -> None:
-    deadline = time.time() + 120
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if time.time() > deadline or proc.poll() is not None:
-                raise RuntimeError(f"a node did not start:\n{log.read_text()[-2000:]}") from None
-            time.sleep(0.2)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -178,7 +159,7 @@ def main() -> int:
     print(f"{code_version()}; CPython {sys.version.split()[0]}; {os.cpu_count()} CPUs")
 
     logs = Path(tempfile.mkdtemp(prefix="crawford-live-crowd-"))
-    live_port, web_port = _free_port(), _free_port()
+    live_port, web_port = free_port(), free_port()
     nodes = [
         subprocess.Popen([str(ROOT / ".venv/bin/gunicorn"), "-c", "deploy/services/gunicorn.conf.py",
                           "deploy.asgi:application"], cwd=ROOT, start_new_session=True,
@@ -192,8 +173,8 @@ def main() -> int:
                          stdout=open(logs / "web.log", "w"), stderr=subprocess.STDOUT),
     ]
     try:
-        _wait_port(live_port, nodes[0], logs / "live.log")
-        _wait_port(web_port, nodes[1], logs / "web.log")
+        wait_port(live_port, nodes[0], logs / "live.log")
+        wait_port(web_port, nodes[1], logs / "web.log")
         recorder = Recorder(web_port, token, record.stream_id, record.version)
 
         def connections() -> int:

@@ -25,7 +25,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,28 +33,10 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import ROOT, CpuMeter, code_version, recreate_database  # noqa: E402
+from bench.common import ROOT, CpuMeter, code_version, free_port, recreate_database, wait_port  # noqa: E402
 
 DB_NAME = "crawford_bench_online"
 TARGET_MS = 100
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_port(port: int, proc, log: Path) -> None:
-    deadline = time.time() + 120
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if time.time() > deadline or proc.poll() is not None:
-                raise RuntimeError(f"a node did not start:\n{log.read_text()[-2000:]}") from None
-            time.sleep(0.2)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -289,7 +270,7 @@ def main() -> int:
     made = [new_match(i) for i in range(needed)]
 
     logs = Path(tempfile.mkdtemp(prefix="crawford-online-"))
-    live_port, web_port = _free_port(), _free_port()
+    live_port, web_port = free_port(), free_port()
     web_env = dict(env, GUNICORN_BIND=f"127.0.0.1:{web_port}")
     if args.web_workers:
         web_env["GUNICORN_WORKERS"] = args.web_workers
@@ -306,8 +287,8 @@ def main() -> int:
     meter = CpuMeter({"web node": 0, "live node": 0})
     results = []
     try:
-        _wait_port(live_port, nodes[0], logs / "live.log")
-        _wait_port(web_port, nodes[1], logs / "web.log")
+        wait_port(live_port, nodes[0], logs / "live.log")
+        wait_port(web_port, nodes[1], logs / "web.log")
         meter.groups = {"web node": os.getpgid(nodes[1].pid), "live node": os.getpgid(nodes[0].pid)}
         # the nodes' workers warmed up (their first requests import, connect and fold): not reported
         asyncio.run(_phase(web_port, live_port, [m for m, _ in made[:warm]], [t for _, t in made[:warm]],
