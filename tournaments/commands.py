@@ -967,7 +967,7 @@ def jackpots_left_by(facts, player: int) -> list[ev.TournamentEvent]:
 # -- team events ------------------------------------------------------------------------------
 
 MAX_TEAM_NAME = 60
-TEAM_FORMATS = ("team_round_robin", "team_swiss")  # tournaments.stream.TEAM_FORMATS
+TEAM_FORMATS = ("team_round_robin", "team_swiss", "team_knockout")  # tournaments.stream.TEAM_FORMATS
 
 
 def _team_event(facts) -> None:

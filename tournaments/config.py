@@ -41,7 +41,7 @@ LADDER_UNPLAYED = ("walkover", "cancelled")  # a refused or lapsed challenge: a 
 LEAGUE_UNPLAYED = ("double_loss", "void")  # tournaments.formats.league.UNPLAYED_RULES
 DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
 LADDER, LEAGUE = (Format.LADDER,), (Format.LEAGUE,)
-TEAMS = (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS)
+TEAMS = (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT)
 MAX_BOARDS = 9  # a team's boards (3 in the WBGF Club World Championship, 5 in the WBIF's team championship)
 MAX_RESERVES = 4
 

@@ -74,7 +74,7 @@ def _enter(facts: State, cmd: c.Enter) -> list:
     pid = cmd.player
     if not cmd.by.official and cmd.by.player != pid:
         raise NotPermitted(Reason.ONLY_YOURSELF)
-    if facts.format in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS):
+    if facts.format in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):
         raise BadTeam(Reason.ENTER_WITH_TEAM)
     if pid in facts.entered and pid not in facts.withdrawn:
         raise AlreadyEntered(Reason.ALREADY_ENTERED)
@@ -148,7 +148,7 @@ def draw_field(facts: State) -> list[int]:
 def _draw(facts: State, cmd: c.Draw) -> list:
     if facts.drawn:
         raise AlreadyDrawn(Reason.ALREADY_DRAWN)
-    if facts.format in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS):
+    if facts.format in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):
         return _draw_teams(facts, cmd)
     field = draw_field(facts)
     if len(field) < 2:

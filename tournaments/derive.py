@@ -220,10 +220,13 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
                      for d in season.divisions}
         return View(slots=list(season.slots), standings=[r for rows in flights.values() for r in rows],
                     flights=flights, champions=champions, winner=season.winner, league=season)
-    if fmt in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS):
+    if fmt in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):
         if fmt == Format.TEAM_SWISS:
             schedule = teams.derive_swiss(drawn_teams(facts), results, team_config(c), c["rounds"],
                                           lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
+        elif fmt == Format.TEAM_KNOCKOUT:
+            schedule = teams.derive_knockout(drawn_teams(facts), results, team_config(c),
+                                             lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
         else:
             schedule = teams.derive(drawn_teams(facts), results, team_config(c),
                                     lengths(c.get("lengths", {}).get("rounds")), facts.lineups)

@@ -33,7 +33,8 @@ from .services import SWISS_TIEBREAKS
 F = stream.Format
 ALL = tuple(stream.FORMATS)
 KNOCKOUTS = (F.SINGLE_ELIMINATION, F.SWISS, F.ROUND_ROBIN)  # a staged Swiss or round robin ends in a knockout
-ROUNDS = (F.SWISS, F.ROUND_ROBIN, F.LADDER, F.LEAGUE, F.TEAM_ROUND_ROBIN, F.TEAM_SWISS)  # the formats played in rounds
+ROUNDS = (F.SWISS, F.ROUND_ROBIN, F.LADDER, F.LEAGUE, F.TEAM_ROUND_ROBIN, F.TEAM_SWISS, F.TEAM_KNOCKOUT)  # the formats played in rounds
+TEAM_EVENTS = (F.TEAM_ROUND_ROBIN, F.TEAM_SWISS, F.TEAM_KNOCKOUT)
 TABLES = (F.SWISS, F.ROUND_ROBIN, F.LEAGUE)  # the formats ranked by a table with tie-breaks
 MAX_TIEBREAKS = len(TIEBREAKS)
 LENGTHS_BY_ROUND = re.compile(r"^\s*(\d+)\s*[:=]\s*(\d+)\s*$")
@@ -98,7 +99,7 @@ SECTIONS: list[tuple[str, str, list[tuple[str, tuple[str, ...]]]]] = [
         ("division_size", (F.LEAGUE,)), ("promote", (F.LEAGUE,)), ("relegate", (F.LEAGUE,)),
         ("round_days", (F.LEAGUE,)), ("league_unplayed", (F.LEAGUE,))]),
     ("teams", _("Teams"), [
-        ("boards", (F.TEAM_ROUND_ROBIN, F.TEAM_SWISS)), ("reserves", (F.TEAM_ROUND_ROBIN, F.TEAM_SWISS)), ("fixed_order", (F.TEAM_ROUND_ROBIN, F.TEAM_SWISS))]),
+        ("boards", TEAM_EVENTS), ("reserves", TEAM_EVENTS), ("fixed_order", TEAM_EVENTS)]),
 ]
 FORMATS_OF = {name: formats for _key, _legend, fields in SECTIONS for name, formats in fields}
 # the setting each field says (a change after the draw is allowed by the setting: config.AFTER_DRAW)

@@ -78,7 +78,8 @@ def format_name(fmt: str | None) -> str:
     """An event's format as people say it (the program's is ``single_elimination``)."""
     return {"single_elimination": _("Single elimination"), "double_elimination": _("Double elimination"),
             "swiss": _("Swiss"), "round_robin": _("Round robin"), "ladder": _("Ladder"),
-            "league": _("League"), "team_round_robin": _("Team round robin"), "team_swiss": _("Team Swiss")}.get(fmt or "", (fmt or "").replace("_", " "))
+            "league": _("League"), "team_round_robin": _("Team round robin"), "team_swiss": _("Team Swiss"),
+            "team_knockout": _("Team knockout")}.get(fmt or "", (fmt or "").replace("_", " "))
 
 
 def slot_status(status: str) -> str:

@@ -464,7 +464,8 @@ def teams_data(tournament: Tournament) -> dict:
             "index": m.index, "teams": [m.a, m.b], "names": [team_names.get(m.a, ""), team_names.get(m.b, "")],
             "rests": m.b is None, "boards": [board(s) for s in m.slots],
             "board_wins": list(m.match.board_wins) if m.match else [0, 0],
-            "decided": bool(m.match and m.match.decided), "winner": m.match.winner if m.match else None})
+            "decided": bool(m.match and m.match.decided), "winner": m.match.winner if m.match else None,
+            "through": m.through})
     return {
         "id": tournament.pk, "name": tournament.name, "version": facts.version, "drawn": facts.drawn,
         "boards": config.boards, "reserves": config.reserves, "fixed_order": config.fixed_order,

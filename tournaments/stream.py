@@ -30,10 +30,11 @@ class Format(StrEnum):
     LEAGUE = "league"
     TEAM_ROUND_ROBIN = "team_round_robin"  # teams of N boards, each team meeting each other (formats/teams.py)
     TEAM_SWISS = "team_swiss"  # teams of N boards paired round by round by their table of teams
+    TEAM_KNOCKOUT = "team_knockout"  # a bracket of teams of N boards
 
 
 FORMATS = tuple(f.value for f in Format)
-TEAM_FORMATS = (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS)  # the formats whose entrants are teams
+TEAM_FORMATS = (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT)  # the formats whose entrants are teams
 
 
 @dataclass

@@ -105,7 +105,7 @@ def format_views(tournament: Tournament, data: dict) -> dict:
         return {"ladder": selectors.ladder_data(tournament), "brackets": [], "standings": []}
     if data["format"] == Format.LEAGUE:
         return {"league": selectors.league_data(tournament), "standings": []}
-    if data["format"] in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS):  # the table of teams first; each player's boards below it
+    if data["format"] in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):  # the table of teams first; each player's boards below it
         return {"teams": selectors.teams_data(tournament)}
     return {}
 

@@ -37,10 +37,11 @@ A round robin of teams is played on the same Berger tables as a round robin of p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .core import SETTLED, FormatError, Lengths, Reason, Result, Slot
 from . import swiss
+from .knockout import bracket_order, bracket_size
 from .round_robin import berger
 
 BRACKET = "teams"  # the bracket of a team event's boards
@@ -253,6 +254,7 @@ class Meeting:
     b: int | None
     slots: tuple[Slot, ...] = ()
     match: TeamMatch | None = None
+    through: int | None = None  # a knockout's: the team going on (a bye's team, or :func:`goes_through`)
 
 
 @dataclass(frozen=True)
@@ -360,3 +362,54 @@ def derive_swiss(teams: Sequence[Team], results: Mapping[str, Result], config: C
     table = standings(ids, [m.match for m in meetings if m.match is not None], byes)
     done = played_out and len({m.round for m in meetings}) == rounds
     return Schedule(tuple(slots), tuple(meetings), tuple(table), table[0].team if done and table else None)
+
+
+def goes_through(match: TeamMatch, first_board: Result | None = None) -> int | None:
+    """The team a knockout's team match sends on (None until it is decided). A team match won on the boards sends
+    its winner; an even split of the boards, the team that won more match points over all the boards (the points
+    difference the table of teams ranks by), and when those are equal too, the team that won board 1 (the board
+    order is the teams' order of strength, so board 1 is the decider of the federations' board-order count-back)."""
+    if not match.decided:
+        return None
+    if match.winner is not None:
+        return match.winner
+    (won_a, lost_a) = match.points(match.a)
+    if won_a != lost_a:
+        return match.a if won_a > lost_a else match.b
+    board1 = match.boards[0]
+    return match.a if board1.winner in match.lineups[0] else match.b
+
+
+def derive_knockout(teams: Sequence[Team], results: Mapping[str, Result], config: Config,
+                    lengths: Lengths = Lengths(),
+                    lineups: Mapping[tuple[int, int], Sequence[int]] | None = None) -> Schedule:
+    """A knockout of ``teams`` (in seed order: the draw's): the usual seeded bracket (seeds 1 and 2 meet only in
+    the final, byes to the top seeds when the count is not a power of two), each team match its boards. A round
+    is paired once every board of the round before is settled, each pairing the teams its two team matches sent on
+    (:func:`goes_through`); the final's is the event's winner."""
+    check_teams(teams, config)
+    by_id = {t.id: t for t in teams}
+    ids = [t.id for t in teams]
+    lineups = lineups or {}
+    size = max(2, bracket_size(len(ids)))
+    total = size.bit_length() - 1
+    entries: list[int | None] = [ids[s - 1] if s <= len(ids) else None for s in bracket_order(size)]
+    slots: list[Slot] = []
+    meetings: list[Meeting] = []
+    winner = None
+    for r in range(1, total + 1):
+        pairs = [(entries[i], entries[i + 1]) for i in range(0, len(entries), 2)]
+        # a bye: the team is listed first, resting
+        pairs = [(a, b) if a is not None else (b, a) for a, b in pairs]
+        round_slots, round_meetings = _meetings(r, pairs, by_id, results, config, lineups, lengths.of(r, total),
+                                                True)
+        round_meetings = [replace(m, through=m.a if m.b is None else goes_through(m.match)) for m in round_meetings]
+        slots += round_slots
+        meetings += round_meetings
+        if not all(s.status in SETTLED for s in round_slots):
+            break
+        entries = [m.through for m in round_meetings]
+        if r == total:
+            winner = entries[0]
+    table = standings(ids, [m.match for m in meetings if m.match is not None])
+    return Schedule(tuple(slots), tuple(meetings), tuple(table), winner)
