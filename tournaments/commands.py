@@ -1033,7 +1033,8 @@ class SetLineup(TournamentCommand):
             lineup = teams.check_lineup(teams.Team(self.team, team["members"]), self.players, config)
         except FormatError as refused:
             raise BadTeam(refused.reason or str(refused), **refused.params) from None
-        rounds = len(teams.round_robin(list(facts.teams)))
+        # a Swiss of teams plays its rounds; a round robin (and a knockout, fewer) at most a round robin's
+        rounds = facts.config.get("rounds", 0) if facts.format == "team_swiss" else len(teams.round_robin(list(facts.teams)))
         if not 1 <= self.round <= rounds:
             raise BadTeam(Reason.NO_TEAM_MATCH, team=self.team, round=self.round)
         if facts.drawn:

@@ -564,7 +564,7 @@ def previous_leagues(user, tournament: Tournament) -> list[Tournament]:
 FORM_COMMANDS = ("enter", "check_in", "withdraw", "draw", "pair_round", "report_result", "correct_result",
                  "forfeit", "void_match", "assign_table", "set_table_service", "close_stage", "reenter",
                  "close_reentry", "issue_challenge", "decline_challenge", "apply_deadlines", "set_rated",
-                 "register_team")
+                 "register_team", "set_lineup")
 
 
 def done_message(command: dict) -> str:
@@ -616,6 +616,12 @@ def command_from_form(post) -> dict:
         raise FormRefused(_("Choose the challenge: nothing was recorded."))
     if kind == "reenter" and "player" not in command:
         raise FormRefused(_("Choose the player re-entering: nothing was recorded."))
+    if kind == "set_lineup":  # the team, the round of its team match, and a select a board each, board 1 first
+        chosen = [v.strip() for v in post.getlist("players") if v.strip()]
+        if not (post.get("team", "").strip() and post.get("round", "").strip() and chosen):
+            raise FormRefused(_("Choose the team, the round and its players: nothing was recorded."))
+        command.update(team=_number(post["team"], "team"), round=_number(post["round"], "round"),
+                       players=[_number(v, "players") for v in chosen])
     if kind == "register_team":
         command["name"] = post.get("name", "").strip()
         for field in ("players", "reserves"):  # a select a board (a reserve) each, in board order; empty: none

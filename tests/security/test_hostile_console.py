@@ -135,6 +135,7 @@ CONSOLE_FORMS = {
     "close_stage": {}, "reenter": {}, "close_reentry": {}, "issue_challenge": {}, "decline_challenge": {"number": "1"},
     "apply_deadlines": {}, "set_rated": {"rated": "0"}, "import": {"members": "Zed, zed@example.org, Z1"},
     "import_cancel": {}, "undo": {}, "check_in_all": {}, "register_team": {"name": "Club"},
+    "set_lineup": {"team": "1", "round": "1"},
 }
 
 
