@@ -32,6 +32,18 @@ def wait_port(port: int, proc, log: Path) -> None:
             time.sleep(0.2)
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The value at quantile ``q`` of ``values`` (0.0 for none)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
+
+
+def node_log_errors(logs: Path) -> list[str]:
+    """The tracebacks and ERROR lines the live and web nodes logged (``live.log``, ``web.log`` in ``logs``)."""
+    return [line for name in ("live.log", "web.log") for line in (logs / name).read_text().splitlines()
+            if "Traceback" in line or "[ERROR]" in line]
+
+
 @functools.cache
 def code_version() -> str:
     """The commit benchmarked, and any app file changed in the working tree (bench/ and the Makefile aside).

@@ -30,15 +30,12 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import ROOT, code_version, free_port, recreate_database, wait_port  # noqa: E402
+from bench.common import (ROOT, code_version, free_port, node_log_errors, percentile,  # noqa: E402
+                          recreate_database, wait_port)
 
 DB_NAME = "crawford_bench_live"
 LIVE_APP = "crawford-bench-live"
 
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 class Recorder:
@@ -216,12 +213,11 @@ def main() -> int:
         crowd.join(120)
         for name, values in (("alone", alone), (f"with {args.streams} streams following", with_crowd)):
             print(f"bystander's commands {name}: {len(values)}, p50 {statistics.median(values) * 1000:.0f} ms, "
-                  f"p99 {_percentile(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms")
+                  f"p99 {percentile(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms")
         print(f"streams that heard the last command (version {recorder.version}): {heard} of "
               f"{statuses.get(200, 0)}; the live node's connections during the commands: max {max(held)}")
         print(f"machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; logs in {logs}")
-        errors = [line for name in ("live.log", "web.log") for line in (logs / name).read_text().splitlines()
-                  if "Traceback" in line or "[ERROR]" in line]
+        errors = node_log_errors(logs)
         if errors:
             print("errors in the nodes' logs:", *errors[:5], sep="\n  ")
             return 1

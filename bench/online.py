@@ -33,15 +33,12 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import ROOT, CpuMeter, code_version, free_port, recreate_database, wait_port  # noqa: E402
+from bench.common import (ROOT, CpuMeter, code_version, free_port, node_log_errors, percentile,  # noqa: E402
+                          recreate_database, wait_port)
 
 DB_NAME = "crawford_bench_online"
 TARGET_MS = 100
 
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
 class Http:
@@ -306,11 +303,11 @@ def main() -> int:
             elapsed = time.time() - t0
             cpu = meter.report(before, meter.snapshot(), elapsed)
             ms = [v * 1000 for v in tally.commands]
-            p99 = _percentile(ms, 0.99)
+            p99 = percentile(ms, 0.99)
             results.append((n, p99))
             reads = tally.counts.get("player read", 0) + tally.counts.get("spectator read", 0)
             streams = sum(1 for s in opened if s == 200)
-            print(f"| {n} | {streams} of {len(opened)} streams | {len(ms)} | {_percentile(ms, 0.5):.0f} | {p99:.0f} "
+            print(f"| {n} | {streams} of {len(opened)} streams | {len(ms)} | {percentile(ms, 0.5):.0f} | {p99:.0f} "
                   f"| {max(ms, default=0):.0f} | {len(ms) / elapsed:.0f}, {reads / elapsed:.0f}, "
                   f"{tally.counts.get('heartbeat', 0) / elapsed:.0f} | {len(tally.errors)} | {cpu} |", flush=True)
             if tally.errors:
@@ -320,10 +317,10 @@ def main() -> int:
               f"{max(held) if held else 'none of the steps'} (steps {args.matches}, {args.spectators} spectators "
               f"each, a command every {args.think:g} s a match, heartbeats every {args.heartbeat:g} s)")
         print(f"machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; logs in {logs}")
-        errors = [line for name in ("live.log", "web.log") for line in (logs / name).read_text().splitlines()
-                  if "Traceback" in line or "[ERROR]" in line]
+        errors = node_log_errors(logs)
         if errors:
             print("errors in the nodes' logs:", *errors[:5], sep="\n  ")
+            return 1
         return 0
     finally:
         for node in nodes:
