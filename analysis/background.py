@@ -19,6 +19,8 @@ import threading
 from celery import current_app
 from django.conf import settings
 from django.db import connections
+from django.db.models import Q
+from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +75,11 @@ def _run() -> None:
     while not _stop.is_set():
         _wake.clear()
         try:
-            # the quick ones first, then the oldest: as the worker's queue takes them
-            pk = (MatchAnalysis.objects.filter(status=MatchAnalysis.QUEUED).order_by("plies", "queued_at", "pk")
-                  .values_list("pk", flat=True).first())
+            # the quick ones first, then the oldest: as the worker's queue takes them; and a run whose lease has
+            # run out (the server stopped mid-analysis: the embedded default has no beat to sweep it)
+            pk = (MatchAnalysis.objects.filter(Q(status=MatchAnalysis.QUEUED)
+                                               | Q(status=MatchAnalysis.RUNNING, lease_until__lt=timezone.now()))
+                  .order_by("plies", "queued_at", "pk").values_list("pk", flat=True).first())
             if pk is not None:
                 analysis_run(pk=pk)
         except Exception:  # noqa: BLE001 - one analysis that fails must not stop the others

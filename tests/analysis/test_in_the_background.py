@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from celery import current_app
+from django.utils import timezone
 
 from analysis import background
 from analysis.models import MatchAnalysis
@@ -44,6 +46,9 @@ def test_the_deeper_analysis_waits_for_the_serving_process_and_is_done_by_its_th
                                                                    players_for_import(text, None, None))))
     # the import woke the projections in-process: the quick depth is done, the deeper one only queued
     assert _depths(record.stream_id) == {0: MatchAnalysis.DONE, 1: MatchAnalysis.QUEUED}
+    # a server stopped mid-analysis left it running, its lease run out since: the thread takes it up again
+    MatchAnalysis.objects.filter(stream_id=record.stream_id, plies=1).update(
+        status=MatchAnalysis.RUNNING, attempts=1, lease_until=timezone.now() - timedelta(seconds=1))
 
     assert client.get("/").status_code == 200  # the first request this process serves starts its thread
     deadline = time.monotonic() + 600  # a bound for a stalled thread, not a measure: it ends when the row is done
