@@ -106,11 +106,12 @@ class PlayerFairPlayView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses=FairPlaySerializer,
-                   description="For officials: the player's figures online beside theirs at the board and the "
-                               "field's, and a flag for a person to review (never automatic), with its limits.")
+                   description="For officials and the directors of the events the player entered: the player's "
+                               "figures online beside theirs at the board and the field's, and a flag for a person "
+                               "to review (never automatic), with its limits.")
     def get(self, request, pk: int):
-        if not authority.officiates_everything(request.user):
-            raise Forbidden(Reason.FAIR_PLAY_OFFICIALS)
+        if not authority.reviews_fair_play(request.user, pk):
+            raise Forbidden(Reason.FAIR_PLAY_REVIEWERS)
         return Response(FairPlaySerializer(selectors.fair_play(pk)).data)
 
 

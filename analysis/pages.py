@@ -1,4 +1,4 @@
-"""The fair-play review of a player, for officials: their figures online beside those at the board and the field's,
+"""The fair-play review of a player, for officials and the directors of the player's events: their figures online beside those at the board and the field's,
 and the flag for a person to review, with its limits (analysis.selectors.fair_play)."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from . import selectors
 
 @login_required
 def fair_play_page(request, pk: int):
-    if not authority.officiates_everything(request.user):
-        raise Forbidden(Reason.FAIR_PLAY_OFFICIALS)
     player = get_object_or_404(Player, pk=pk)
+    if not authority.reviews_fair_play(request.user, player.pk):
+        raise Forbidden(Reason.FAIR_PLAY_REVIEWERS)
     review = selectors.fair_play(player.pk)
     rows = [(label, review[key]) for key, label in (("online", "online"), ("board", "board"))]
     return render(request, "analysis/fair_play.html", {"player": player, "review": review, "rows": rows})

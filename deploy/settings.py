@@ -106,6 +106,9 @@ TOURNAMENT_RATINGS_PROVIDER = "ratings.selectors.TournamentRatings"
 PUBLISHED_EVENTS_PROVIDER = "tournaments.selectors.published_event_ids"
 # and what the seasons ask of an event (published.tournaments.EventFinishes: its places and wins): a function of its id
 EVENT_FINISHES_PROVIDER = "tournaments.finishes.event_finishes"
+# and what the house's rights ask of the events (whether a player entered one its user directs: the director reads
+# that player's fair-play review): a function of (the user's id, the player's id)
+EVENT_ENTRANTS_PROVIDER = "tournaments.selectors.directs_entrant"
 # and of a chouette session the club counts in a season (published.chouettes.ChouetteSheet): a function of its id
 CHOUETTE_SHEET_PROVIDER = "games.chouettes.season_sheet"
 # a refusal in the reader's language, from the refusals' catalogue (the API's): the console says them too

@@ -140,7 +140,8 @@ class Reason(Enum):
     CHALLENGE_ANSWERED = gettext_noop("this challenge has been answered already (%(status)s)")
     CHALLENGED_ACCEPTS = gettext_noop("only the member challenged accepts a challenge")
     CHALLENGE_MEMBER = gettext_noop("a member with an account is challenged: %(name)s has none")
-    FAIR_PLAY_OFFICIALS = gettext_noop("a player's fair-play figures are for officials")
+    FAIR_PLAY_REVIEWERS = gettext_noop("a player's fair-play figures are for officials and the directors of the "
+                                       "events the player entered")
 
 
 class BadCommand(Refusal, ValueError):

@@ -100,6 +100,19 @@ def casual_event(user, club=None) -> bool:
     return club is None and not officiates_everything(user)
 
 
+def reviews_fair_play(user, player_id: int) -> bool:
+    """Who reads a player's fair-play review: the officials, and the director of an event the player entered (as
+    :func:`runs_event` says who runs it), never another director's players. Which events a player entered is the
+    events' to say (``settings.EVENT_ENTRANTS_PROVIDER``, named by the composition root)."""
+    if not _signed_in(user):
+        return False
+    if officiates_everything(user):
+        return True
+    from django.utils.module_loading import import_string
+
+    return bool(import_string(settings.EVENT_ENTRANTS_PROVIDER)(user.pk, player_id))
+
+
 MERGE_PLAYERS = "players.change_player"
 
 

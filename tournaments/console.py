@@ -496,6 +496,7 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     return {**data, **format_controls(tournament, data, named), "event_rated": facts.event_rated,
             "clock_rules": console_clocks.rules_shown(facts.config), "clock_presets": console_clocks.preset_choices(),
             "online_rules": console_online.rules_shown(facts.config),
+            "plays_online": console_online.plays_online(facts.config),
             "auto_pair": facts.config.get("auto_pair", True), "late_entry_open": _late_entry_open(facts),
             "late_entry": late_entry(facts),
             "format_name": names.format_name(data["format"]),

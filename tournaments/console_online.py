@@ -20,6 +20,11 @@ def rules_shown(config: dict) -> list[dict]:
              "what": _what(rule)} for key, rule in ordered]
 
 
+def plays_online(config: dict) -> bool:
+    """Some round of the event is played online (where a player's fair-play review is worth a director's look)."""
+    return any(rule.get("online") for rule in config.get(SetRoundOnline.setting, {}).values())
+
+
 def _what(rule: dict) -> str:
     if not rule.get("online"):
         return _("at the board")

@@ -318,6 +318,17 @@ def published_event_ids(ids: set[int]) -> set[int]:
     return set(Tournament.objects.filter(pk__in=ids, published=True).values_list("pk", flat=True))
 
 
+def directs_entrant(director_id: int, player_id: int) -> bool:
+    """Whether the player entered an event this user directs (a team's member included): what the house's rights
+    ask (``settings.EVENT_ENTRANTS_PROVIDER``) before a director reads a player's fair-play review. Read from the
+    events' own streams, not a read model: a player just entered is the director's player at once."""
+    for pk in Tournament.objects.filter(director_id=director_id).values_list("pk", flat=True):
+        facts = folding.facts_of(pk)
+        if player_id in facts.entered or any(player_id in team.get("members", ()) for team in facts.teams.values()):
+            return True
+    return False
+
+
 # -- ladders and leagues: read from the fold of the event's stream (a function of the log alone) --------------
 
 

@@ -1,5 +1,6 @@
-"""Fair play for officials: a player's figures online beside theirs at the board and the field's, and a flag for a
-person to review, raised only over enough decisions on both sides, with the data it was judged on and its limits."""
+"""Fair play for officials and the directors of the player's events: a player's figures online beside theirs at the
+board and the field's, and a flag for a person to review, raised only over enough decisions on both sides, with the
+data it was judged on and its limits."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from analysis.models import MatchAnalysis, PlayerFigures
+from eventlog import projections
 from games.models import MatchSummary
 
 pytestmark = pytest.mark.django_db
@@ -72,3 +74,52 @@ def test_the_fair_play_page_shows_officials_the_figures_the_flag_and_its_limits(
     client.force_login(member)
     assert client.get(f"/players/{suspect}/fair-play/").status_code == 403
     assert 'id="fair-play-link"' not in client.get(f"/players/{suspect}/").content.decode()
+
+
+def _event_of(director, *players, online: bool = True):
+    """An event ``director`` runs, with these players entered (some of its rounds online, unless ``online`` False)."""
+    from tournaments import services
+
+    event = services.tournament_create(actor=director, name="Online night", format="single_elimination",
+                                       settings={"lengths": {"main": {"default": 3}}})
+    if online:
+        services.tournament_command(actor=director, tournament=event, command={"type": "set_round_online",
+                                                                               "online": True})
+    for player in players:
+        services.tournament_command(actor=director, tournament=event, command={"type": "enter", "player": player})
+    return event
+
+
+def test_an_events_director_reviews_its_players_and_nobody_elses(api, client, make_user):
+    dora, other = make_user("dora", player=False), make_user("otto", player=False)
+    member = make_user("max")
+    sam, tia = make_user("sam").player.pk, make_user("tia").player.pk
+    for pid in (sam, tia, sam, tia):
+        _analysed(pid, online=False, moves=200, error=2.0)
+        _analysed(pid, online=True, moves=200, error=0.6)
+    _event_of(dora, sam)
+    _event_of(other, tia)
+
+    seen = api(dora).get(f"/api/players/{sam}/fair-play/")
+    assert seen.status_code == 200 and seen.json()["flag"]["raised"] is True
+    for who, whom in ((dora, tia), (other, sam), (member, sam)):  # another director's player; a plain member
+        refused = api(who).get(f"/api/players/{whom}/fair-play/")
+        assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
+        assert "directors of the events the player entered" in refused.json()["detail"]
+
+    client.force_login(dora)
+    assert "Flagged for review" in client.get(f"/players/{sam}/fair-play/").content.decode()
+    assert client.get(f"/players/{tia}/fair-play/").status_code == 403
+    client.force_login(other)
+    assert client.get(f"/players/{sam}/fair-play/").status_code == 403
+
+
+def test_the_console_of_an_online_event_links_each_players_review(client, make_user):
+    dora = make_user("dora", player=False)
+    sam = make_user("sam").player.pk
+    online, at_the_board = _event_of(dora, sam), _event_of(dora, sam, online=False)
+    projections.run_all()  # the console lists the entries of the event's read model
+    client.force_login(dora)
+    console = client.get(f"/events/{online.pk}/run/").content.decode()
+    assert f'href="/players/{sam}/fair-play/"' in console
+    assert "fair-play-link" not in client.get(f"/events/{at_the_board.pk}/run/").content.decode()

@@ -19,6 +19,8 @@ The rules (players/authority.py, the services and docs/features.md). "Officials"
   its entrants (the others get 404, for commands too).
 - Event commands: ``enter`` yourself (anyone logged in who can see the event) or anyone (director,
   officials); ``confirm_result`` only the slot's two players; every other command the director and officials.
+- A player's fair-play review (``/api/players/{id}/fair-play/`` and its page): officials, and the director of an
+  event the player entered (never another director's players).
 - The director's console (``/events/{id}/run/``, where the admin's old "run this event" address leads): the
   event's director (staff or not) and officials. The rest of the
   admin needs staff: the event list shows officials every event and a staff director their own; its
@@ -1032,13 +1034,18 @@ def test_the_online_pages(world, role):
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_a_players_fair_play_review_is_for_officials(world, role):
+def test_a_players_fair_play_review_is_for_officials_and_the_directors_of_their_events(world, role):
+    _entered(world, check_in=False)  # "player" entered in the event "director" runs, in none of "other_director"'s
+    allowed = role in OFFICIALS
     answer = world.client(role).get(f"/api/players/{_p(world)}/fair-play/")
-    assert answer.status_code in ((200,) if role == "official" else ANON if role == "anonymous" else (403,))
+    assert answer.status_code in ((200,) if allowed else ANON if role == "anonymous" else (403,))
     from django.test import Client
 
     page = Client()
     if role != "anonymous":
         page.force_login(world.user(role))
     shown = page.get(f"/players/{_p(world)}/fair-play/")
-    assert shown.status_code == (200 if role == "official" else 302 if role == "anonymous" else 403)
+    assert shown.status_code == (200 if allowed else 302 if role == "anonymous" else 403)
+    # a player of no event of theirs: officials only
+    outsider = world.client(role).get(f"/api/players/{_p(world, 'unrelated')}/fair-play/")
+    assert outsider.status_code in ((200,) if role == "official" else ANON if role == "anonymous" else (403,))
