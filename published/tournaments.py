@@ -164,5 +164,5 @@ EVENT_TYPES = (
     "MatchKept", "SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided", "StageClosed",
     "StageDrawMade", "PlayerReentered", "ReentryClosed", "TableAssigned", "TableService", "PlayerCheckInCancelled",
     "RatedSet", "SettingsChanged", "VisibilitySet", "ChallengeIssued", "ChallengeDeclined", "ChallengeLapsed",
-    "DivisionsMade", "MatchUnplayed", "TeamRegistered", "LineupSet",
+    "DivisionsMade", "MatchUnplayed", "TeamRegistered", "LineupSet", "TeamRoundPaired",
 )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from games.limits import max_final_score
-from tournaments.formats import ladder, league, single_elimination, swiss
+from tournaments.formats import ladder, league, single_elimination, swiss, teams
 from tournaments.formats.core import READY, SETTLED, Bracket, FormatError, SlotStatus
 from tournaments.formats.knockout import OpenPlace
 
@@ -210,7 +210,10 @@ def _draw_teams(facts: State, cmd: c.Draw) -> list:
             raise BadSeeds(Reason.TEAM_SEEDS)
     else:
         raise BadDrawMethod(Reason.BAD_DRAW_METHOD)
-    return [ev.DrawMade(tuple(p for n in order for p in facts.teams[n]["members"]), cmd.method)]
+    events: list = [ev.DrawMade(tuple(p for n in order for p in facts.teams[n]["members"]), cmd.method)]
+    if facts.format == Format.TEAM_SWISS:  # round 1 paired with the draw, as an individual Swiss's
+        events.append(ev.TeamRoundPaired(1, tuple(teams.swiss_pairing(1, order, []))))
+    return events
 
 
 def _divisions(facts: State, divisions, cmd: c.Draw) -> ev.DivisionsMade:
@@ -654,10 +657,24 @@ def swiss_round_to_repair(facts: State, view: derive.View) -> int | None:
     return None if round_has_begun(facts, view, last) else last
 
 
+def team_rounds_to_record(facts: State, view: derive.View) -> list:
+    """The rounds of a Swiss of teams that the view pairs and the stream has not recorded yet (the next round, once
+    the rounds before it are played out): recorded before their boards' matches are made, and from then on never
+    paired again (``teams.derive_swiss`` reads them back)."""
+    if facts.format != Format.TEAM_SWISS or view.teams is None:
+        return []
+    pairs: dict[int, list] = {}
+    for m in view.teams.meetings:
+        if m.round > len(facts.team_rounds):
+            pairs.setdefault(m.round, []).append((m.a, m.b))
+    return [ev.TeamRoundPaired(r, tuple(p)) for r, p in sorted(pairs.items())]
+
+
 def needs_advance(facts: State, view: derive.View) -> bool:
     """Whether the process manager has matches to create, close or replace, or a Swiss round to pair."""
     auto_pair = facts.format == Format.SWISS and facts.config.get("auto_pair", True)
     pending_swiss = auto_pair and view.slots and (
         len(facts.rounds) < facts.config.get("rounds", 0) and all(s.status in SETTLED for s in view.slots))
     return bool(view.to_create or view.to_close or [f for f in view.flagged if not f["started"]] or pending_swiss
+                or team_rounds_to_record(facts, view)
                 or (facts.format == Format.SWISS and facts.corrected_at > (facts.round_paired_at or [0])[-1]))

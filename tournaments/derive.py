@@ -223,7 +223,8 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
     if fmt in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):
         if fmt == Format.TEAM_SWISS:
             schedule = teams.derive_swiss(drawn_teams(facts), results, team_config(c), c["rounds"],
-                                          lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
+                                          lengths(c.get("lengths", {}).get("rounds")), facts.lineups,
+                                          facts.team_rounds)
         elif fmt == Format.TEAM_KNOCKOUT:
             schedule = teams.derive_knockout(drawn_teams(facts), results, team_config(c),
                                              lengths(c.get("lengths", {}).get("rounds")), facts.lineups)

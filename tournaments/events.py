@@ -54,6 +54,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``JackpotOf``             (in the jackpot's own event) the night and the jackpot whose knockout it is
 ``TeamRegistered``        a team of a team event: its number, name and members (board order, then reserves)
 ``LineupSet``             the players a team puts on its boards for one team match (round), board 1 first
+``TeamRoundPaired``       a Swiss of teams' round paired (its team matches), once and for good
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -552,7 +553,25 @@ class LineupSet(TournamentEvent):
         facts.lineups[(self.round, self.team)] = tuple(self.players)
 
 
-TEAM_EVENTS = (TeamRegistered, LineupSet)
+@dataclass(frozen=True)
+class TeamRoundPaired(TournamentEvent):
+    """A round of a Swiss of teams paired: its team matches (first-listed team, opponent or None for the bye), as
+    the table of teams paired them when the rounds before it were played out. Recorded once, before its boards'
+    matches are made, and never paired again: a correction of an earlier board re-ranks the table and pairs the
+    rounds still to come, never this one."""
+
+    round: int
+    pairings: tuple[tuple[int, int | None], ...]
+
+    def fold(self, facts) -> None:
+        pairs = tuple((a, b) for a, b in self.pairings)
+        if self.round <= len(facts.team_rounds):
+            facts.team_rounds[self.round - 1] = pairs
+        else:
+            facts.team_rounds.append(pairs)
+
+
+TEAM_EVENTS = (TeamRegistered, LineupSet, TeamRoundPaired)
 
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)

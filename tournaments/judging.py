@@ -55,6 +55,12 @@ def inconsistency(facts: stream.Facts, e: ev.TournamentEvent, version: int) -> s
             return "a round paired before the draw"
         case ev.RoundPaired(pairings=pairings):
             return _players([p for pair in pairings for p in pair if p is not None], set(facts.entered), "paired")
+        case ev.TeamRoundPaired() if not facts.drawn:
+            return "a round of teams paired before the draw"
+        case ev.TeamRoundPaired(round=round_no) if round_no != len(facts.team_rounds) + 1:
+            return f"round {round_no} of teams paired after {len(facts.team_rounds)} rounds"
+        case ev.TeamRoundPaired(pairings=pairings):
+            return _teams([t for pair in pairings for t in pair if t is not None], set(facts.teams))
         case ev.SlotResult() | ev.SlotFinished():
             return _result(e, set(facts.entered))
         case ev.LotAdded(players=players):
@@ -66,6 +72,13 @@ def inconsistency(facts: stream.Facts, e: ev.TournamentEvent, version: int) -> s
         case ev.JackpotBought() | ev.JackpotLeft() | ev.JackpotStarted():
             return _jackpot(facts, e)
     return ""
+
+
+def _teams(paired: list[int], registered: set[int]) -> str:
+    if len(set(paired)) != len(paired):
+        return "a team paired twice in a round"
+    strangers = sorted(set(paired) - registered)
+    return f"paired but not registered: teams {strangers}" if strangers else ""
 
 
 def _jackpot(facts: stream.Facts, e) -> str:

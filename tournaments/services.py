@@ -474,6 +474,9 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
         if not repair and auto_pair and view.slots and len(facts.rounds) < facts.config.get("rounds", 0):
             if all(s.status in SETTLED for s in view.slots):
                 new += decider.next_swiss_round(facts, view)
+        for e in decider.team_rounds_to_record(facts, view):  # a round's pairing recorded before its boards' matches
+            stream.apply(facts, e, facts.version + 1)
+            new.append(e)
         ramp = rating_ramp_of(tournament) if view.to_create and not repair else "fibs"
         for slot in [] if repair else view.to_create[:limit]:
             a, b = slot.players

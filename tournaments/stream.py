@@ -123,6 +123,8 @@ class Facts:
     # set for one team match ((round, team) -> the players, board 1 first; none set: the team's first N members)
     teams: dict[int, dict] = field(default_factory=dict)
     lineups: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    # a Swiss of teams: each round's team matches as paired (``TeamRoundPaired``), round 1 first
+    team_rounds: list[tuple[tuple[int, int | None], ...]] = field(default_factory=list)
 
     @property
     def staged(self) -> bool:

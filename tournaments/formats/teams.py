@@ -334,31 +334,39 @@ def swiss_pairing(round_no: int, teams: Sequence[int], meetings: Sequence[Meetin
 
 def derive_swiss(teams: Sequence[Team], results: Mapping[str, Result], config: Config, rounds: int,
                  lengths: Lengths = Lengths(),
-                 lineups: Mapping[tuple[int, int], Sequence[int]] | None = None) -> Schedule:
+                 lineups: Mapping[tuple[int, int], Sequence[int]] | None = None,
+                 paired: Sequence[Sequence[tuple[int, int | None]]] = ()) -> Schedule:
     """A Swiss of ``teams`` (in seed order) over ``rounds`` rounds. Round 1 pairs the seed order's top half
     against its bottom half (the pairer on a field all on 0); each later round is paired once every board of the
     rounds before it is settled, from the table then (:func:`swiss_pairing`): until then it has no team matches.
-    A bye scores a won team match: 2 match points, no board points and no points for or against. The event's
-    winner is the first team of the table once the last round's boards are all settled."""
+    ``paired``: the pairings of the rounds already paired (round 1 first), as recorded: a round paired stays as it
+    was paired, whatever a correction of an earlier board does to the table since; only the rounds after them are
+    paired from the table. A bye scores a won team match: 2 match points, no board points and no points for or
+    against. The event's winner is the first team of the table once the last round's boards are all settled."""
     check_teams(teams, config)
     by_id = {t.id: t for t in teams}
     ids = [t.id for t in teams]
     lineups = lineups or {}
     slots: list[Slot] = []
     meetings: list[Meeting] = []
-    played_out = True
+    played_out = True  # every board of the rounds so far is settled
+    unsettled: set[int] = set()  # the rounds with a board still open
     for r in range(1, rounds + 1):
-        if not played_out:
+        if r <= len(paired):
+            pairs = [(a, b) for a, b in paired[r - 1]]
+        elif played_out:
+            pairs = swiss_pairing(r, ids, meetings)
+        else:
             break
-        pairs = swiss_pairing(r, ids, meetings)
         round_slots, round_meetings = _meetings(r, pairs, by_id, results, config, lineups,
                                                 lengths.of(r, rounds), True)
         slots += round_slots
         meetings += round_meetings
-        played_out = all(s.status in SETTLED for s in round_slots)
+        if not all(s.status in SETTLED for s in round_slots):
+            unsettled.add(r)
+            played_out = False
     # a bye counts in the table once its round is played out, as the team matches beside it
-    open_round = None if played_out else max((m.round for m in meetings), default=None)
-    byes = [m.a for m in meetings if m.b is None and m.round != open_round]
+    byes = [m.a for m in meetings if m.b is None and m.round not in unsettled]
     table = standings(ids, [m.match for m in meetings if m.match is not None], byes)
     done = played_out and len({m.round for m in meetings}) == rounds
     return Schedule(tuple(slots), tuple(meetings), tuple(table), table[0].team if done and table else None)

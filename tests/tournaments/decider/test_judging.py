@@ -65,7 +65,25 @@ def test_a_player_entered_again_after_withdrawing_passes():
     judge("tournament-1", rows(configured(), *entered(A, B), ev.PlayerWithdrew(A, ""), *entered(A)))
 
 
+def teams_drawn():
+    """A Swiss of two teams of two boards, registered and drawn."""
+    return [configured("team_swiss", rounds=2, boards=2), *entered(A, B, C, D),
+            ev.TeamRegistered(1, "One", (A, B)), ev.TeamRegistered(2, "Two", (C, D)), ev.DrawMade((A, B, C, D), "manual")]
+
+
+def test_a_swiss_of_teams_paired_round_by_round_passes():
+    facts = judge("tournament-1", rows(*teams_drawn(), ev.TeamRoundPaired(1, ((1, 2),)),
+                                       ev.TeamRoundPaired(2, ((2, 1),))))
+    assert facts.team_rounds == [((1, 2),), ((2, 1),)]
+
+
 FORGED = {
+    "a round of teams paired out of turn": ([*teams_drawn(), ev.TeamRoundPaired(2, ((1, 2),))], 9,
+                                            "round 2 of teams paired after 0 rounds"),
+    "a round of teams paired again": ([*teams_drawn(), ev.TeamRoundPaired(1, ((1, 2),)),
+                                       ev.TeamRoundPaired(1, ((2, 1),))], 10, "round 1 of teams paired after 1 rounds"),
+    "a stranger team paired": ([*teams_drawn(), ev.TeamRoundPaired(1, ((1, 3),))], 9,
+                               "paired but not registered: teams [3]"),
     "no settings first": ([*entered(A)], 1, "begins with its settings"),
     "settings twice": ([configured(), configured()], 2, "begins with its settings"),
     "entered twice": ([configured(), *entered(A, B, A)], 4, "player 11 is entered already"),

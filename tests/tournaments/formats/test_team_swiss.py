@@ -67,3 +67,48 @@ def test_a_round_waits_for_every_board_of_the_round_before():
     assert {m.round for m in s.meetings} == {1}  # round 2 is not paired while a board of round 1 is open
     s = tf.derive_swiss(TEAMS[:4], first, THREE, rounds=2)
     assert pairs(s, 2) == [(1, 2), (3, 4)] and all(sl.status == "ready" for sl in s.slots if sl.round == 2)
+
+
+def test_a_paired_round_stands_when_an_earlier_board_is_corrected():
+    s = tf.derive_swiss(TEAMS, {}, THREE, rounds=3)
+    results = boards(s, 1, {(1, 3): (1, 1, 3), (2, 4): (4, 4, 4)})
+    s = tf.derive_swiss(TEAMS, results, THREE, rounds=3)
+    paired = [tuple(pairs(s, 1)), tuple(pairs(s, 2))]
+    assert paired[1] == ((4, 1), (5, 3), (2, None))
+    round_two = boards(s, 2, {(4, 1): (1, 4, 1), (5, 3): (5, 5, 5)})
+    played = results | {k: v for k, v in list(round_two.items())[:1]}  # one board of round 2 played
+    # round 1's board 2 of 1 v 3 corrected: team 3 won it, and so the team match 2-1
+    key = next(m.slots[1].key for m in s.meetings if (m.round, m.a) == (1, 1))
+    a, b = next(m.slots[1].players for m in s.meetings if (m.round, m.a) == (1, 1))
+    corrected = played | {key: Result(b, a, 7, 0)}
+    # paired again from the corrected table, round 2 would be another round: 4 and 3 lead on 2 match points
+    assert pairs(tf.derive_swiss(TEAMS, corrected, THREE, rounds=3), 2) != list(paired[1])
+    s = tf.derive_swiss(TEAMS, corrected, THREE, rounds=3, paired=paired)
+    assert tuple(pairs(s, 2)) == paired[1]  # as paired
+    first = next(iter(round_two))
+    assert next(sl for sl in s.slots if sl.key == first).result == round_two[first]  # its result stands
+    # the table is the corrected one: 4 (3 boards), 3 (2), 5 (the bye) on 2 match points; 1 lost, with a board
+    assert [(r.team, r.match_points) for r in s.standings][:2] == [(4, 2), (3, 2)]
+    assert {r.team: r.match_points for r in s.standings}[1] == 0
+    assert {m.round for m in s.meetings} == {1, 2}  # round 3 waits for round 2's boards
+
+
+def test_the_round_after_the_paired_ones_is_paired_from_the_corrected_table():
+    s = tf.derive_swiss(TEAMS, {}, THREE, rounds=3)
+    results = boards(s, 1, {(1, 3): (1, 1, 3), (2, 4): (4, 4, 4)})
+    s = tf.derive_swiss(TEAMS, results, THREE, rounds=3)
+    paired = [tuple(pairs(s, 1)), tuple(pairs(s, 2))]
+    results |= boards(s, 2, {(4, 1): (1, 4, 1), (5, 3): (5, 5, 5)})
+    assert pairs(tf.derive_swiss(TEAMS, results, THREE, rounds=3, paired=paired), 3) == [(1, 2), (5, 4), (3, None)]
+    # round 1's board 2 of 1 v 3 corrected: team 3 won that team match 2-1
+    board = next(m.slots[1] for m in s.meetings if (m.round, m.a) == (1, 1))
+    results[board.key] = Result(board.players[1], board.players[0], 7, 0)
+    s = tf.derive_swiss(TEAMS, results, THREE, rounds=3, paired=paired)
+    assert tuple(pairs(s, 2)) == paired[1]
+    # 5 (its bye, then 3-0 over 3: boards 0+3) leads on 4 match points; 1 (beaten by 3, then beat 4: 1+2) is on 2
+    # with 4 (3+1) and 2 (its bye); 3 (2+0) on 2 as well
+    assert [(r.team, r.match_points, r.board_points) for r in s.standings] == [
+        (5, 4, 3), (4, 2, 4), (1, 2, 3), (3, 2, 2), (2, 2, 0)]
+    # round 3 from that table: the bye to 3, lowest without one; the leader 5 first, against 4 (1 v 5 would leave
+    # 4 v 2, a rematch)
+    assert pairs(s, 3) == [(5, 4), (1, 2), (3, None)]
