@@ -30,6 +30,7 @@ from . import money
 from .config import MAX_BOARDS, MAX_RESERVES, MAX_ROUNDS
 from .formats import teams
 from .formats.core import SETTLED, FormatError
+from .formats.knockout import bracket_size
 from .refusals import (
     AlreadyDrawn, BadCommand, BadDrawMethod, BadMoney, BadPairings, BadRound, BadTeam, NotEntered, NotInEvent, Reason,
     Refused, UnknownCommand,
@@ -1033,8 +1034,11 @@ class SetLineup(TournamentCommand):
             lineup = teams.check_lineup(teams.Team(self.team, team["members"]), self.players, config)
         except FormatError as refused:
             raise BadTeam(refused.reason or str(refused), **refused.params) from None
-        # a Swiss of teams plays its rounds; a round robin (and a knockout, fewer) at most a round robin's
+        # a Swiss of teams plays its rounds; a round robin (and a knockout, fewer) at most a round robin's, and a
+        # knockout after the round robin's groups numbers its rounds on from theirs
         rounds = facts.config.get("rounds", 0) if facts.format == "team_swiss" else len(teams.round_robin(list(facts.teams)))
+        if facts.config.get("qualifiers") and facts.format == "team_round_robin":
+            rounds += bracket_size(facts.config["qualifiers"]).bit_length() - 1
         if not 1 <= self.round <= rounds:
             raise BadTeam(Reason.NO_TEAM_MATCH, team=self.team, round=self.round)
         if facts.drawn:

@@ -42,6 +42,7 @@ LEAGUE_UNPLAYED = ("double_loss", "void")  # tournaments.formats.league.UNPLAYED
 DICE_SOURCES = ("server", "board")  # games.streams.DICE_SOURCES: where the event's matches take their rolls from
 LADDER, LEAGUE = (Format.LADDER,), (Format.LEAGUE,)
 TEAMS = (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT)
+ROUND_ROBINS = (Format.ROUND_ROBIN, Format.TEAM_ROUND_ROBIN)  # the formats played in groups (a round robin each)
 MAX_BOARDS = 9  # a team's boards (3 in the WBGF Club World Championship, 5 in the WBIF's team championship)
 MAX_RESERVES = 4
 
@@ -57,6 +58,7 @@ class Reason(Enum):
     TEAMS_OWN = gettext_noop("%(key)s is a setting of a team event")
     QUALIFIERS_FROM_TABLES = gettext_noop("qualifiers go from a Swiss or a round robin on to a knockout stage")
     GROUPS_ROUND_ROBIN = gettext_noop("groups are a round robin's: each group plays its own round robin")
+    REENTRY_FOR_PLAYERS = gettext_noop("re-entry is a player's buy-back: a team event takes none")
     REENTRY_INTO_KNOCKOUT = gettext_noop("re-entry is into a knockout: a single elimination, or a staged event's "
                                          "knockout")
     REENTRY_OR_CONSOLATION = gettext_noop("re-entry and a consolation both take the early losers: choose one")
@@ -130,12 +132,13 @@ class EventSettings:
     dice: str | None = setting("choice", choices=DICE_SOURCES, after_draw=True,
                                refusal=Reason.DICE)
     qualifiers: int | None = setting(
-        "whole", "Swiss or round robin: its top K go on to a knockout (stage two), drawn when the director closes "
-                 "stage one (command close_stage)", low=2, high=MAX_QUALIFIERS)
+        "whole", "Swiss or round robin (of players or teams): its top K go on to a knockout (stage two), drawn when "
+                 "the director closes stage one (command close_stage); with groups, the group winners first, then "
+                 "the runners-up…", low=2, high=MAX_QUALIFIERS)
     reentry: dict | None = setting("reentry", "re-entry (buy-back) into a knockout's first round; not with a "
                                               "consolation")
-    groups: int | None = setting("whole", "round robin: in groups (the seeds dealt in snake order)", low=1,
-                                 high=MAX_GROUPS)
+    groups: int | None = setting("whole", "round robin (of players or teams): in groups (the seeds dealt in snake "
+                                          "order)", low=1, high=MAX_GROUPS)
     rated: bool | None = setting("flag", "default true; false: an unrated event (command set_rated changes it)")
     # ladders and leagues
     reach: int | None = setting("whole", "ladder: how many rungs up one may challenge", low=1, high=MAX_FIELD,
@@ -203,10 +206,12 @@ class EventSettings:
             raise SettingsError(Reason.LADDERS_OWN if foreign[0] in LADDER_KEYS else Reason.LEAGUES_OWN, key=foreign[0])
         if format not in TEAMS and (team_key := next((k for k in out if k in TEAM_KEYS), None)):
             raise SettingsError(Reason.TEAMS_OWN, key=team_key)
-        if "qualifiers" in out and format not in (Format.SWISS, Format.ROUND_ROBIN):
+        if "qualifiers" in out and format not in ROUND_ROBINS + (Format.SWISS,):
             raise SettingsError(Reason.QUALIFIERS_FROM_TABLES)
-        if "groups" in out and format != Format.ROUND_ROBIN:
+        if "groups" in out and format not in ROUND_ROBINS:
             raise SettingsError(Reason.GROUPS_ROUND_ROBIN)
+        if "reentry" in out and format in TEAMS:
+            raise SettingsError(Reason.REENTRY_FOR_PLAYERS)
         if "reentry" in out:
             if not (format == Format.SINGLE_ELIMINATION or "qualifiers" in out):
                 raise SettingsError(Reason.REENTRY_INTO_KNOCKOUT)

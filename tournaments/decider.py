@@ -193,6 +193,9 @@ def _draw_teams(facts: State, cmd: c.Draw) -> list:
     numbers = list(facts.teams)
     if len(numbers) < 2:
         raise FieldTooSmall(Reason.TEAMS_DRAW)
+    groups = facts.config.get("groups", 1) if facts.format == Format.TEAM_ROUND_ROBIN else 1
+    if len(numbers) < 2 * groups:
+        raise FieldTooSmall(Reason.TEAMS_GROUPS_FIELD, groups=groups, teams=2 * groups)
     if cmd.method == "random":
         order = list(numbers)
         random.Random(cmd.entropy).shuffle(order)
@@ -530,13 +533,15 @@ def deadlines(facts: State) -> list[dict]:
 def _close_stage(facts: State, cmd: c.CloseStage) -> list:
     """Stage one's table is final: its top ``qualifiers`` (withdrawn players left out) are the knockout's seeds,
     seeded by that table (1 meets the last qualifier, 1 and 2 only in the final)."""
-    if not facts.staged:
+    if not (facts.staged or facts.team_staged):
         raise NotStaged(Reason.NOT_STAGED)
     if facts.stage_closed is not None:
         raise StageClosed(Reason.STAGE_CLOSED)
     if not facts.drawn:
         raise NotDrawn(Reason.STAGE_NOT_BEGUN)
     view = view_of(facts)
+    if facts.team_staged:
+        return _close_team_stage(facts, view)
     if facts.format == Format.SWISS and len(facts.rounds) < facts.config.get("rounds", 0):
         raise StageNotFinished(Reason.STAGE_ROUNDS, round=len(facts.rounds), rounds=facts.config["rounds"])
     unfinished = sorted({s.key for s in view.slots if s.status not in SETTLED})
@@ -547,6 +552,19 @@ def _close_stage(facts: State, cmd: c.CloseStage) -> list:
     if len(qualifiers) < 2:
         raise FieldTooSmall(Reason.TWO_QUALIFIERS)
     return [ev.StageClosed(1, tuple(table)), ev.StageDrawMade(2, tuple(qualifiers), "standings")]
+
+
+def _close_team_stage(facts: State, view: derive.View) -> list:
+    """A round robin of teams (in groups) is over: its final order of qualifying (the group winners first, then
+    the runners-up…) is recorded, and its top ``qualifiers`` teams are the knockout's seeds in that order."""
+    unfinished = sorted({s.key for s in view.slots if s.status not in SETTLED})
+    if unfinished:
+        raise StageNotFinished(Reason.STAGE_UNDECIDED, count=len(unfinished), slot=unfinished[0])
+    order = derive.team_qualifying_order(view)
+    qualifiers = order[: facts.config["qualifiers"]]
+    if len(qualifiers) < 2:
+        raise FieldTooSmall(Reason.TWO_QUALIFIERS)
+    return [ev.StageClosed(1, tuple(order)), ev.StageDrawMade(2, tuple(qualifiers), "standings")]
 
 
 def _knockout_drawn(facts: State):

@@ -228,6 +228,11 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
         elif fmt == Format.TEAM_KNOCKOUT:
             schedule = teams.derive_knockout(drawn_teams(facts), results, team_config(c),
                                              lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
+        elif c.get("groups", 1) > 1 or facts.team_staged:  # groups, and the knockout of the teams that qualify
+            spec = c.get("lengths", {})
+            schedule = teams.derive_groups(drawn_teams(facts), results, team_config(c), c.get("groups", 1),
+                                           lengths(spec.get("rounds")), facts.lineups, facts.stage_seeds,
+                                           lengths(spec["main"]) if "main" in spec else None)
         else:
             schedule = teams.derive(drawn_teams(facts), results, team_config(c),
                                     lengths(c.get("lengths", {}).get("rounds")), facts.lineups)
@@ -237,6 +242,13 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
         rows = list(table(list(facts.seeds), rounds, (), bye_is_win=False))
         return View(slots=list(schedule.slots), standings=rows, flights={"": rows}, teams=schedule)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def team_qualifying_order(view: View) -> list[int]:
+    """A round robin of teams' teams in the order they qualify for its knockout: with groups, the group winners
+    first, then the runners-up… (``teams.qualifying_order``); else the table's."""
+    schedule = view.teams
+    return teams.qualifying_order(schedule.groups or (schedule.standings,))
 
 
 def team_config(c: dict) -> teams.Config:

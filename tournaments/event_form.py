@@ -73,12 +73,12 @@ def setting_field(name: str, label, help_text="", initial=None) -> forms.Field:
 # each section of the form: its legend, and its fields, each with the formats it belongs to
 SECTIONS: list[tuple[str, str, list[tuple[str, tuple[str, ...]]]]] = [
     ("rounds", _("Rounds and match lengths"), [
-        ("rounds", (F.SWISS, F.TEAM_SWISS)), ("cycles", (F.ROUND_ROBIN, F.LEAGUE)), ("groups", (F.ROUND_ROBIN,)),
+        ("rounds", (F.SWISS, F.TEAM_SWISS)), ("cycles", (F.ROUND_ROBIN, F.LEAGUE)), ("groups", (F.ROUND_ROBIN, F.TEAM_ROUND_ROBIN)),
         ("auto_pair", (F.SWISS,)), ("rounds_default", ROUNDS), ("rounds_final", TABLES),
         ("rounds_rounds", TABLES)]),
     ("tiebreaks", _("Tie-breaks"), [(f"tiebreak_{i}", TABLES) for i in range(1, MAX_TIEBREAKS + 1)]),
     ("late-entry", _("Late entry"), [("late_entry_until_round", (F.SWISS,)), ("late_entry_points", (F.SWISS,))]),
-    ("stages", _("Stages"), [("qualifiers", (F.SWISS, F.ROUND_ROBIN))]),
+    ("stages", _("Stages"), [("qualifiers", (F.SWISS, F.ROUND_ROBIN, F.TEAM_ROUND_ROBIN))]),
     ("knockout", _("Knockout: the main bracket"), [
         ("main_default", KNOCKOUTS), ("main_final", KNOCKOUTS), ("main_rounds", KNOCKOUTS)]),
     ("flights", _("Consolation and Last Chance"), [

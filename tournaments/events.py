@@ -231,13 +231,13 @@ class MatchUnplayed(TournamentEvent):
 @dataclass(frozen=True)
 class StageClosed(TournamentEvent):
     stage: int
-    standings: tuple[int, ...]  # the stage's table at closing, best first
+    standings: tuple[int, ...]  # the stage's table at closing, best first (a round robin of teams: team numbers)
 
 
 @dataclass(frozen=True)
 class StageDrawMade(TournamentEvent):
     stage: int
-    seeds: tuple[int, ...]
+    seeds: tuple[int, ...]  # players; a round robin of teams' knockout: team numbers
     method: str = "standings"
 
 

@@ -229,6 +229,7 @@ class Reason(Enum):
     UNKNOWN_TEAM = gettext_noop("no team number %(team)s in this event")
     NO_TEAM_MATCH = gettext_noop("team %(team)s plays no team match in round %(round)s")
     LINEUP_BEGUN = gettext_noop("the team match of team %(team)s in round %(round)s has begun: its line-up stands")
+    TEAMS_GROUPS_FIELD = gettext_noop("%(groups)s groups need at least %(teams)s teams")
 
 
 class Refused(Refusal):

@@ -13,6 +13,9 @@ from players.selectors import display_names
 from eventlog import store
 
 from . import commands, config, decider, derive, folding, stream
+from . import names as names_of_rounds
+from .formats import teams
+from .formats.knockout import bracket_size
 from .refusals import BadTeam, NotLadder, NotLeague, Reason
 from .models import LedgerShare, Tournament, TournamentLedger, TournamentSlot, TournamentStanding, TournamentState
 
@@ -476,7 +479,21 @@ def teams_data(tournament: Tournament) -> dict:
             "rests": m.b is None, "boards": [board(s) for s in m.slots],
             "board_wins": list(m.match.board_wins) if m.match else [0, 0],
             "decided": bool(m.match and m.match.decided), "winner": m.match.winner if m.match else None,
-            "through": m.through})
+            "through": m.through, "group": _team_group(m.stage)})
+    knockout = sorted({m.round for m in schedule.meetings if m.stage == teams.KNOCKOUT}) if schedule else []
+
+    def round_label(r: int) -> str:
+        if r not in knockout:
+            return _("Round %(n)s") % {"n": r}
+        return _("Stage 2 · Knockout") + " · " + names_of_rounds.knockout_round(knockout.index(r) + 1,
+                                                                                bracket_size(len(facts.stage_seeds))
+                                                                                .bit_length() - 1)
+
+    def table(rows) -> list[dict]:
+        return [{"rank": r.rank, "team": r.team, "name": team_names.get(r.team, ""), "played": r.played,
+                 "won": r.won, "drawn": r.drawn, "lost": r.lost, "match_points": r.match_points,
+                 "board_points": r.board_points, "points_for": r.points_for, "points_against": r.points_against,
+                 "head_to_head": r.tiebreaks["head_to_head"]} for r in rows]
     return {
         "id": tournament.pk, "name": tournament.name, "version": facts.version, "drawn": facts.drawn,
         "boards": config.boards, "reserves": config.reserves, "fixed_order": config.fixed_order,
@@ -485,14 +502,30 @@ def teams_data(tournament: Tournament) -> dict:
         "teams": [{"number": n, "name": t["name"], "members": [
             {"player_id": p, "name": names.get(p, ""), "reserve": i >= config.boards}
             for i, p in enumerate(t["members"])]} for n, t in facts.teams.items()],
-        "rounds": [{"round": r, "matches": matches} for r, matches in sorted(rounds.items())],
-        "standings": [{"rank": r.rank, "team": r.team, "name": team_names.get(r.team, ""), "played": r.played,
-                       "won": r.won, "drawn": r.drawn, "lost": r.lost, "match_points": r.match_points,
-                       "board_points": r.board_points, "points_for": r.points_for,
-                       "points_against": r.points_against, "head_to_head": r.tiebreaks["head_to_head"]}
-                      for r in (schedule.standings if schedule else ())],
+        "rounds": [{"round": r, "label": round_label(r), "knockout": r in knockout, "matches": matches}
+                   for r, matches in sorted(rounds.items())],
+        # with groups, every group's table one after another (each ranked in its group), and each group's below
+        "standings": table(schedule.standings if schedule else ()),
+        "groups": [{"group": g, "name": _("Group %s") % chr(64 + g), "standings": table(rows)}
+                   for g, rows in enumerate(schedule.groups if schedule and len(schedule.groups) > 1 else (), 1)],
+        "stage": _team_stage(facts, team_names),
         "winner": schedule.winner if schedule else None,
     }
+
+
+def _team_group(stage: str) -> str:
+    """A team match's group as the pages name it ("Group A"), "" outside groups."""
+    return _("Group %s") % chr(64 + int(stage[1:])) if stage.startswith("g") else ""
+
+
+def _team_stage(facts, team_names: dict) -> dict | None:
+    """A round robin of teams' knockout stage: how many teams qualify, whether the director has closed the round
+    robin, and the qualifying teams seeded (the group winners first, then the runners-up…); None without one."""
+    if not facts.team_staged:
+        return None
+    seeds = list(facts.stage_seeds or ())
+    return {"qualifiers": facts.config["qualifiers"], "closed": facts.stage_closed is not None,
+            "seeds": [{"seed": i, "team": t, "name": team_names.get(t, "")} for i, t in enumerate(seeds, 1)]}
 
 
 def home_events(today, *, limit: int = 20) -> tuple[list[Tournament], list[Tournament]]:

@@ -131,6 +131,11 @@ class Facts:
         """A Swiss or round robin whose top ``qualifiers`` go on to a knockout."""
         return bool(self.config.get("qualifiers")) and self.format in (Format.SWISS, Format.ROUND_ROBIN)
 
+    @property
+    def team_staged(self) -> bool:
+        """A round robin of teams whose top ``qualifiers`` teams go on to a knockout of teams."""
+        return bool(self.config.get("qualifiers")) and self.format == Format.TEAM_ROUND_ROBIN
+
     rated_event: bool | None = None  # the director's RatedSet for the whole event (None: the setting "rated")
     rated_slots: dict[str, bool] = field(default_factory=dict)  # slot -> its own RatedSet
     published: bool = True  # the last VisibilitySet (none: an event is public from its creation)

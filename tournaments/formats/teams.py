@@ -43,6 +43,7 @@ from .core import SETTLED, FormatError, Lengths, Reason, Result, Slot
 from . import swiss
 from .knockout import bracket_order, bracket_size
 from .round_robin import berger
+from .round_robin import groups as round_robin_groups
 
 BRACKET = "teams"  # the bracket of a team event's boards
 
@@ -235,8 +236,18 @@ def round_robin(teams: Sequence[int]) -> list[list[tuple[int, int | None]]]:
     return rounds
 
 
-def board_key(round_no: int, match_no: int, board: int) -> str:
-    return f"team:r{round_no}:m{match_no}:b{board}"
+def board_key(round_no: int, match_no: int, board: int, stage: str = "") -> str:
+    """A board's slot: ``team:r2:m1:b3``; in a group ``team:g1:r2:m1:b3``, in the knockout after the groups
+    ``team:ko:r4:m1:b3`` (``stage``)."""
+    return f"team:{stage + ':' if stage else ''}r{round_no}:m{match_no}:b{board}"
+
+
+KNOCKOUT = "ko"  # the stage of the knockout of the teams that qualify from the round robin
+
+
+def group_stage(group: int, count: int) -> str:
+    """The stage of group ``group`` of ``count``: none for a round robin of one group (its keys as ever)."""
+    return f"g{group}" if count > 1 else ""
 
 
 def default_lineup(team: Team, config: Config) -> tuple[int, ...]:
@@ -255,6 +266,7 @@ class Meeting:
     slots: tuple[Slot, ...] = ()
     match: TeamMatch | None = None
     through: int | None = None  # a knockout's: the team going on (a bye's team, or :func:`goes_through`)
+    stage: str = ""  # its group's (``g1``…) or the knockout's after the groups (``ko``); "" for a one-stage event
 
 
 @dataclass(frozen=True)
@@ -263,23 +275,24 @@ class Schedule:
     meetings: tuple[Meeting, ...]
     standings: tuple[TeamStanding, ...]
     winner: int | None  # the first team once every board is settled
+    groups: tuple[tuple[TeamStanding, ...], ...] = ()  # a round robin in groups: each group's table, group 1 first
 
 
 def _meetings(r: int, pairs: Sequence[tuple[int, int | None]], by_id: Mapping[int, Team],
               results: Mapping[str, Result], config: Config, lineups, length: int,
-              known: bool) -> tuple[list[Slot], list[Meeting]]:
+              known: bool, stage: str = "") -> tuple[list[Slot], list[Meeting]]:
     """One round's team matches: each its boards' slots (``known``: the round may be played) and its result."""
     round_slots: list[Slot] = []
     meetings: list[Meeting] = []
     for m, (a, b) in enumerate(pairs, 1):
         if b is None:
-            meetings.append(Meeting(r, m, a, None))
+            meetings.append(Meeting(r, m, a, None, stage=stage))
             continue
         sides = tuple(check_lineup(by_id[t], lineups.get((r, t), default_lineup(by_id[t], config)), config)
                       for t in (a, b))
         boards, counted = [], {}
         for i in range(config.boards):
-            key = board_key(r, m, i + 1)
+            key = board_key(r, m, i + 1, stage)
             players = (sides[0][i], sides[1][i])
             result = results.get(key)
             if result is not None and result.players != set(players):
@@ -290,15 +303,17 @@ def _meetings(r: int, pairs: Sequence[tuple[int, int | None]], by_id: Mapping[in
                                known=(known, known)))
         round_slots += boards
         meetings.append(Meeting(r, m, a, b, tuple(boards),
-                                team_match(by_id[a], by_id[b], (sides[0], sides[1]), counted, config)))
+                                team_match(by_id[a], by_id[b], (sides[0], sides[1]), counted, config), stage=stage))
     return round_slots, meetings
 
 
 def derive(teams: Sequence[Team], results: Mapping[str, Result], config: Config,
-           lengths: Lengths = Lengths(), lineups: Mapping[tuple[int, int], Sequence[int]] | None = None) -> Schedule:
+           lengths: Lengths = Lengths(), lineups: Mapping[tuple[int, int], Sequence[int]] | None = None,
+           stage: str = "") -> Schedule:
     """Every round of a round robin of ``teams`` (in seed order), its boards and results, and the table.
     ``lineups``: (round, team) -> the players it put on its boards, board 1 first (none: :func:`default_lineup`).
-    A result whose players are not the board's (a line-up changed since) is left out."""
+    A result whose players are not the board's (a line-up changed since) is left out. ``stage``: a group's
+    (:func:`group_stage`), in its boards' keys."""
     check_teams(teams, config)
     by_id = {t.id: t for t in teams}
     lineups = lineups or {}
@@ -308,7 +323,7 @@ def derive(teams: Sequence[Team], results: Mapping[str, Result], config: Config,
     earlier_open = False
     for r, pairs in enumerate(rounds, 1):
         round_slots, round_meetings = _meetings(r, pairs, by_id, results, config, lineups,
-                                                lengths.of(r, len(rounds)), not earlier_open)
+                                                lengths.of(r, len(rounds)), not earlier_open, stage)
         slots += round_slots
         meetings += round_meetings
         earlier_open = earlier_open or any(s.status not in SETTLED for s in round_slots)
@@ -390,11 +405,13 @@ def goes_through(match: TeamMatch, first_board: Result | None = None) -> int | N
 
 def derive_knockout(teams: Sequence[Team], results: Mapping[str, Result], config: Config,
                     lengths: Lengths = Lengths(),
-                    lineups: Mapping[tuple[int, int], Sequence[int]] | None = None) -> Schedule:
+                    lineups: Mapping[tuple[int, int], Sequence[int]] | None = None,
+                    after: int = 0, stage: str = "") -> Schedule:
     """A knockout of ``teams`` (in seed order: the draw's): the usual seeded bracket (seeds 1 and 2 meet only in
     the final, byes to the top seeds when the count is not a power of two), each team match its boards. A round
     is paired once every board of the round before is settled, each pairing the teams its two team matches sent on
-    (:func:`goes_through`); the final's is the event's winner."""
+    (:func:`goes_through`); the final's is the event's winner. ``after``: the rounds played before it (a knockout
+    after the groups numbers its rounds on from theirs: a line-up is set for a round), ``stage`` its keys'."""
     check_teams(teams, config)
     by_id = {t.id: t for t in teams}
     ids = [t.id for t in teams]
@@ -409,8 +426,8 @@ def derive_knockout(teams: Sequence[Team], results: Mapping[str, Result], config
         pairs = [(entries[i], entries[i + 1]) for i in range(0, len(entries), 2)]
         # a bye: the team is listed first, resting
         pairs = [(a, b) if a is not None else (b, a) for a, b in pairs]
-        round_slots, round_meetings = _meetings(r, pairs, by_id, results, config, lineups, lengths.of(r, total),
-                                                True)
+        round_slots, round_meetings = _meetings(after + r, pairs, by_id, results, config, lineups,
+                                                lengths.of(r, total), True, stage)
         round_meetings = [replace(m, through=m.a if m.b is None else goes_through(m.match)) for m in round_meetings]
         slots += round_slots
         meetings += round_meetings
@@ -421,3 +438,41 @@ def derive_knockout(teams: Sequence[Team], results: Mapping[str, Result], config
             winner = entries[0]
     table = standings(ids, [m.match for m in meetings if m.match is not None])
     return Schedule(tuple(slots), tuple(meetings), tuple(table), winner)
+
+
+def qualifying_order(tables: Sequence[Sequence[TeamStanding]]) -> list[int]:
+    """Every group's teams in the order they qualify for the knockout: their place in their group (the group
+    winners first, then the runners-up…), then match points, board points, points difference and the group's
+    number, as :func:`tournaments.formats.round_robin.group_order` ranks players."""
+    ranked = [((row.rank, -row.match_points, -row.board_points, -(row.points_for - row.points_against), g), row.team)
+              for g, table in enumerate(tables) for row in table]
+    return [team for _, team in sorted(ranked)]
+
+
+def derive_groups(teams: Sequence[Team], results: Mapping[str, Result], config: Config, count: int,
+                  lengths: Lengths = Lengths(), lineups: Mapping[tuple[int, int], Sequence[int]] | None = None,
+                  qualifiers: Sequence[int] | None = None, knockout_lengths: Lengths | None = None) -> Schedule:
+    """A round robin of ``teams`` (in seed order) in ``count`` groups, the seeds dealt in snake order
+    (:func:`tournaments.formats.round_robin.groups`: group 1 holds seeds 1, 2n, 2n + 1…), each group its own round
+    robin of teams and its own table (``Schedule.groups``), its boards keyed by its group (:func:`group_stage`).
+    ``qualifiers``: the teams drawn into the knockout that follows (in seed order: :func:`qualifying_order` of the
+    final tables), played as :func:`derive_knockout` with its rounds numbered on from the groups'; its final's
+    winner is the event's. Without a knockout the event has no single winner: each group has its own."""
+    check_teams(teams, config)
+    tables: list[tuple[TeamStanding, ...]] = []
+    slots: list[Slot] = []
+    meetings: list[Meeting] = []
+    for g, members in enumerate(round_robin_groups(list(teams), count), 1):
+        group = derive(members, results, config, lengths, lineups, group_stage(g, count))
+        slots += group.slots
+        meetings += group.meetings
+        tables.append(group.standings)
+    winner = None
+    if qualifiers is not None:
+        by_id = {t.id: t for t in teams}
+        knockout = derive_knockout([by_id[t] for t in qualifiers], results, config, knockout_lengths or lengths,
+                                   lineups, after=max((m.round for m in meetings), default=0), stage=KNOCKOUT)
+        slots += knockout.slots
+        meetings += knockout.meetings
+        winner = knockout.winner
+    return Schedule(tuple(slots), tuple(meetings), tuple(r for table in tables for r in table), winner, tuple(tables))
