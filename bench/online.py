@@ -219,14 +219,16 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=4.0, help="seconds between a match's commands (mean)")
     parser.add_argument("--heartbeat", type=float, default=5.0)
     parser.add_argument("--web-workers", default="", help="the web node's workers (default: gunicorn.conf.py's)")
+    parser.add_argument("--database-name", default=DB_NAME, help="the fresh database made (dropped first) on the "
+                        "server of --database-url")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crawford"))
     parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/11"))
     args = parser.parse_args()
     steps = [int(n) for n in args.matches.split(",")]
 
     url = urlparse(args.database_url)
-    recreate_database(url, DB_NAME)
-    database = urlunparse(url._replace(path="/" + DB_NAME))
+    recreate_database(url, args.database_name)
+    database = urlunparse(url._replace(path="/" + args.database_name))
     env = dict(os.environ, DATABASE_URL=database, REDIS_URL=args.redis_url, DEBUG="0",
                SECRET_KEY="bench-" + secrets.token_hex(24), SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1",
                DJANGO_SETTINGS_MODULE="deploy.settings", PYTHONUNBUFFERED="1", LOG_LEVEL="WARNING",

@@ -3,8 +3,9 @@ recorded at the board. What is online's own is here: who may act (each player fo
 server pressing the clock for the player who has just acted, presence (each page's heartbeat) and the two
 forfeits judged on it: the disconnect clock of a match under way, and a player who never came by the start deadline.
 
-Presence is not a fact of the log (a heartbeat every few seconds would be most of it): a row per seat with the
-server's reading of its last heartbeat (``games.models.Presence``). A forfeit is claimed, never automatic: the
+Presence is not a fact of the log (a heartbeat every few seconds would be most of it): the server's reading of each
+seat's last heartbeat, the freshest in the shared cache and a row per seat in the database (``games.models.Presence``)
+at most a third of the grace behind (games/presence.py). A forfeit is claimed, never automatic: the
 player who stays (or an official) sends ``claim_disconnect`` or ``claim_no_show``, judged on those readings and
 the server's clock (``games.clocks.now``, which a test moves), and the log keeps what it was judged on
 (``OnlineForfeitClaimed``: who was away, since when, the limit and the reading), then the engine's ``GameWon`` and
@@ -18,7 +19,7 @@ heartbeat; its length is the match's (a preset, fixed at its creation).
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from eventlog import live
 from eventlog.store import NewEvent
@@ -26,7 +27,7 @@ from games.engine import commands as engine
 from games.engine.match import DOUBLED, OVER, RESIGNED, MatchState, decide, evolve
 from games.engine.match_clock import presser_of
 
-from . import clocks, streams
+from . import clocks, presence, streams
 from .appending import new_events
 from .errors import BadCommand, Reason
 from .forbidden import Forbidden
@@ -139,22 +140,16 @@ def presence_beat(*, record: MatchRecord, seat: int | None, here: bool = True) -
     if seat is None:
         raise Forbidden(Reason.ONLINE_PLAYERS_ONLY)
     at = clocks.now()
-    rows = Presence.objects.filter(stream_id=record.stream_id, seat=seat)
-    before = rows.values_list("seen_at", "left").first()
+    before, seen = presence.beat(record.stream_id, seat, at, not here, write_every=grace_ms() // 3)
     was_here = before is not None and _is_here(*before, at)
-    if not rows.update(seen_at=at, left=not here):
-        try:
-            with transaction.atomic():
-                Presence.objects.create(stream_id=record.stream_id, seat=seat, seen_at=at, left=not here)
-        except IntegrityError:  # the same player's other tab got there first
-            rows.update(seen_at=at, left=not here)
     if was_here != here:  # a hint only: a page that misses it sees it at its next heartbeat
         transaction.on_commit(lambda: live.publish(presence_topic(record.stream_id), at))
-    return presence_data(record, at)
+    return presence_data(record, at, seen)
 
 
 def presence_version(stream_id: str) -> int:
-    """The presence topic's number: the newest reading of a coming or going (a beat moves it too: one fetch)."""
+    """The presence topic's number: the newest reading of a coming or going (each is written to the database; a
+    beat written there moves it too: one fetch)."""
     return max(Presence.objects.filter(stream_id=stream_id).values_list("seen_at", flat=True), default=0)
 
 
@@ -162,17 +157,13 @@ def _is_here(seen_at: int | None, left: bool, at: int) -> bool:
     return seen_at is not None and not left and at - seen_at <= grace_ms()
 
 
-def _seen(stream_id: str) -> dict[int, tuple[int, bool]]:
-    return {seat: (seen, left) for seat, seen, left in
-            Presence.objects.filter(stream_id=stream_id).values_list("seat", "seen_at", "left")}
-
-
-def presence_data(record: MatchRecord, at: int | None = None) -> dict:
-    """Each seat here or away as the server sees it at its reading ``at``: when it was last seen, since when it is
-    away, and when the disconnect clock of a player away runs out (a page counts down from there)."""
+def presence_data(record: MatchRecord, at: int | None = None, seen: dict | None = None) -> dict:
+    """Each seat here or away as the server sees it at its reading ``at`` (``seen``: the seats' readings, if just
+    read): when it was last seen, since when it is away, and when the disconnect clock of a player away runs out (a
+    page counts down from there)."""
     at = clocks.now() if at is None else at
     online = record.online or {}
-    seen = _seen(record.stream_id)
+    seen = presence.readings(record.stream_id) if seen is None else seen
     seats = []
     for seat in (0, 1):
         seen_at, left = seen.get(seat, (None, False))
@@ -214,7 +205,7 @@ def forfeit_events(record: MatchRecord, seat: int | None, absent: int | None, no
         raise BadCommand(Reason.ABSENT_SEAT)
     state, online, at = record.state, record.online, clocks.now()
     name = state.players[absent]
-    seen_at, left = _seen(record.stream_id).get(absent, (None, False))
+    seen_at, left = presence.readings(record.stream_id).get(absent, (None, False))
     if _is_here(seen_at, left, at):
         raise BadCommand(Reason.OPPONENT_HERE, name=name)
     if no_show:

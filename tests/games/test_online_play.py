@@ -8,13 +8,14 @@ waiting."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 
 from eventlog.models import Event
-from games import clocks
+from games import clocks, presence
 from games.errors import Reason
 from games.loading import match_load
 from analysis.models import MatchAnalysis
-from games.models import Challenge
+from games.models import Challenge, Presence
 from tournaments import services
 
 from tests.tournaments.test_running_events import settle, slot
@@ -264,3 +265,89 @@ def test_presence_is_for_the_two_players_of_an_online_match(people, api, time):
     assert api(cid).post(f"/api/matches/{match_id}/presence/", {}, format="json").status_code == 403
     watched = api(None).get(f"/api/matches/{match_id}/presence/")
     assert watched.status_code == 200 and watched.json()["seats"][0]["here"] is False
+
+
+def _begun_match(people, api, time, **rule):
+    director, (ann, ben, cid, dan) = people
+    event, _ = _online_event(director, [ann, ben, cid, dan], **rule)
+    match_id = services.tournament_facts(event).matches["main:r1:m1"]["match_id"]
+    first, second = _seats(api, match_id, (ann, ben, cid, dan))
+    _beat(first), _beat(second)
+    first.send(type="roll")
+    second.refresh()
+    return match_id, first, second
+
+
+def _stored_reading(match_id: str, seat: int) -> tuple[int, bool]:
+    return Presence.objects.values_list("seen_at", "left").get(stream_id=match_id, seat=seat)
+
+
+def _flush_readings(match_id: str) -> None:
+    """The shared cache loses the match's readings (flushed, restarted, evicted)."""
+    cache.delete_many([presence.cache_key(match_id, seat) for seat in (0, 1)])
+
+
+def test_a_player_who_beats_is_never_forfeited_on_a_reading_not_written_or_a_flushed_cache(people, api, time):
+    match_id, first, second = _begun_match(people, api, time, disconnect=60)
+    written = time.at
+    # beats closer together than a third of the grace reach the cache only: the database keeps the first
+    for _ in range(3):
+        time.passes(2)
+        _beat(second)
+    assert _stored_reading(match_id, 1) == (written, False)
+    last = time.at
+    time.passes(19)  # within the grace of the last beat, past it of the database's reading
+    refused = first.send(expect=400, type="claim_disconnect")
+    assert "is here" in refused.json()["detail"]
+    assert first.client.get(f"/api/matches/{match_id}/presence/").json()["seats"][1]["seen_at"] == last
+    # a beat a third of the grace after the database's reading is written
+    _beat(second)
+    assert _stored_reading(match_id, 1) == (time.at, False)
+    written = time.at
+    time.passes(5)
+    _beat(second)
+    assert _stored_reading(match_id, 1) == (written, False)
+    # the cache flushed, the database's reading alone still finds the player who beats here
+    _flush_readings(match_id)
+    time.passes(5)
+    refused = first.send(expect=400, type="claim_disconnect")
+    assert "is here" in refused.json()["detail"]
+    _beat(second)  # the first beat after the flush is written: the database holds it
+    assert _stored_reading(match_id, 1) == (time.at, False)
+    assert _types(match_id)[-1] != "OnlineForfeitClaimed"
+
+
+def test_a_disconnect_runs_from_the_last_beat_even_one_the_database_never_held(people, api, time):
+    match_id, first, second = _begun_match(people, api, time, disconnect=60)
+    time.passes(4)
+    _beat(second)  # the player's last beat, in the cache only
+    last = time.at
+    assert _stored_reading(match_id, 1)[0] < last
+    time.passes(59)  # gone: away once the grace is over, 1 s of the clock left from the last beat
+    early = first.send(expect=400, type="claim_disconnect")
+    assert "1 s left" in early.json()["detail"]
+    time.passes(1)
+    first.send(type="claim_disconnect")
+    grounds = Event.objects.get(stream_id=match_id, event_type="OnlineForfeitClaimed").payload
+    assert grounds["seen_at"] == last and grounds["due"] == last + 60 * SECOND
+
+
+def test_a_page_closing_or_coming_back_is_written_at_once(people, api, time):
+    match_id, first, second = _begun_match(people, api, time)
+    time.passes(1)
+    _beat(second, here=False)
+    assert _stored_reading(match_id, 1) == (time.at, True)
+    _flush_readings(match_id)  # the database alone says the page closed
+    assert first.client.get(f"/api/matches/{match_id}/presence/").json()["seats"][1]["here"] is False
+    time.passes(1)
+    _beat(second)
+    assert _stored_reading(match_id, 1) == (time.at, False)
+
+
+def test_without_a_shared_cache_every_beat_is_written(people, api, time, settings):
+    match_id, first, second = _begun_match(people, api, time)
+    settings.REDIS_URL = ""  # the embedded default: one process, its cache its own
+    for _ in range(3):
+        time.passes(1)
+        _beat(second)
+        assert _stored_reading(match_id, 1) == (time.at, False)
