@@ -84,6 +84,8 @@ GENERAL: dict[str, Promise] = {
     "bad_event": _("An event's name, format or settings are refused."),
     "bad_money": _("The event's money does not allow this (a lot, a sale, a buy-back, a payee)."),
     "bad_team": _("The team event does not allow this (a team, its players, its line-up, the draw of teams)."),
+    "bad_proof": _("The match file does not fit the slot (not online, begun here, other players, another length, "
+                   "unfinished, none waiting)."),
     "not_staged": _("The event has no knockout stage after this one."),
     "stage_not_finished": _("Stage one closes once all its rounds are paired and decided."),
     "stage_closed": _("Stage one is closed: its knockout is drawn."),

@@ -303,8 +303,10 @@ class _Batch:
             if match is not None:
                 match.slot_key = slot.slot_key
                 self.changed_matches.add(match.key)
-                if match.rated and not old:
-                    self.recompute = True  # rated on its own until now: from here on, through its slot
+                if match.rated:
+                    # rated on its own until now (an import played elsewhere, linked once it was over, replacing
+                    # the slot's unplayed match): from here on, through its slot
+                    self.recompute = True
         elif isinstance(fact, t.SlotResultCorrected):
             slot.correction = _paper(fact)
         else:  # reported on paper, or forfeited

@@ -5,23 +5,27 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from eventlog import store
 from eventlog.idempotency import run_once
 from games.errors import BadCommand
+from games.errors import Reason as GamesReason
+from games.imports import ImportBudgetSpent
 from games.mat_io import MAX_MAT_BYTES, decode_mat_upload, players_for_import
 from games.api.serializers import ImportJobSerializer
 from games.api.views import big_import_or_charge
 from games.limits import MAX_MATCH_LENGTH
 from apikit import paging
+from apikit.refusals import refusal_text
 from players.identity import name_key
 from players.models import Club, Player
 from tournaments.formats.standings import TIEBREAKS
 
 from . import commands as cmds
-from . import config, console, selectors, services
+from . import config, console, proofs, selectors, services
 from . import serializers as bodies
 from .models import Tournament
 from .stream import FORMATS, stream_id_of
@@ -248,6 +252,49 @@ class TournamentMatchImport(APIView):
             record = services.tournament_import_match(actor=request.user, tournament=tournament, text=text,
                                                       player0=player0, player1=player1)
         return Response(_match_answer(tournament, record), status=status.HTTP_201_CREATED)
+
+
+class SlotProof(APIView):
+    """A slot's match played on another server, reported with its .mat file (tournaments/proofs.py)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=bodies.SlotProofSerializer, responses={201: bodies.SlotProofAnswerSerializer, **REFUSALS},
+                   description="For a slot of a round played online, undecided, whose match has not begun here: the "
+                               "match file of the match played elsewhere, judged by the engine as any import and "
+                               "checked against the slot (its players by their name here or their account's, its "
+                               "length, a whole match to its end). From one of the slot's players it waits for the "
+                               "other's consent (`waiting`); from the event's director it is the slot's match at "
+                               "once. Counted against the sender's hourly import budget (429 past it).")
+    def post(self, request, pk: int, slot: str):
+        tournament = services.visible_or_404(request.user, pk)
+        form = bodies.SlotProofSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        text = data.get("text")
+        if data.get("file") is not None:
+            text = decode_mat_upload(data["file"].read(MAX_MAT_BYTES + 1))
+        if not text:
+            raise BadCommand(GamesReason.MAT_FILE_FIELD)
+        try:
+            record = proofs.proof_file(actor=request.user, tournament=tournament, slot=slot, text=text)
+        except ImportBudgetSpent as spent:
+            raise Throttled(wait=spent.retry_after, detail=refusal_text(spent)) from spent
+        return Response({"match": record.stream_id, "slot": slot, "waiting": record.awaiting_confirmation},
+                        status=status.HTTP_201_CREATED)
+
+
+class SlotProofConsent(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: bodies.SlotProofAnswerSerializer, **REFUSALS},
+                   description="The other player of the slot (or the event's director) consents to the match file "
+                               "waiting in it: the import is confirmed and becomes the slot's match, its result the "
+                               "slot's.")
+    def post(self, request, pk: int, slot: str):
+        tournament = services.visible_or_404(request.user, pk)
+        record = proofs.proof_consent(actor=request.user, tournament=tournament, slot=slot)
+        return Response({"match": record.stream_id, "slot": slot, "waiting": False})
 
 
 class MemberChoiceSerializer(serializers.Serializer):

@@ -35,6 +35,7 @@ from players.models import Player
 from players.selectors import club_names, club_namesakes, player_identities
 
 from . import commands, console_clocks, console_online, names, selectors, services, stream
+from . import events as ev
 from .console_forms import FormRefused
 from .console_forms import whole_number as _number
 from .models import Tournament
@@ -490,6 +491,10 @@ def console_data(tournament: Tournament, *, now=None) -> dict:
     board.sort(key=lambda r: (r["table"] is None, r["table"] or 0))
     for s in slots:
         s["rated"] = facts.slot_rated(s["key"])
+        s["online"] = ev.online_rule_for(facts.config, s["round"]) is not None
+        s["proof"] = facts.proofs.get(s["key"])
+        if s["proof"] is not None and s["proof"]["player"] in people:
+            s["proof"] = {**s["proof"], "name": people[s["proof"]["player"]].display_name}
     last = last_action(tournament)
     if last is not None:
         data["last_action_name"] = action_name(last)

@@ -14,9 +14,12 @@ from django.views.decorators.http import require_http_methods
 
 from eventlog import live
 from eventlog.store import ConcurrencyError
+from games.engine.errors import Refusal
 from players.models import Player
 
-from . import console, console_clocks, console_money, console_online, event_form, selectors, services, sheets, your_match
+from . import (
+    console, console_clocks, console_money, console_online, event_form, proofs, selectors, services, sheets, your_match,
+)
 from .commands import SetRoundClock, SetRoundOnline
 from .models import Tournament
 
@@ -93,6 +96,15 @@ def _act(request, tournament: Tournament) -> None:
             command = console_online.command_from_form(request.POST)
             console.console_command(actor=request.user, tournament=tournament, command=command)
             messages.success(request, console.done_message(command))
+        elif action == "proof_file":
+            proofs.proof_file(actor=request.user, tournament=tournament, slot=request.POST.get("slot", ""),
+                              text=proofs.uploaded_text(request.FILES.get("mat")))
+            console.settle(tournament)
+            messages.success(request, _("The match file is recorded: its match is the slot's."))
+        elif action == "proof_consent":
+            proofs.proof_consent(actor=request.user, tournament=tournament, slot=request.POST.get("slot", ""))
+            console.settle(tournament)
+            messages.success(request, _("The match file is recorded: its match is the slot's."))
         elif action == "check_in_all":
             done = console.console_check_in_all(actor=request.user, tournament=tournament)
             messages.success(request, _("%(n)s players checked in.") % {"n": done})
@@ -106,6 +118,8 @@ def _act(request, tournament: Tournament) -> None:
         # the console's own words, translated already
         messages.error(request, str(refused))
     except (services.TournamentError, PermissionDenied, ConcurrencyError) as refused:
+        messages.error(request, console.refusal_text(refused))
+    except Refusal as refused:  # a match file the engine or the import refused
         messages.error(request, console.refusal_text(refused))
 
 
@@ -273,6 +287,8 @@ def my_result(request, pk: int):
     match = your_match.current_match(player) if player else None
     if match is not None and match["tournament"].pk != tournament.pk:
         match = None
+    if request.method == "POST" and match is not None and request.POST.get("action") in PROOF_ACTIONS:
+        return _proof_action(request, tournament, match["slot"])
     if request.method == "POST" and match is not None:
         try:
             winner, won, lost = (int(v) for v in request.POST.get("result", "").split(":"))
@@ -289,7 +305,30 @@ def my_result(request, pk: int):
         messages.success(request, _("Your result is recorded; it counts once your opponent confirms it."))
         return redirect("my-result", pk=pk)
     context = {"t": tournament, "match": match}
+    if match is not None and match["online"]:
+        context["proof"] = proofs.waiting(selectors.tournament_facts(tournament), match["slot"])
+        context["me"] = player.pk
     if match is not None:
         context["choices"] = your_match.score_choices(match, player.pk)
         context["theirs"] = your_match.opponent_said(tournament, match["slot"], player.pk)
     return render(request, "tournaments/my_result.html", context)
+
+
+PROOF_ACTIONS = ("proof_file", "proof_consent")
+
+
+def _proof_action(request, tournament: Tournament, slot: str):
+    """The player's match played on another server: its file sent, or the opponent's file consented to."""
+    try:
+        if request.POST["action"] == "proof_file":
+            record = proofs.proof_file(actor=request.user, tournament=tournament, slot=slot,
+                                       text=proofs.uploaded_text(request.FILES.get("mat")))
+        else:
+            record = proofs.proof_consent(actor=request.user, tournament=tournament, slot=slot)
+    except (Refusal, PermissionDenied, ConcurrencyError) as refused:
+        messages.error(request, console.refusal_text(refused))
+        return redirect("my-result", pk=tournament.pk)
+    console.settle(tournament)
+    messages.success(request, _("Your match file is recorded: it counts once your opponent consents.")
+                     if record.awaiting_confirmation else _("The match file is recorded: its match is the slot's."))
+    return redirect("my-result", pk=tournament.pk)

@@ -55,6 +55,8 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``TeamRegistered``        a team of a team event: its number, name and members (board order, then reserves)
 ``LineupSet``             the players a team puts on its boards for one team match (round), board 1 first
 ``TeamRoundPaired``       a Swiss of teams' round paired (its team matches), once and for good
+``ProofFiled``            a player reported the slot's match, played on another server, with its match file (an
+                          import awaiting the other player's consent; their consent makes it the slot's match)
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -573,6 +575,21 @@ class TeamRoundPaired(TournamentEvent):
 
 TEAM_EVENTS = (TeamRegistered, LineupSet, TeamRoundPaired)
 
+
+@dataclass(frozen=True)
+class ProofFiled(TournamentEvent):
+    """``player`` reported the match of ``slot``, played on another server, with its match file: imported as
+    ``match_id``, it waits for the other player's consent (``tournaments/proofs.py``), which makes it the slot's
+    match (``MatchCreated``). A later file replaces it."""
+
+    slot: str
+    match_id: str
+    player: int
+
+    def fold(self, facts) -> None:
+        facts.proofs[self.slot] = {"match_id": self.match_id, "player": self.player}
+
+
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
 
@@ -584,11 +601,11 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
                 RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, RoundOnlineSet, *LADDER_EVENTS,
                 *LEAGUE_EVENTS,
-                *MONEY_EVENTS, *TEAM_EVENTS)
+                *MONEY_EVENTS, *TEAM_EVENTS, ProofFiled)
 }
 # events that change no result, only how the matches to come are played or the event's money: a follower of the
 # results (the seasons, subscribed by published.tournaments.EVENT_TYPES) need not be told of them
-CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet, RoundOnlineSet, *MONEY_EVENTS)
+CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet, RoundOnlineSet, *MONEY_EVENTS, ProofFiled)
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 

@@ -67,6 +67,7 @@ class TournamentRefusal(StrEnum):
     SETTINGS_FIXED = "settings_fixed"
     BAD_MONEY = "bad_money"  # the event's money: a lot, a sale, a buy-back, a payee
     BAD_TEAM = "bad_team"  # a team event: a team, its line-up, its draw
+    BAD_PROOF = "bad_proof"  # a match played on another server, reported for a slot with its match file
 
 
 class Reason(Enum):
@@ -230,6 +231,20 @@ class Reason(Enum):
     NO_TEAM_MATCH = gettext_noop("team %(team)s plays no team match in round %(round)s")
     LINEUP_BEGUN = gettext_noop("the team match of team %(team)s in round %(round)s has begun: its line-up stands")
     TEAMS_GROUPS_FIELD = gettext_noop("%(groups)s groups need at least %(teams)s teams")
+    PROOF_NOT_ONLINE = gettext_noop("%(slot)s is played at the board: a match file reports the match of a round "
+                                    "played online")
+    PROOF_PLAYED_HERE = gettext_noop("the match of %(slot)s has begun here: its result is the one played here, not "
+                                     "another server's")
+    PROOF_LENGTH = gettext_noop("the file is a %(length)s-point match; %(slot)s is played to %(slot_length)s points")
+    PROOF_UNFINISHED = gettext_noop("the file's match is not finished: report a match once it is won")
+    PROOF_FROM_START = gettext_noop("the file's match begins at %(score)s: report the whole match, from 0-0")
+    PROOF_PLAYERS = gettext_noop("the file's players are %(names)s, not the players of %(slot)s (%(players)s), by "
+                                 "their name here or their account's")
+    PROOF_NONE = gettext_noop("no match file waits for consent in %(slot)s")
+    PROOF_WHO_FILES = gettext_noop("only the slot's two players and the event's director report its match with a "
+                                   "match file")
+    PROOF_OTHER_CONSENTS = gettext_noop("the other player of the slot, or the event's director, consents to a match "
+                                        "file: not the player who sent it")
 
 
 class Refused(Refusal):
@@ -318,5 +333,8 @@ ReentriesUsed = _refusal("ReentriesUsed", TournamentRefusal.REENTRIES_USED,
 NoOpenPlace = _refusal("NoOpenPlace", TournamentRefusal.NO_OPEN_PLACE, "Every place kept for re-entries is taken.")
 BadTeam = _refusal("BadTeam", TournamentRefusal.BAD_TEAM,
                    "The team event does not allow this (a team, its players, its line-up, the draw of teams).")
+BadProof = _refusal("BadProof", TournamentRefusal.BAD_PROOF,
+                    "A match file reported for a slot does not fit it (not online, begun here, other players, "
+                    "another length, unfinished, none waiting).")
 SettingsFixed = _refusal("SettingsFixed", TournamentRefusal.SETTINGS_FIXED,
                          "The draw is made: the settings that shape it no longer change.")

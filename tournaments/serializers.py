@@ -300,6 +300,18 @@ class EventMatchAnswerSerializer(serializers.Serializer):
     published = serializers.BooleanField()
 
 
+class SlotProofSerializer(serializers.Serializer):
+    file = serializers.FileField(required=False, help_text="the .mat file of the match played elsewhere (multipart)")
+    text = LongText(required=False, trim_whitespace=False, help_text="or its content")
+
+
+class SlotProofAnswerSerializer(serializers.Serializer):
+    match = serializers.CharField(help_text="the imported match's stream id: GET /api/matches/{id}/ for its record")
+    slot = serializers.CharField()
+    waiting = serializers.BooleanField(help_text="true: it waits for the other player's consent; false: it is the "
+                                                 "slot's match")
+
+
 # -- ladders and leagues -----------------------------------------------------------------------
 
 

@@ -125,6 +125,8 @@ class Facts:
     lineups: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
     # a Swiss of teams: each round's team matches as paired (``TeamRoundPaired``), round 1 first
     team_rounds: list[tuple[tuple[int, int | None], ...]] = field(default_factory=list)
+    # a slot's match reported from another server with its file, waiting for consent: {"match_id", "player"}
+    proofs: dict[str, dict] = field(default_factory=dict)
 
     @property
     def staged(self) -> bool:
@@ -229,6 +231,7 @@ def apply(facts: Facts, e: ev.TournamentEvent, version: int) -> None:
             facts.matches[slot] = {"match_id": match_id, "players": tuple(players), "length": length}
             facts.outcomes.setdefault(match_id, MatchOutcome(match_id, (players[0], players[1])))
             facts.kept.pop(slot, None)
+            facts.proofs.pop(slot, None)
         case ev.ResultReported():
             facts.paper[e.slot] = _paper(e)
             facts.confirmations.pop(e.slot, None)

@@ -14,5 +14,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/matches/", api.TournamentMatches.as_view(), name="tournament-matches"),
     path("tournaments/<int:pk>/members/import/", api.TournamentMemberImport.as_view(),
          name="tournament-member-import"),
+    path("tournaments/<int:pk>/slots/<str:slot>/proof/", api.SlotProof.as_view(), name="tournament-slot-proof"),
+    path("tournaments/<int:pk>/slots/<str:slot>/proof/consent/", api.SlotProofConsent.as_view(),
+         name="tournament-slot-proof-consent"),
     path("tournaments/<int:pk>/matches/import/", api.TournamentMatchImport.as_view(), name="tournament-match-import"),
 ]

@@ -19,6 +19,9 @@ The rules (players/authority.py, the services and docs/features.md). "Officials"
   its entrants (the others get 404, for commands too).
 - Event commands: ``enter`` yourself (anyone logged in who can see the event) or anyone (director,
   officials); ``confirm_result`` only the slot's two players; every other command the director and officials.
+- A slot's match played on another server, reported with its match file (``/api/tournaments/{id}/slots/{key}/
+  proof/``): the slot's two players, the event's director and officials; the consent to a player's file
+  (``…/proof/consent/``): the other player, the event's director and officials, never the player who sent it.
 - A player's fair-play review (``/api/players/{id}/fair-play/`` and its page): officials, and the director of an
   event the player entered (never another director's players).
 - The director's console (``/events/{id}/run/``, where the admin's old "run this event" address leads): the
@@ -1049,3 +1052,47 @@ def test_a_players_fair_play_review_is_for_officials_and_the_directors_of_their_
     # a player of no event of theirs: officials only
     outsider = world.client(role).get(f"/api/players/{_p(world, 'unrelated')}/fair-play/")
     assert outsider.status_code in ((200,) if role == "official" else ANON if role == "anonymous" else (403,))
+
+
+# -- a slot's match played on another server, reported with its match file ---------------------------------------
+
+
+def _online_slot(world) -> str:
+    """The event played online, "player" and "opponent" drawn against each other: their slot's key."""
+    t = world.event
+    _as_staff(world, t, type="set_round_online", online=True)
+    _entered(world, draw=True)
+    return _final(world)
+
+
+def _their_file() -> str:
+    """A 3-point match played elsewhere between "Player" and "Opponent" (GNU Backgammon's record, renamed)."""
+    from .conftest import FIXTURES
+
+    return (FIXTURES / "match_012_3pt.mat").read_text().replace("Alice", "Player").replace("Bob", "Opponent")
+
+
+PROOF_SENDERS = {"anonymous": ANON, "player": 201, "opponent": 201, "unrelated": 403, "other_director": 403,
+                 "director": 201, "official": 201}
+PROOF_CONSENTS = {"anonymous": ANON, "player": 403, "opponent": 200, "unrelated": 403, "other_director": 403,
+                  "director": 200, "official": 200}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_match_file_for_a_slot_is_sent_by_its_players_and_its_director(world, role):
+    key = _online_slot(world)
+    before = event_count()
+    response = world.client(role).post(f"/api/tournaments/{world.event.pk}/slots/{key}/proof/",
+                                       {"text": _their_file()}, format="json")
+    check(response, PROOF_SENDERS[role], before)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_players_match_file_is_consented_to_by_the_other_player_and_the_director(world, role):
+    key = _online_slot(world)
+    sent = world.client("player").post(f"/api/tournaments/{world.event.pk}/slots/{key}/proof/",
+                                       {"text": _their_file()}, format="json")
+    assert sent.status_code == 201 and sent.json()["waiting"] is True
+    before = event_count()
+    response = world.client(role).post(f"/api/tournaments/{world.event.pk}/slots/{key}/proof/consent/")
+    check(response, PROOF_CONSENTS[role], before)
