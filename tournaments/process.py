@@ -24,8 +24,8 @@ nothing, and the first run on a database older than this follower appends the mi
 backfill_tournament_facts``). Match events that come before their ``MatchCreated`` in the log (a match is
 registered just before its slot records it) are read when the link appears.
 
-When an event may have something to do next (a slot became playable, a round finished) it asks for
-``tournament_advance`` once the batch commits.
+When an event may have something to do next (a slot became playable, a round finished, a match file waiting in
+a slot consented to: ``ImportConfirmed``) it asks for ``tournament_advance`` once the batch commits.
 """
 
 from __future__ import annotations
@@ -47,11 +47,14 @@ MATCH = m.STREAM_TYPE
 # what it reads of the matches: their published facts (``published/matches.py``), never the games app's modules
 FOLLOWED = (m.GameStarted, m.MatchWon, m.MatchClosed, m.ResultCorrected, m.MatchVoided)
 MATCH_EVENTS = language.names(*FOLLOWED)
+# a slot's match file waiting for consent (``ProofFiled``): its import's confirmation, however sent, asks the event
+# to make it the slot's match (``tournaments/proofs.py``, through ``tournament_advance``)
+CONSENTS = language.names(m.ImportConfirmed)
 
 
 class TournamentProcess(Process):
     name = "tournament_process"
-    event_types = tuple(ev.EVENTS) + MATCH_EVENTS
+    event_types = tuple(ev.EVENTS) + MATCH_EVENTS + CONSENTS
 
     def apply(self, batch) -> None:
         run = _Run(self.quarantined)
@@ -61,9 +64,13 @@ class TournamentProcess(Process):
                 pk = stream.tournament_pk_of(e.stream_id)
                 if e.event_type == "MatchCreated":
                     run.link(pk, e)
+                elif e.event_type == "ProofFiled":
+                    run.index_proof(pk, e.payload["match_id"])
                 run.touch(pk)
             elif e.stream_type == MATCH and e.event_type in MATCH_EVENTS:
                 run.follow(e)
+            elif e.stream_type == MATCH and e.event_type in CONSENTS:
+                run.consented(e.stream_id)
         run.finish()
 
 
@@ -76,6 +83,7 @@ class _Run:
         self.facts: dict[int, stream.Facts] = {}
         self.index: dict[str, int | None] = {}
         self.touched: dict[int, None] = {}
+        self.consents: set[int] = set()  # events with a match file just consented to: theirs to link
         self.locked = False
 
     def preload(self, match_ids: set[str]) -> None:
@@ -114,6 +122,19 @@ class _Run:
         for row in rows:
             self.follow(upcasting.read(row))
 
+    def index_proof(self, pk: int, match_id: str) -> None:
+        """A match file waiting in one of the event's slots: its consent is the event's to hear of."""
+        TournamentMatchIndex.objects.update_or_create(match_id=match_id, defaults={"tournament_id": pk})
+        self.index[match_id] = pk
+
+    def consented(self, match_id: str) -> None:
+        pk = self.tournament_of(match_id)
+        if pk is None or stream.stream_id_of(pk) in self.quarantined:
+            return
+        if any(p["match_id"] == match_id for p in self.state(pk).proofs.values()):
+            self.consents.add(pk)
+            self.touch(pk)
+
     def tournament_of(self, match_id: str) -> int | None:
         if match_id not in self.index:
             self.index[match_id] = (TournamentMatchIndex.objects.filter(match_id=match_id)
@@ -145,7 +166,7 @@ class _Run:
             if stream.stream_id_of(pk) in self.quarantined:
                 continue
             facts = self.state(pk)
-            if facts.drawn and decider.needs_advance(facts, derive.derive(facts)):
+            if facts.drawn and (pk in self.consents or decider.needs_advance(facts, derive.derive(facts))):
                 transaction.on_commit(lambda pk=pk: request_advance(pk))
 
 

@@ -35,7 +35,7 @@ from tournaments.formats.core import READY
 
 from . import decider, events as ev, process, stream
 from .models import Tournament
-from .refusals import BadProof, Reason, SlotNotReady, UnknownSlot
+from .refusals import BadProof, Reason, Refused, SlotNotReady, UnknownSlot
 from .selectors import tournament_view
 from .services import TournamentForbidden, _append, _void_match, rating_ramp_of
 
@@ -149,21 +149,43 @@ def _plain(name: str) -> str:
 
 
 def _link(actor, tournament: Tournament, facts: stream.Facts, slot, match_id: str) -> None:
-    """The imported match becomes the slot's: the event's unplayed match voided, the link, and the slot's facts
-    about the imported match, appended at the version the checks were made on (a command in between: 409)."""
+    """The imported match made the slot's, appended at the version the checks were made on (a command in between:
+    409, and the transaction, the import with it, rolled back)."""
     version = facts.version
-    work = copy.deepcopy(facts)
+    _append(tournament, version, linked(actor, copy.deepcopy(facts), slot, match_id), actor)
+
+
+def linked(actor, facts: stream.Facts, slot, match_id: str) -> list[ev.TournamentEvent]:
+    """The events that make the imported match the slot's: the event's unplayed match voided, the link, and the
+    slot's facts about the imported match by the process manager's own rule; each applied to ``facts`` as decided."""
     new: list[ev.TournamentEvent] = []
-    link = work.matches.get(slot.key)
+    link = facts.matches.get(slot.key)
     if link is not None:
-        new += _void_match(work, link["match_id"], REPLACED, actor)
+        new += _void_match(facts, link["match_id"], REPLACED, actor)
     record = match_load(match_id)
     new.append(ev.MatchCreated(slot.key, match_id, tuple(record.player_ids), slot.length))
     for e in new:
-        stream.apply(work, e, work.version + 1)
+        stream.apply(facts, e, facts.version + 1)
     for e in store.read_stream(match_id):
-        fact = process.fact_of(work, e)
+        fact = process.fact_of(facts, e)
         if fact is not None:
-            stream.apply(work, fact, work.version + 1)
+            stream.apply(facts, fact, facts.version + 1)
             new.append(fact)
-    _append(tournament, version, new, actor)
+    return new
+
+
+def consented(facts: stream.Facts, view) -> list[ev.TournamentEvent]:
+    """The match files waiting in the event's slots whose import was confirmed since by the match's own command
+    (``confirm_import``, through the match's API): each made the slot's match as a consent here makes it, the events
+    applied to ``facts``. A file whose slot no longer takes one (decided, begun here) is left as it is."""
+    out: list[ev.TournamentEvent] = []
+    for key, proof in list(facts.proofs.items()):
+        record = match_load(proof["match_id"])
+        if record.awaiting_confirmation or record.voided is not None:
+            continue
+        try:
+            target = _open_slot(facts, view, key)
+        except Refused:
+            continue
+        out += linked(None, facts, target, proof["match_id"])
+    return out

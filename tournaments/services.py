@@ -452,6 +452,11 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         facts, view = tournament_view(tournament)
         version = facts.version
+        from .proofs import consented  # the proofs' module is built on this one's
+
+        linked = consented(facts, view)  # match files consented to through their match: the slots' matches now
+        if linked:
+            view = derive.derive(facts)
         new: list[ev.TournamentEvent] = []
         replaced = [(f["slot"], f["match_id"]) for f in view.flagged if not f["started"]]
         repair = decider.swiss_round_to_repair(facts, view)
@@ -496,8 +501,8 @@ def _advance_batch(tournament: Tournament, limit: int) -> list[str]:
             for e in made:
                 stream.apply(facts, e, facts.version + 1)
             new += decider.tables_for_new_matches(facts, [e.slot for e in made])
-        if new:
-            _append(tournament, version, new, tournament.director)
+        if linked or new:
+            _append(tournament, version, linked + new, tournament.director)
     return created
 
 

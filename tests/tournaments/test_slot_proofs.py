@@ -125,6 +125,20 @@ def test_the_director_consents_to_a_players_file(people, api):
     assert slot(settle(event), ours["key"])["winner"] == p["alice"].player.pk
 
 
+def test_a_consent_sent_through_the_matchs_own_command_makes_it_the_slots_match(people, api):
+    director, p = people
+    event, data = _online_event(director, p)
+    ours = _slot_of(data, p["alice"], p["bob"])
+    imported = _send(api, p["alice"], event, ours["key"], _file()).json()["match"]
+    confirmed = api(p["bob"]).post(f"/api/matches/{imported}/commands/", {
+        "type": "confirm_import", "expected_version": match_load(imported).version}, format="json")
+    assert confirmed.status_code == 200, confirmed.json()
+    decided = slot(settle(event), ours["key"])  # the process manager hears of it and the event links it
+    assert decided["status"] == "done" and decided["match_id"] == imported and decided["winner"] == p["alice"].player.pk
+    assert match_load(ours["match_id"]).voided
+    assert RatingChange.objects.filter(player_id=p["alice"].player.pk).count() == 1
+
+
 def _unfinished() -> str:
     """The record cut after its first game: 1-0, a match not over."""
     text = _file()
