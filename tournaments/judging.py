@@ -63,6 +63,10 @@ def inconsistency(facts: stream.Facts, e: ev.TournamentEvent, version: int) -> s
             return _teams([t for pair in pairings for t in pair if t is not None], set(facts.teams))
         case ev.SlotResult() | ev.SlotFinished():
             return _result(e, set(facts.entered))
+        case ev.ProofFiled() if not facts.drawn:
+            return "a match file reported before the draw"
+        case ev.ProofFiled(player=pid) if pid not in set(facts.entered):
+            return f"player {pid} reported a match file but is not in the event"
         case ev.LotAdded(players=players):
             return _players(players, set(facts.entered), "in a lot")
         case ev.LotSold(lot=lot) if lot not in facts.money.lots:

@@ -105,6 +105,20 @@ def test_a_player_reports_the_match_played_elsewhere_and_the_opponent_consents(p
     assert RatingChange.objects.filter(player_id=p["alice"].player.pk).count() == 1
     assert RatingChange.objects.filter(player_id=p["bob"].player.pk).count() == 1
 
+    # the log's verification judges the event's stream again, the file's fact among the others
+    from dataclasses import replace
+
+    from eventlog import store
+    from tournaments import judging
+    from tournaments.stream import event_of, stream_id_of
+
+    rows = store.read_stream(stream_id_of(event.pk))
+    judging.judge(stream_id_of(event.pk), rows)
+    filed = next(r for r in rows if r.event_type == "ProofFiled")
+    stranger = replace(event_of(filed), player=director.pk + 10_000)
+    before = services.tournament_facts(event)
+    assert "not in the event" in judging.inconsistency(before, stranger, before.version + 1)
+
 
 def test_the_director_records_a_file_directly(people, api):
     director, p = people
