@@ -391,7 +391,11 @@ def goes_through(match: TeamMatch, first_board: Result | None = None) -> int | N
     """The team a knockout's team match sends on (None until it is decided). A team match won on the boards sends
     its winner; an even split of the boards, the team that won more match points over all the boards (the points
     difference the table of teams ranks by), and when those are equal too, the team that won board 1 (the board
-    order is the teams' order of strength, so board 1 is the decider of the federations' board-order count-back)."""
+    order is the teams' order of strength, so board 1 is the decider of the federations' board-order count-back).
+    The federations' own team events play an odd number of boards, where no split is even (the WBGF Club World
+    Championship 3, a round won with 2: https://chicagoopenbg.com/wbgf-club/; the team world championship played in
+    Trier 5 a round, board points its table's second criterion: https://www.backgammon-trier.de/en/preisverteilung/);
+    neither publishes a rule for an even split, so this one is the event's own."""
     if not match.decided:
         return None
     if match.winner is not None:
