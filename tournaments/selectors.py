@@ -120,8 +120,9 @@ def standings_by_flight(data: dict) -> list[dict]:
                                         "rows": []})
         champion = data["winner"] if flight in ("", "main") else data["champions"].get(flight)
         table["rows"].append({**row, "champion": champion is not None and row["player_id"] == champion})
-        table.setdefault("tiebreaks", [tiebreak_view(n) for n in row["tiebreaks"]])  # each table its own
-        table.setdefault("byes", bye_rule(data["format"], flight))
+        if "tiebreaks" not in table:  # each table its own, worked out once, not at each of its rows
+            table["tiebreaks"] = [tiebreak_view(n) for n in row["tiebreaks"]]
+            table["byes"] = bye_rule(data["format"], flight)
     return list(out.values())
 
 
@@ -254,7 +255,26 @@ def tiebreak_names(data: dict) -> list[str]:
 def tournament_history(tournament: Tournament) -> list[dict]:
     """What the director and the players decided, in order, with the reasons given: results on paper,
     forfeits, withdrawals, corrections, voids and kept matches (the facts themselves, read from the log)."""
-    rows = store.read_stream(stream.stream_id_of(tournament.pk))  # old names read as today's (upcast)
+    return _history_lines(tournament, store.read_stream(stream.stream_id_of(tournament.pk)))
+
+
+HISTORY_ON_PAGE = 30  # the event page's latest decisions; the whole history has a page of its own
+# the facts a history line tells (each one line): what the director and the players decided
+HISTORY_KINDS = ("ResultReported", "SlotResultCorrected", "MatchForfeited", "PlayerWithdrew", "StageClosed",
+                 "StageDrawMade", "PlayerReentered", "ReentryClosed", "MatchKept", "MatchUnplayed", "SlotMatchVoided",
+                 "SettingsChanged")
+
+
+def latest_history(tournament: Tournament, count: int | None = None) -> tuple[list[dict], bool]:
+    """The ``count`` latest lines of :func:`tournament_history` and whether there are older ones: only the facts
+    it shows, newest first, so a big event's page reads and renders a few lines at each result, not its hundreds."""
+    count = HISTORY_ON_PAGE if count is None else count
+    lines = _history_lines(tournament, store.read_latest(stream.stream_id_of(tournament.pk), HISTORY_KINDS,
+                                                          count + 1))
+    return lines[-count:], len(lines) > count
+
+
+def _history_lines(tournament: Tournament, rows) -> list[dict]:
     ids = {p for r in rows for p in (r.payload.get("winner"), r.payload.get("loser"), r.payload.get("player_id")) if p}
     ids |= {q for r in rows if r.event_type == "StageDrawMade" for q in r.payload["seeds"]}
     names = display_names(ids)
@@ -275,6 +295,8 @@ def tournament_history(tournament: Tournament) -> list[dict]:
     out = []
     for r in rows:
         p, kind = r.payload, r.event_type
+        if kind not in HISTORY_KINDS:
+            continue
         if kind == "ResultReported":
             text = (_("%(slot)s: result reported by both players: %(result)s") if p.get("reported_by") == "players"
                     else _("%(slot)s: result reported by the director: %(result)s"))

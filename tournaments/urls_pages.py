@@ -13,4 +13,5 @@ urlpatterns = [
     path("events/<int:pk>/run/sheets/<str:kind>.pdf", console_views.sheet_pdf, name="event-sheet"),
     path("events/<int:pk>/my-result/", console_views.my_result, name="my-result"),
     path("events/<int:pk>/follow/", views.event_follow, name="event-follow"),
+    path("events/<int:pk>/history/", views.event_history, name="event-history"),
 ]

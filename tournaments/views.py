@@ -62,10 +62,20 @@ def event_part(tournament: Tournament, page: int = 1) -> dict:
     context = {"t": tournament, "data": data, "brackets": rendered_rounds(selectors.bracket_columns(data)),
                "tiebreaks": selectors.tiebreak_names(data), "standings": standings, "standings_page": page,
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
-               "history": selectors.tournament_history(tournament)}
+               }
+    context["history"], context["history_more"] = selectors.latest_history(tournament)
     context.update(format_views(tournament, data))
     return {"html": render_to_string("tournaments/event_live.html", context), "pages_of": pages_of,
             "format_name": names.format_name(data["format"]), "finished": bool(data["winner"])}
+
+
+def event_history(request, pk: int):
+    """Every decision of an event, oldest last: the event page shows the latest few."""
+    tournament = services.visible_or_404(request.user, pk)
+    version = store.stream_version(stream.stream_id_of(pk))
+    etag = cached_pages.page_etag(request, pk, version)
+    return cached_pages.conditional(request, etag, lambda: render(request, "tournaments/event_history.html", {
+        "t": tournament, "history": selectors.tournament_history(tournament)}))
 
 
 def rules_page(request):

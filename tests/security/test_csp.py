@@ -22,8 +22,8 @@ HANDLER = re.compile(rb"\son[a-z]+\s*=", re.I)
 def _pages(world) -> list[str]:
     match_id = world.new_match()
     player = world.player("player").pk
-    return ["/", f"/events/{world.event.pk}/", f"/events/{world.event.pk}/?partial=1", f"/matches/{match_id}/",
-            f"/matches/{match_id}/record/", f"/players/{player}/", "/ratings/", "/ratings/formula/",
+    return ["/", f"/events/{world.event.pk}/", f"/events/{world.event.pk}/?partial=1",
+            f"/events/{world.event.pk}/history/", f"/matches/{match_id}/", f"/matches/{match_id}/record/", f"/players/{player}/", "/ratings/", "/ratings/formula/",
             "/accounts/login/", "/admin/", f"/events/{world.event.pk}/run/", f"/events/{world.event.pk}/run/?partial=1",
             "/admin/tournaments/tournament/add/", "/api/docs/", "/api/", "/play/", f"/players/{player}/fair-play/"]
 
