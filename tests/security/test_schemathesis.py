@@ -327,7 +327,8 @@ def test_the_schema_covers_every_api_route():
 def test_every_operation_answers_without_5xx_and_with_reasons(label, identity, world, scene, one_connection):
     operation = SCHEMA.find_operation_by_label(label)
     reals = {"stream_id": [scene["match_id"]], "id": list(scene["events"].values()), "player_id": scene["players"],
-             "opponent_id": scene["players"][1:] + scene["players"][:1]}  # head-to-head: each against another
+             "opponent_id": scene["players"][1:] + scene["players"][:1],  # head-to-head: each against another
+             "slot": scene["slots"]}  # beside "id": the drawn event's final, then the Swiss event's slots
     names = [p.name for p in operation.path_parameters]
     real_paths = [dict(zip(names, values)) for values in zip(*(reals[n] for n in names))] if names else [{}]
     strategies = []
@@ -398,7 +399,7 @@ def test_methods_the_schema_does_not_declare_are_refused_with_a_reason(world, sc
 
     client = world.client(identity) if identity == "official" else APIClient()
     reals = {"stream_id": scene["match_id"], "id": scene["events"]["drawn"], "player_id": scene["players"][0],
-             "opponent_id": scene["players"][1]}
+             "opponent_id": scene["players"][1], "slot": scene["slots"][0]}
     seen = []
     for path, item in SCHEMA.raw_schema["paths"].items():
         url = re.sub(r"{(\w+)}", lambda m: str(reals[m[1]]), path)
