@@ -1,6 +1,6 @@
 """A match of an online round played on another server, in real browsers: Alice follows her banner's "Played on
 another server?" to her match's page and sends the match file; Bob, in his own browser, sees it waiting and
-consents; the slot is decided by the file's match and the final is made. Headless Debian Chromium (Playwright)
+consents (the director's console shows it waiting); the slot is decided by the file's match and the final is made. Headless Debian Chromium (Playwright)
 against the live server; screenshots in var/screenshots/ (played-elsewhere-*.png)."""
 
 from pathlib import Path
@@ -11,6 +11,7 @@ from players.models import Player
 from tournaments import services
 from tournaments.selectors import tournament_data
 
+from .test_accessibility import _axe
 from .test_club_night_in_a_browser import shot
 from .test_live_in_a_browser import browser, open_page  # noqa: F401 (fixtures)
 from .test_online_play_in_a_browser import logged_in
@@ -61,7 +62,14 @@ def test_a_player_sends_the_file_of_a_match_played_elsewhere_and_the_opponent_co
     bob.goto(f"{url}/events/{event.pk}/my-result/")
     bob.wait_for_selector("#proof-to-consent")
     assert "Alice sent the match played on another server" in bob.inner_text("#proof-to-consent")
+    assert _axe(bob)["blocking"] == []  # axe-core: no critical or serious violation on the page with the file waiting
     shot(bob, "played-elsewhere-03-bob")
+
+    dora = logged_in(browser, live_server, "dora")  # the director's console shows the file waiting in the slot
+    dora.goto(f"{url}/events/{event.pk}/run/")
+    dora.wait_for_selector(".proof-consent")
+    assert "Alice sent the match played on another server" in dora.inner_text("#results")
+    assert _axe(dora)["blocking"] == []
     bob.click("#proof-consent")
     bob.wait_for_selector("text=its match is the slot's")
     shot(bob, "played-elsewhere-04-consented")
@@ -69,4 +77,4 @@ def test_a_player_sends_the_file_of_a_match_played_elsewhere_and_the_opponent_co
     data = tournament_data(event)
     decided = next(s for s in data["slots"] if s["key"] == key)
     assert decided["status"] == "done" and decided["winner"] == players["alice"].pk and decided["score"] == [4, 1]
-    assert alice.errors == [] and bob.errors == []
+    assert alice.errors == [] and bob.errors == [] and dora.errors == []
