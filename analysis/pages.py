@@ -1,5 +1,6 @@
-"""The fair-play review of a player, for officials and the directors of the player's events: their figures online beside those at the board and the field's,
-and the flag for a person to review, with its limits (analysis.selectors.fair_play)."""
+"""The fair-play review of a player, for officials and the directors of the player's events: their figures online
+beside those at the board and the field's, and the flag for a person to review, with its limits
+(analysis.selectors.fair_play)."""
 
 from __future__ import annotations
 

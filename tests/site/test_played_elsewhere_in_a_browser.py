@@ -1,7 +1,7 @@
 """A match of an online round played on another server, in real browsers: Alice follows her banner's "Played on
-another server?" to her match's page and sends the match file; Bob, in his own browser, sees it waiting and
-consents (the director's console shows it waiting); the slot is decided by the file's match and the final is made. Headless Debian Chromium (Playwright)
-against the live server; screenshots in var/screenshots/ (played-elsewhere-*.png)."""
+another server?" to her match's page and sends the match file; Bob, in his own browser, sees it waiting (as the
+director's console does) and consents; the slot is decided by the file's match. Headless Debian Chromium
+(Playwright) against the live server; screenshots in var/screenshots/ (played-elsewhere-*.png)."""
 
 from pathlib import Path
 
