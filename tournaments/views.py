@@ -64,6 +64,7 @@ def event_part(tournament: Tournament, page: int = 1) -> dict:
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
                }
     context["history"], context["history_more"] = selectors.latest_history(tournament)
+    context["entries_html"] = entries_html(data)
     context.update(format_views(tournament, data))
     return {"html": render_to_string("tournaments/event_live.html", context), "pages_of": pages_of,
             "format_name": names.format_name(data["format"]), "finished": bool(data["winner"])}
@@ -76,6 +77,17 @@ def event_history(request, pk: int):
     etag = cached_pages.page_etag(request, pk, version)
     return cached_pages.conditional(request, etag, lambda: render(request, "tournaments/event_history.html", {
         "t": tournament, "history": selectors.tournament_history(tournament)}))
+
+
+def entries_html(data: dict) -> str:
+    """The list of entries, rendered once for what it shows: a result elsewhere on the page does not render a big
+    event's thousand entries again."""
+    checked_in, withdrawn = set(data["checked_in"]), set(data["withdrawn"])
+    entries = [{**e, "checked_in": e["player_id"] in checked_in, "withdrawn": e["player_id"] in withdrawn}
+               for e in data["entries"]]
+    shown = json.dumps(entries, sort_keys=True)
+    return mark_safe(cached_pages.fragment(  # noqa: S308 (our own render)
+        "entries", (shown,), lambda: render_to_string("tournaments/entries.html", {"entries": entries})))
 
 
 def rules_page(request):

@@ -180,3 +180,22 @@ def test_a_result_renders_its_own_round_again_not_the_others(director, monkeypat
     again = [c["label"] for n, c in rendered if n == "tournaments/bracket_round.html"]
     assert len(again) == 2  # the round of the result and the one its winner goes on to; the final is kept
     assert _slot_html(page, slot).count('class="win"') == 1
+
+
+def _entries(page: str) -> str:
+    start = page.index("<h2>Entries</h2>")
+    return page[start:page.index("</ul>", start)]
+
+
+def test_the_entries_say_who_checked_in_and_who_withdrew_as_the_log_does(director, event):
+    from tests.tournaments.test_running_events import cmd, settle
+
+    t, data = event
+    entries = _entries(Client().get(f"/events/{t.pk}/").content.decode())
+    assert entries.count("<li>") == 4 and entries.count("✓") == 4 and "(withdrawn)" not in entries
+    leaving = data["entries"][2]
+    cmd(t, director, type="withdraw", player=leaving["player_id"], reason="went home")
+    settle(t)
+    entries = _entries(Client().get(f"/events/{t.pk}/").content.decode())
+    line = next(li for li in entries.split("<li>") if leaving["name"] in li)
+    assert "(withdrawn)" in line and entries.count("(withdrawn)") == 1 and entries.count("<li>") == 4
