@@ -223,6 +223,16 @@ class TournamentMatches(APIView):
         return Response(_match_answer(tournament, record), status=status.HTTP_201_CREATED)
 
 
+def _mat_text(data: dict) -> str:
+    """A match file sent as ``file`` (multipart) or as ``text``; neither: the refusal that says how to send it."""
+    text = data.get("text")
+    if data.get("file") is not None:
+        text = decode_mat_upload(data["file"].read(MAX_MAT_BYTES + 1))
+    if not text:
+        raise BadCommand(GamesReason.MAT_FILE_FIELD)
+    return text
+
+
 class TournamentMatchImport(APIView):
     """A match the event holds, read from a .mat file by its director."""
 
@@ -240,11 +250,7 @@ class TournamentMatchImport(APIView):
         form = bodies.EventMatchImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        text = data.get("text")
-        if data.get("file") is not None:
-            text = decode_mat_upload(data["file"].read(MAX_MAT_BYTES + 1))
-        if not text:
-            raise BadCommand("send the .mat file as 'file' (multipart) or its content as 'text'")
+        text = _mat_text(data)
         if (queued := big_import_or_charge(request, text, data, tournament_id=tournament.pk)) is not None:
             return queued
         with transaction.atomic():  # players named in a refused file are not kept
@@ -270,12 +276,7 @@ class SlotProof(APIView):
         tournament = services.visible_or_404(request.user, pk)
         form = bodies.SlotProofSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        data = form.validated_data
-        text = data.get("text")
-        if data.get("file") is not None:
-            text = decode_mat_upload(data["file"].read(MAX_MAT_BYTES + 1))
-        if not text:
-            raise BadCommand(GamesReason.MAT_FILE_FIELD)
+        text = _mat_text(form.validated_data)
         try:
             record = proofs.proof_file(actor=request.user, tournament=tournament, slot=slot, text=text)
         except ImportBudgetSpent as spent:

@@ -138,3 +138,13 @@ def test_an_event_import_is_counted_by_its_games_with_the_members_own(api, direc
     small = session(21, 6_000, seed=21)
     again = client.post(url(hidden_event), {"text": small, "player0": pair[0], "player1": pair[1]}, format="json")
     assert again.status_code == 429  # 2 + 30 + 21 > 50
+
+
+def test_an_import_with_no_file_is_refused_with_its_code_and_records_nothing(api, director, hidden_event, pair):
+    before = Event.objects.count()
+    answer = api(director).post(url(hidden_event), {"player0": pair[0], "player1": pair[1]}, format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_command", answer.json()
+    french = api(director).post(url(hidden_event), {"player0": pair[0]}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.status_code == 400 and french.json()["code"] == "bad_command"
+    assert french.json()["detail"] != answer.json()["detail"]  # said in the reader's language
+    assert Event.objects.count() == before
