@@ -41,7 +41,7 @@ class MatchAnalysisView(APIView):
     def get(self, request, stream_id: str):
         record = match_load(stream_id)  # MatchNotFound: 404
         if not can_read(request.user, record):
-            raise MatchNotFound(f"no match {stream_id}")
+            raise MatchNotFound(Reason.NO_MATCH, match=stream_id)
         plies = request.query_params.get("plies")
         if plies is not None and plies not in ("0", "1", "2"):
             raise ValidationError({"plies": "an evaluation depth: 0, 1 or 2"})
@@ -75,7 +75,7 @@ class MatchAnalysisRequest(APIView):
     def post(self, request, stream_id: str):
         record = match_load(stream_id)
         if not can_read(request.user, record):
-            raise MatchNotFound(f"no match {stream_id}")
+            raise MatchNotFound(Reason.NO_MATCH, match=stream_id)
         if not (is_official(request.user, record) or seat_of(request.user, record) is not None):
             raise PermissionDenied("only a player of the match or its director may ask for its analysis")
         refused = services.why_not_analysable(record)

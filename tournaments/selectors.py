@@ -365,7 +365,7 @@ def ladder_data(tournament: Tournament) -> dict:
     """A ladder's rungs, open challenges (with deadlines) and history, for its page and the API."""
     facts, view = tournament_view(tournament)
     if facts.format != stream.Format.LADDER:
-        raise NotLadder("this event is not a ladder")
+        raise NotLadder(Reason.NOT_A_LADDER)
     board = view.ladder
     ids = set(facts.entered) | {p for ch in facts.challenges.values() for p in (ch.challenger, ch.defender)}
     names = display_names(ids)
@@ -423,7 +423,7 @@ def league_data(tournament: Tournament) -> dict:
     """A league's divisions (tables, promotion and relegation zones) and its rounds' deadlines."""
     facts, view = tournament_view(tournament)
     if facts.format != stream.Format.LEAGUE:
-        raise NotLeague("this event is not a league")
+        raise NotLeague(Reason.NOT_A_LEAGUE)
     season = view.league
     ids = set(facts.entered)
     names = display_names(ids)

@@ -221,7 +221,7 @@ def tournament_import_job(job, read) -> MatchRecord:
     changed hands since."""
     tournament = Tournament.objects.filter(pk=job.tournament_id).first()
     if tournament is None:
-        raise BadCommand(f"the event {job.tournament_id} no longer exists")
+        raise BadCommand(Reason.EVENT_GONE, event=job.tournament_id)
     check_may_add_matches(job.user, tournament)
     player0, player1 = players_for_import(job.text, job.player0_id, job.player1_id)
     return tournament_import_match(actor=job.user, tournament=tournament, text=job.text, player0=player0,
