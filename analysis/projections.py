@@ -40,7 +40,8 @@ class AnalysisProjection(Projection):
                 reg = registered.get(e.stream_id) or _registration(e.stream_id)
                 match = {"stream_id": e.stream_id, "player_ids": tuple(reg.get("player_ids") or (None, None)),
                          "tournament_id": reg.get("tournament_id"), "ended_at": e.recorded_at,
-                         "online": reg.get("online") is not None}  # played online: the fair-play panel's split
+                         # played online, here or on another server: the fair-play panel's split
+                         "online": reg.get("online") is not None or bool(reg.get("played_elsewhere"))}
                 if e.event_type == "MatchWon":
                     won[e.stream_id] = match
                 else:

@@ -25,13 +25,16 @@ _GAME_HEADER = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
 def match_import_mat(
     *, actor, text: str, player0: Player, player1: Player, officiating_director_id: int | None = None,
     rating_ramp: str = "fibs", tournament_id: int | None = None, published: bool = True, read=None,
+    played_elsewhere: bool = False,
 ) -> MatchRecord:
     """Create a match from a ``.mat`` file, every action judged by the engine; nothing is stored on error.
 
     ``officiating_director_id``, ``rating_ramp``, ``tournament_id`` and ``published`` are recorded as
     :func:`match_create` records them. ``read``: ``text`` already read by ``read_mat`` (a worker reads it first,
     telling its progress). A record imported by one of its players is not rated until the other player (or an official)
-    confirms it (``confirm_import``); one imported by the official it names, or a federation official, is. The same record of moves is
+    confirms it (``confirm_import``); one imported by the official it names, or a federation official, is.
+    ``played_elsewhere``: a match played online on another server (an online round's proof), which the fair-play
+    review counts with the online matches, never with those at the board. The same record of moves is
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
     second import of it is refused."""
     if player0.pk == player1.pk:  # as match_create: a record of one player against themselves rates nothing true
@@ -45,6 +48,8 @@ def match_import_mat(
     fingerprint = record_fingerprint(engine_events)
     seat = next((i for i, p in enumerate((player0, player1)) if actor is not None and p.user_id == actor.pk), None)
     registration = checked_registration(published, officiating_director_id, rating_ramp, tournament_id)
+    if played_elsewhere:
+        registration["played_elsewhere"] = True
     vouched = actor is not None and authority.officiates_match(actor, officiating_director_id)
     with transaction.atomic():
         store.lock_log()  # no second import of the same record can slip in between the check and the append

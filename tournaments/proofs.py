@@ -59,7 +59,7 @@ def proof_file(*, actor, tournament: Tournament, slot: str, text: str) -> MatchR
         record = match_import_mat(
             actor=actor, text=text, player0=seats[0], player1=seats[1], tournament_id=tournament.pk,
             officiating_director_id=tournament.director_id, rating_ramp=rating_ramp_of(tournament),
-            published=tournament.published, read=read)
+            published=tournament.published, read=read, played_elsewhere=True)
         if record.awaiting_confirmation:
             _append(tournament, facts.version, [ev.ProofFiled(target.key, record.stream_id, filer)], actor)
         else:

@@ -128,6 +128,10 @@ def test_the_director_records_a_file_directly(people, api):
     assert sent.status_code == 201 and sent.json()["waiting"] is False
     decided = slot(settle(event), ours["key"])
     assert decided["status"] == "done" and decided["winner"] == p["alice"].player.pk
+    # played online, on another server: the fair-play review counts it with the online matches, not at the board
+    from analysis.models import MatchAnalysis
+
+    assert MatchAnalysis.objects.get(stream_id=sent.json()["match"]).online is True
 
 
 def test_the_director_consents_to_a_players_file(people, api):
