@@ -38,13 +38,21 @@ def tournament_view(tournament: Tournament) -> tuple[stream.Facts, derive.View]:
     return facts, derive.derive(facts)
 
 
+_SLOT_FIELDS = ("key", "bracket", "round", "index", "player_a", "player_b", "status", "length", "match_id", "winner",
+                "winner_points", "loser_points", "forfeit", "entry_a", "entry_b", "open_place", "table")
+_STANDING_FIELDS = ("rank", "player_id", "played", "wins", "losses", "byes", "points_for", "points_against", "score",
+                    "tiebreaks", "flight", "forfeits", "withdrawn", "shared")
+
+
 def tournament_data(tournament: Tournament) -> dict:
     state = TournamentState.objects.filter(tournament_id=tournament.pk).first()
-    slots = list(TournamentSlot.objects.filter(tournament_id=tournament.pk).order_by("bracket", "round", "index"))
+    # rows as dicts, not model instances: a big event's page reads thousands of them at each result
+    slots = list(TournamentSlot.objects.filter(tournament_id=tournament.pk).order_by("bracket", "round", "index")
+                 .values(*_SLOT_FIELDS))
     # a shared place's players (3=) in the order the table was derived in (its rows are written in that order)
-    rows = sorted(TournamentStanding.objects.filter(tournament_id=tournament.pk),
-                  key=lambda r: (FLIGHT_ORDER.get(r.flight, len(FLIGHT_ORDER)), r.rank, r.pk))
-    ids = {p for s in slots for p in (s.player_a, s.player_b) if p} | {r.player_id for r in rows}
+    rows = sorted(TournamentStanding.objects.filter(tournament_id=tournament.pk).values("pk", *_STANDING_FIELDS),
+                  key=lambda r: (FLIGHT_ORDER.get(r["flight"], len(FLIGHT_ORDER)), r["rank"], r["pk"]))
+    ids = {p for s in slots for p in (s["player_a"], s["player_b"]) if p} | {r["player_id"] for r in rows}
     ids |= set(state.entries if state else [])
     names = display_names(ids)
     order = {name: i for i, name in enumerate(state.tiebreaks if state else [])}
@@ -63,22 +71,18 @@ def tournament_data(tournament: Tournament) -> dict:
         "champions": state.champions if state else {},
         "flagged": state.flagged if state else [],
         "slots": [
-            {"key": s.key, "bracket": s.bracket, "round": s.round, "index": s.index,
-             "players": [s.player_a, s.player_b], "names": [names.get(s.player_a), names.get(s.player_b)],
-             "status": s.status, "length": s.length, "match_id": s.match_id or None, "winner": s.winner,
-             "score": [s.winner_points, s.loser_points], "forfeit": s.forfeit, "entries": [s.entry_a, s.entry_b],
-             "open_place": s.open_place,
-             "table": s.table}
+            {"key": s["key"], "bracket": s["bracket"], "round": s["round"], "index": s["index"],
+             "players": [s["player_a"], s["player_b"]], "names": [names.get(s["player_a"]), names.get(s["player_b"])],
+             "status": s["status"], "length": s["length"], "match_id": s["match_id"] or None, "winner": s["winner"],
+             "score": [s["winner_points"], s["loser_points"]], "forfeit": s["forfeit"],
+             "entries": [s["entry_a"], s["entry_b"]], "open_place": s["open_place"], "table": s["table"]}
             for s in slots
         ],
         "standings": [
-            {"rank": r.rank, "player_id": r.player_id, "name": names.get(r.player_id, ""), "played": r.played,
-             "wins": r.wins, "losses": r.losses, "byes": r.byes, "points_for": r.points_for,
-             "points_against": r.points_against, "score": r.score,
+            {**{f: r[f] for f in _STANDING_FIELDS}, "name": names.get(r["player_id"], ""),
              # in the event's order: the columns read as the ranking uses them
-             "tiebreaks": dict(sorted(r.tiebreaks.items(), key=lambda kv: order.get(kv[0], len(order)))),
-             "flight": r.flight, "forfeits": r.forfeits, "withdrawn": r.withdrawn, "shared": r.shared,
-             "place": place_label(r.rank, r.shared)}
+             "tiebreaks": dict(sorted(r["tiebreaks"].items(), key=lambda kv: order.get(kv[0], len(order)))),
+             "place": place_label(r["rank"], r["shared"])}
             for r in rows
         ],
         "stages": state.stages if state else {},
