@@ -298,6 +298,22 @@ class SlotProofConsent(APIView):
         return Response({"match": record.stream_id, "slot": slot, "waiting": False})
 
 
+class SlotProofDecline(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=bodies.SlotProofDeclineSerializer, responses={204: None, **REFUSALS},
+                   description="The other player of the slot (or the event's director) declines the match file "
+                               "waiting in it, saying why: it no longer waits, its import is voided, and the slot is "
+                               "played, reported or decided as any other.")
+    def post(self, request, pk: int, slot: str):
+        tournament = services.visible_or_404(request.user, pk)
+        form = bodies.SlotProofDeclineSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        proofs.proof_decline(actor=request.user, tournament=tournament, slot=slot,
+                             reason=form.validated_data["reason"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class MemberChoiceSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=console.MAX_NAME, help_text="the line's name, as the list gives it")
     same_as = serializers.IntegerField(required=False, help_text="the same person: this member (a player id among "

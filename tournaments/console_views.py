@@ -105,6 +105,10 @@ def _act(request, tournament: Tournament) -> None:
             proofs.proof_consent(actor=request.user, tournament=tournament, slot=request.POST.get("slot", ""))
             console.settle(tournament)
             messages.success(request, _("The match file is recorded: its match is the slot's."))
+        elif action == "proof_decline":
+            proofs.proof_decline(actor=request.user, tournament=tournament, slot=request.POST.get("slot", ""),
+                                 reason=request.POST.get("reason", ""))
+            messages.success(request, _("The match file is declined: it does not count."))
         elif action == "check_in_all":
             done = console.console_check_in_all(actor=request.user, tournament=tournament)
             messages.success(request, _("%(n)s players checked in.") % {"n": done})
@@ -314,12 +318,17 @@ def my_result(request, pk: int):
     return render(request, "tournaments/my_result.html", context)
 
 
-PROOF_ACTIONS = ("proof_file", "proof_consent")
+PROOF_ACTIONS = ("proof_file", "proof_consent", "proof_decline")
 
 
 def _proof_action(request, tournament: Tournament, slot: str):
     """The player's match played on another server: its file sent, or the opponent's file consented to."""
     try:
+        if request.POST["action"] == "proof_decline":
+            proofs.proof_decline(actor=request.user, tournament=tournament, slot=slot,
+                                 reason=request.POST.get("reason", ""))
+            messages.success(request, _("The match file is declined: it does not count."))
+            return redirect("my-result", pk=tournament.pk)
         if request.POST["action"] == "proof_file":
             record = proofs.proof_file(actor=request.user, tournament=tournament, slot=slot,
                                        text=proofs.uploaded_text(request.FILES.get("mat")))

@@ -57,6 +57,7 @@ come from the event's matches (appended by the process manager, ``tournaments/pr
 ``TeamRoundPaired``       a Swiss of teams' round paired (its team matches), once and for good
 ``ProofFiled``            a player reported the slot's match, played on another server, with its match file (an
                           import awaiting the other player's consent; their consent makes it the slot's match)
+``ProofDeclined``         the file waiting in a slot refused, with the reason, by the other player or the director
 ========================  =====================================================================
 
 The facts other apps read (the setting "rated", ``RatedSet``, ``VisibilitySet``, ``MatchCreated``, the results
@@ -590,6 +591,22 @@ class ProofFiled(TournamentEvent):
         facts.proofs[self.slot] = {"match_id": self.match_id, "player": self.player}
 
 
+@dataclass(frozen=True)
+class ProofDeclined(TournamentEvent):
+    """The match file waiting in ``slot`` (imported as ``match_id``) refused, with ``reason``, by the slot's other
+    player (``player``) or the event's director (``player`` None): it no longer waits, its import is voided, and the
+    slot is played, reported or decided as any other."""
+
+    slot: str
+    match_id: str
+    reason: str
+    player: int | None = None
+
+    def fold(self, facts) -> None:
+        if facts.proofs.get(self.slot, {}).get("match_id") == self.match_id:
+            del facts.proofs[self.slot]
+
+
 LADDER_EVENTS = (ChallengeIssued, ChallengeDeclined, ChallengeLapsed)
 LEAGUE_EVENTS = (DivisionsMade, MatchUnplayed)
 
@@ -601,11 +618,12 @@ EVENTS: dict[str, type[TournamentEvent]] = {
                 StageDrawMade, PlayerReentered, ReentryClosed, TableAssigned, TableService, PlayerCheckInCancelled,
                 RatedSet, SettingsChanged, VisibilitySet, RoundClockSet, RoundOnlineSet, *LADDER_EVENTS,
                 *LEAGUE_EVENTS,
-                *MONEY_EVENTS, *TEAM_EVENTS, ProofFiled)
+                *MONEY_EVENTS, *TEAM_EVENTS, ProofFiled, ProofDeclined)
 }
 # events that change no result, only how the matches to come are played or the event's money: a follower of the
 # results (the seasons, subscribed by published.tournaments.EVENT_TYPES) need not be told of them
-CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet, RoundOnlineSet, *MONEY_EVENTS, ProofFiled)
+CHANGES_NO_RESULT: tuple[type[TournamentEvent], ...] = (RoundClockSet, RoundOnlineSet, *MONEY_EVENTS, ProofFiled,
+                                                        ProofDeclined)
 # facts the process manager appends from the slots' matches
 MATCH_FACTS = ("SlotMatchStarted", "SlotFinished", "SlotMatchResultCorrected", "SlotMatchVoided")
 

@@ -67,6 +67,10 @@ def inconsistency(facts: stream.Facts, e: ev.TournamentEvent, version: int) -> s
             return "a match file reported before the draw"
         case ev.ProofFiled(player=pid) if pid not in set(facts.entered):
             return f"player {pid} reported a match file but is not in the event"
+        case ev.ProofDeclined(slot=slot, match_id=match_id) if facts.proofs.get(slot, {}).get("match_id") != match_id:
+            return f"the match file {match_id} declined in {slot}, where it did not wait"
+        case ev.ProofDeclined(reason=reason) if not reason.strip():
+            return "a match file declined without a reason"
         case ev.LotAdded(players=players):
             return _players(players, set(facts.entered), "in a lot")
         case ev.LotSold(lot=lot) if lot not in facts.money.lots:

@@ -22,6 +22,7 @@ from eventlog import store
 from games import imports
 from games.command_handler import match_command
 from games.commands import ConfirmImport
+from games.director import match_void
 from games.engine.match import OVER
 from games.engine.matfile import MatRecord, read_mat
 from games.loading import match_load
@@ -34,8 +35,9 @@ from players.models import Player
 from tournaments.formats.core import READY
 
 from . import decider, events as ev, process, stream
+from .commands import MAX_REASON
 from .models import Tournament
-from .refusals import BadProof, Reason, Refused, SlotNotReady, UnknownSlot
+from .refusals import BadProof, Reason, ReasonRequired, Refused, SlotNotReady, UnknownSlot
 from .selectors import tournament_view
 from .services import TournamentForbidden, _append, _void_match, rating_ramp_of
 
@@ -86,6 +88,33 @@ def proof_consent(*, actor, tournament: Tournament, slot: str) -> MatchRecord:
                                       expected_version=record.version)
         _link(actor, tournament, facts, target, record.stream_id)
     return record
+
+
+DECLINED = "its match file declined in the event"
+
+
+def proof_decline(*, actor, tournament: Tournament, slot: str, reason: str) -> None:
+    """The other player (or the director) refuses the file waiting in the slot, saying why: it no longer waits and
+    its import is voided, so neither a consent here nor a confirmation through the match's API makes it count. The
+    slot is played, reported or decided as any other; a new file may be sent."""
+    facts, view = tournament_view(tournament)
+    waiting = facts.proofs.get(slot)
+    if waiting is None:
+        raise BadProof(Reason.PROOF_NONE, slot=slot)
+    director = authority.runs_event(actor, tournament.director_id)
+    me = authority.player_id_of(actor) if getattr(actor, "is_authenticated", False) else None
+    target = next((s for s in view.slots if s.key == slot), None)
+    if not director and (target is None or me not in target.players or me == waiting["player"]):
+        raise TournamentForbidden(Reason.PROOF_OTHER_DECLINES)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReasonRequired(Reason.PROOF_DECLINE_REASON)
+    if len(reason) > MAX_REASON:
+        raise BadCommand(Reason.FIELD_TOO_LONG, field="reason", most=MAX_REASON)
+    with transaction.atomic():
+        _append(tournament, facts.version,
+                [ev.ProofDeclined(slot, waiting["match_id"], reason, None if director else me)], actor)
+        match_void(stream_id=waiting["match_id"], reason=DECLINED, actor=actor)
 
 
 def uploaded_text(upload) -> str:

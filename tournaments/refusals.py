@@ -248,6 +248,9 @@ class Reason(Enum):
                                    "match file")
     PROOF_OTHER_CONSENTS = gettext_noop("the other player of the slot, or the event's director, consents to a match "
                                         "file: not the player who sent it")
+    PROOF_OTHER_DECLINES = gettext_noop("the other player of the slot, or the event's director, declines a match "
+                                        "file: not the player who sent it")
+    PROOF_DECLINE_REASON = gettext_noop("say why the match file is declined (a 'reason')")
 
 
 class Refused(Refusal):

@@ -266,7 +266,7 @@ HISTORY_ON_PAGE = 30  # the event page's latest decisions; the whole history has
 # the facts a history line tells (each one line): what the director and the players decided
 HISTORY_KINDS = ("ResultReported", "SlotResultCorrected", "MatchForfeited", "PlayerWithdrew", "StageClosed",
                  "StageDrawMade", "PlayerReentered", "ReentryClosed", "MatchKept", "MatchUnplayed", "SlotMatchVoided",
-                 "SettingsChanged")
+                 "SettingsChanged", "ProofDeclined")
 
 
 def latest_history(tournament: Tournament, count: int | None = None) -> tuple[list[dict], bool]:
@@ -335,6 +335,9 @@ def _history_lines(tournament: Tournament, rows) -> list[dict]:
             line = {"text": _("%(slot)s: match voided") % {"slot": slot_name(p["slot"])}, "reason": p.get("reason", "")}
         elif kind == "SettingsChanged":
             line = {"text": _("the director changed the event's settings")}
+        elif kind == "ProofDeclined":
+            line = {"text": _("%(slot)s: a match file played on another server declined") % {
+                "slot": slot_name(p["slot"])}, "reason": p.get("reason", "")}
         else:
             continue
         out.append({"at": r.recorded_at, "reason": "", **line})

@@ -312,6 +312,10 @@ class SlotProofAnswerSerializer(serializers.Serializer):
                                                  "slot's match")
 
 
+class SlotProofDeclineSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, help_text="why the file is not the slot's match (kept in the log)")
+
+
 # -- ladders and leagues -----------------------------------------------------------------------
 
 

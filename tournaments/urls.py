@@ -17,5 +17,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/slots/<str:slot>/proof/", api.SlotProof.as_view(), name="tournament-slot-proof"),
     path("tournaments/<int:pk>/slots/<str:slot>/proof/consent/", api.SlotProofConsent.as_view(),
          name="tournament-slot-proof-consent"),
+    path("tournaments/<int:pk>/slots/<str:slot>/proof/decline/", api.SlotProofDecline.as_view(),
+         name="tournament-slot-proof-decline"),
     path("tournaments/<int:pk>/matches/import/", api.TournamentMatchImport.as_view(), name="tournament-match-import"),
 ]

@@ -21,7 +21,8 @@ The rules (players/authority.py, the services and docs/features.md). "Officials"
   officials); ``confirm_result`` only the slot's two players; every other command the director and officials.
 - A slot's match played on another server, reported with its match file (``/api/tournaments/{id}/slots/{key}/
   proof/``): the slot's two players, the event's director and officials; the consent to a player's file
-  (``…/proof/consent/``): the other player, the event's director and officials, never the player who sent it.
+  (``…/proof/consent/``) and its refusal (``…/proof/decline/``): the other player, the event's director and
+  officials, never the player who sent it.
 - A player's fair-play review (``/api/players/{id}/fair-play/`` and its page): officials, and the director of an
   event the player entered (never another director's players).
 - The director's console (``/events/{id}/run/``, where the admin's old "run this event" address leads): the
@@ -1096,3 +1097,18 @@ def test_a_players_match_file_is_consented_to_by_the_other_player_and_the_direct
     before = event_count()
     response = world.client(role).post(f"/api/tournaments/{world.event.pk}/slots/{key}/proof/consent/")
     check(response, PROOF_CONSENTS[role], before)
+
+
+PROOF_DECLINES = {**PROOF_CONSENTS, "opponent": 204, "director": 204, "official": 204}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_players_match_file_is_declined_by_the_other_player_and_the_director(world, role):
+    key = _online_slot(world)
+    sent = world.client("player").post(f"/api/tournaments/{world.event.pk}/slots/{key}/proof/",
+                                       {"text": _their_file()}, format="json")
+    assert sent.status_code == 201 and sent.json()["waiting"] is True
+    before = event_count()
+    response = world.client(role).post(f"/api/tournaments/{world.event.pk}/slots/{key}/proof/decline/",
+                                       {"reason": "not our match"}, format="json")
+    check(response, PROOF_DECLINES[role], before)

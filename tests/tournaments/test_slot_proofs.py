@@ -287,3 +287,75 @@ def test_the_console_records_a_file_and_a_players_file_waiting(people, client, a
     said = client.post(f"/events/{event.pk}/run/", {"action": "proof_file", "slot": theirs["key"],
                                                      "mat": _upload(_file())}, follow=True).content.decode()
     assert "not the players of" in said and Event.objects.count() == before
+
+
+def _decline(api, user, event, key: str, reason: str = "we never played that match", **headers):
+    return api(user).post(f"/api/tournaments/{event.pk}/slots/{key}/proof/decline/", {"reason": reason},
+                          format="json", **headers)
+
+
+def test_the_opponent_declines_a_file_saying_why_and_it_never_counts(people, api):
+    director, p = people
+    event, data = _online_event(director, p)
+    ours = _slot_of(data, p["alice"], p["bob"])
+    imported = _send(api, p["alice"], event, ours["key"], _file()).json()["match"]
+
+    # refused, and nothing changes: the sender, a player of another slot, no reason, a reason too long
+    before = Event.objects.count()
+    assert _decline(api, p["alice"], event, ours["key"]).status_code == 403
+    assert _decline(api, p["cid"], event, ours["key"]).status_code == 403
+    blank = _decline(api, p["bob"], event, ours["key"], reason="  ", HTTP_ACCEPT_LANGUAGE="fr")
+    assert blank.status_code == 400, blank.json()
+    assert _decline(api, p["bob"], event, ours["key"], reason="x" * 501).status_code == 400
+    assert Event.objects.count() == before and ours["key"] in services.tournament_facts(event).proofs
+
+    declined = _decline(api, p["bob"], event, ours["key"])
+    assert declined.status_code == 204
+    assert ours["key"] not in services.tournament_facts(event).proofs
+    assert match_load(imported).voided  # its import voided: a confirmation through the match's API cannot revive it
+    assert _consent(api, p["bob"], event, ours["key"]).status_code == 400  # nothing waits any more
+    assert _decline(api, p["bob"], event, ours["key"]).status_code == 400
+    data = settle(event)
+    undecided = slot(data, ours["key"])
+    assert undecided["status"] == "ready" and undecided["match_id"] == ours["match_id"]  # the event's own match
+    assert not RatingChange.objects.filter(player_id=p["alice"].player.pk).exists()
+
+    # said in the event's history, with the reason; the log's verification judges it
+    from eventlog import store
+    from tournaments import judging
+    from tournaments.selectors import tournament_history
+    from tournaments.stream import stream_id_of
+
+    last = tournament_history(event)[-1]
+    assert "declined" in last["text"] and last["reason"] == "we never played that match"
+    judging.judge(stream_id_of(event.pk), store.read_stream(stream_id_of(event.pk)))
+
+
+def test_the_director_declines_a_players_file_from_the_console(people, client, api):
+    director, p = people
+    event, data = _online_event(director, p)
+    ours = _slot_of(data, p["alice"], p["bob"])
+    imported = _send(api, p["bob"], event, ours["key"], _file()).json()["match"]
+    client.force_login(director)
+    console = client.get(f"/events/{event.pk}/run/").content.decode()
+    assert 'value="proof_decline"' in console
+    said = client.post(f"/events/{event.pk}/run/", {"action": "proof_decline", "slot": ours["key"],
+                                                     "reason": "the names are of another match"}, follow=True)
+    assert "The match file is declined" in said.content.decode()
+    assert ours["key"] not in services.tournament_facts(event).proofs and match_load(imported).voided
+
+
+def test_on_the_your_match_page_the_opponent_declines_the_file(people, client, api):
+    director, p = people
+    event, data = _online_event(director, p)
+    ours = _slot_of(data, p["alice"], p["bob"])
+    _send(api, p["alice"], event, ours["key"], _file())
+    client.force_login(p["bob"])
+    page = client.get(f"/events/{event.pk}/my-result/").content.decode()
+    assert 'id="proof-decline"' in page
+    empty = client.post(f"/events/{event.pk}/my-result/", {"action": "proof_decline", "reason": ""}, follow=True)
+    assert ours["key"] in services.tournament_facts(event).proofs and "say why" in empty.content.decode()
+    done = client.post(f"/events/{event.pk}/my-result/", {"action": "proof_decline", "reason": "not ours"},
+                       follow=True)
+    assert "The match file is declined" in done.content.decode()
+    assert ours["key"] not in services.tournament_facts(event).proofs
