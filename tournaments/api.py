@@ -301,7 +301,8 @@ class SlotProofConsent(APIView):
 class SlotProofDecline(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=bodies.SlotProofDeclineSerializer, responses={204: None, **REFUSALS},
+    @extend_schema(request=bodies.SlotProofDeclineSerializer,
+                   responses={200: bodies.SlotProofDeclinedSerializer, **REFUSALS},
                    description="The other player of the slot (or the event's director) declines the match file "
                                "waiting in it, saying why: it no longer waits, its import is voided, and the slot is "
                                "played, reported or decided as any other.")
@@ -309,9 +310,9 @@ class SlotProofDecline(APIView):
         tournament = services.visible_or_404(request.user, pk)
         form = bodies.SlotProofDeclineSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        proofs.proof_decline(actor=request.user, tournament=tournament, slot=slot,
-                             reason=form.validated_data["reason"])
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        declined = proofs.proof_decline(actor=request.user, tournament=tournament, slot=slot,
+                                        reason=form.validated_data["reason"])
+        return Response({"match": declined.match_id, "slot": slot, "reason": declined.reason})
 
 
 class MemberChoiceSerializer(serializers.Serializer):

@@ -93,7 +93,7 @@ def proof_consent(*, actor, tournament: Tournament, slot: str) -> MatchRecord:
 DECLINED = "its match file declined in the event"
 
 
-def proof_decline(*, actor, tournament: Tournament, slot: str, reason: str) -> None:
+def proof_decline(*, actor, tournament: Tournament, slot: str, reason: str) -> ev.ProofDeclined:
     """The other player (or the director) refuses the file waiting in the slot, saying why: it no longer waits and
     its import is voided, so neither a consent here nor a confirmation through the match's API makes it count. The
     slot is played, reported or decided as any other; a new file may be sent."""
@@ -111,10 +111,11 @@ def proof_decline(*, actor, tournament: Tournament, slot: str, reason: str) -> N
         raise ReasonRequired(Reason.PROOF_DECLINE_REASON)
     if len(reason) > MAX_REASON:
         raise BadCommand(Reason.FIELD_TOO_LONG, field="reason", most=MAX_REASON)
+    declined = ev.ProofDeclined(slot, waiting["match_id"], reason, None if director else me)
     with transaction.atomic():
-        _append(tournament, facts.version,
-                [ev.ProofDeclined(slot, waiting["match_id"], reason, None if director else me)], actor)
+        _append(tournament, facts.version, [declined], actor)
         match_void(stream_id=waiting["match_id"], reason=DECLINED, actor=actor)
+    return declined
 
 
 def uploaded_text(upload) -> str:

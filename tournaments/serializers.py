@@ -316,6 +316,12 @@ class SlotProofDeclineSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500, help_text="why the file is not the slot's match (kept in the log)")
 
 
+class SlotProofDeclinedSerializer(serializers.Serializer):
+    match = serializers.CharField(help_text="the declined file's match: voided")
+    slot = serializers.CharField()
+    reason = serializers.CharField()
+
+
 # -- ladders and leagues -----------------------------------------------------------------------
 
 

@@ -1099,7 +1099,7 @@ def test_a_players_match_file_is_consented_to_by_the_other_player_and_the_direct
     check(response, PROOF_CONSENTS[role], before)
 
 
-PROOF_DECLINES = {**PROOF_CONSENTS, "opponent": 204, "director": 204, "official": 204}
+PROOF_DECLINES = PROOF_CONSENTS
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -310,7 +310,8 @@ def test_the_opponent_declines_a_file_saying_why_and_it_never_counts(people, api
     assert Event.objects.count() == before and ours["key"] in services.tournament_facts(event).proofs
 
     declined = _decline(api, p["bob"], event, ours["key"])
-    assert declined.status_code == 204
+    assert declined.status_code == 200
+    assert declined.json() == {"match": imported, "slot": ours["key"], "reason": "we never played that match"}
     assert ours["key"] not in services.tournament_facts(event).proofs
     assert match_load(imported).voided  # its import voided: a confirmation through the match's API cannot revive it
     assert _consent(api, p["bob"], event, ours["key"]).status_code == 400  # nothing waits any more
