@@ -36,7 +36,7 @@ def match_import_mat(
     ``played_elsewhere``: a match played online on another server (an online round's proof), which the fair-play
     review counts with the online matches, never with those at the board. The same record of moves is
     imported once: its fingerprint (the dice and plays, not the names) is kept in the registration, and a
-    second import of it is refused."""
+    second import of it is refused while the first stands (not voided)."""
     if player0.pk == player1.pk:  # as match_create: a record of one player against themselves rates nothing true
         raise engine_errors.InvalidAction(Reason.TWO_DIFFERENT_PLAYERS)
     check_import_games(text)
@@ -53,9 +53,13 @@ def match_import_mat(
     vouched = actor is not None and authority.officiates_match(actor, officiating_director_id)
     with transaction.atomic():
         store.lock_log()  # no second import of the same record can slip in between the check and the append
-        earlier = (Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
-                                        payload__import_fingerprint=fingerprint)
-                  .values_list("stream_id", flat=True).first())
+        imported = list(Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
+                                             payload__import_fingerprint=fingerprint)
+                        .values_list("stream_id", flat=True))
+        # a voided import (a file declined, a mistake undone) counted nothing: its record may be imported again
+        voided = set(Event.objects.filter(stream_id__in=imported, event_type=streams.VOIDED)
+                     .values_list("stream_id", flat=True))
+        earlier = next((s for s in imported if s not in voided), None)
         if earlier is not None:
             raise BadCommand(Reason.ALREADY_IMPORTED, match=earlier)
         record = open_stream(actor, player0, player1, registration, engine_events, import_warnings=warnings,

@@ -331,6 +331,11 @@ def test_the_opponent_declines_a_file_saying_why_and_it_never_counts(people, api
     assert "declined" in last["text"] and last["reason"] == "we never played that match"
     judging.judge(stream_id_of(event.pk), store.read_stream(stream_id_of(event.pk)))
 
+    # the declined import counted nothing: the same file may be sent again (the players sorted it out), and waits
+    again = _send(api, p["alice"], event, ours["key"], _file())
+    assert again.status_code == 201 and again.json()["waiting"] is True and again.json()["match"] != imported
+    assert _send(api, p["alice"], event, ours["key"], _file()).status_code == 400  # while it stands, not twice
+
 
 def test_the_director_declines_a_players_file_from_the_console(people, client, api):
     director, p = people
