@@ -36,7 +36,7 @@ from .refusals import (
     StageClosed, StageNotFinished,
 )
 from .refusals import Reason
-from .stream import Facts, Format, evolve, fold  # noqa: F401 - the decider's other half, re-exported
+from .stream import TEAM_FORMATS, Facts, Format, evolve, fold  # noqa: F401 - the decider's other half, re-exported
 
 State = Facts
 
@@ -74,7 +74,7 @@ def _enter(facts: State, cmd: c.Enter) -> list:
     pid = cmd.player
     if not cmd.by.official and cmd.by.player != pid:
         raise NotPermitted(Reason.ONLY_YOURSELF)
-    if facts.format in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):
+    if facts.format in TEAM_FORMATS:
         raise BadTeam(Reason.ENTER_WITH_TEAM)
     if pid in facts.entered and pid not in facts.withdrawn:
         raise AlreadyEntered(Reason.ALREADY_ENTERED)
@@ -148,7 +148,7 @@ def draw_field(facts: State) -> list[int]:
 def _draw(facts: State, cmd: c.Draw) -> list:
     if facts.drawn:
         raise AlreadyDrawn(Reason.ALREADY_DRAWN)
-    if facts.format in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):
+    if facts.format in TEAM_FORMATS:
         return _draw_teams(facts, cmd)
     field = draw_field(facts)
     if len(field) < 2:

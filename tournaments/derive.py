@@ -19,7 +19,7 @@ from tournaments.formats import teams
 from tournaments.formats.core import READY, Lengths, Pairing, Result
 from tournaments.formats.standings import standings as table
 
-from .stream import Facts, Format, MatchOutcome, PaperResult
+from .stream import TEAM_FORMATS, Facts, Format, MatchOutcome, PaperResult
 
 
 @dataclass
@@ -220,7 +220,7 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
                      for d in season.divisions}
         return View(slots=list(season.slots), standings=[r for rows in flights.values() for r in rows],
                     flights=flights, champions=champions, winner=season.winner, league=season)
-    if fmt in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):
+    if fmt in TEAM_FORMATS:
         if fmt == Format.TEAM_SWISS:
             schedule = teams.derive_swiss(drawn_teams(facts), results, team_config(c), c["rounds"],
                                           lengths(c.get("lengths", {}).get("rounds")), facts.lineups,

@@ -11,10 +11,9 @@ def _bracket(key: str) -> str:
             "winners": _("Winners"), "losers": _("Losers"), "grand_final": _("Grand final")}.get(key, key)
 
 
-def knockout_round(round_no: int, rounds: int) -> str:
-    """A knockout's round: its last three by their names (Final, Semi-final, Quarter-final), else ``Round 2``."""
-    return {0: _("Final"), 1: _("Semi-final"), 2: _("Quarter-final")}.get(rounds - round_no) \
-        or _("Round %(n)s") % {"n": round_no}
+def group_name(number: int) -> str:
+    """A round robin's group as people say it: ``Group A`` for group 1."""
+    return _("Group %s") % chr(64 + number)
 
 
 def round_name(bracket: str, round_no: int, rounds: int | None = None) -> str:
@@ -38,7 +37,7 @@ def slot_name(key: str, rounds: int | None = None) -> str:
             return _("Cycle %(c)s · round %(n)s · pairing %(t)s") % {
                 "c": int(parts[1][1:]), "n": int(parts[2][1:]), "t": int(parts[3][1:])}
         if parts[0] == "team" and (parts[1] == "ko" or parts[1][:1] == "g"):  # team:g1:r2:m1:b3, team:ko:r4:m1:b3
-            stage = _("Stage 2 · Knockout") if parts[1] == "ko" else _("Group %s") % chr(64 + int(parts[1][1:]))
+            stage = _("Stage 2 · Knockout") if parts[1] == "ko" else group_name(int(parts[1][1:]))
             return stage + " · " + slot_name(":".join(parts[:1] + parts[2:]))
         if parts[0] == "team":  # a team event's board: team:r2:m1:b3
             return _("Round %(n)s · team match %(m)s · board %(b)s") % {

@@ -104,7 +104,7 @@ FLIGHT_ORDER = {"": 0, "swiss": 0, "rr": 0, **{f"group{g}": g / 100 for g in ran
 
 def _names(data: dict) -> dict:
     """Brackets' names as the page shows them; a staged event names its stages, a round robin its groups."""
-    groups = {f"group{g}": _("Group %s") % chr(64 + g) for g in range(1, 27)}
+    groups = {f"group{g}": names_of_rounds.group_name(g) for g in range(1, 27)}
     groups.update({f"d{n}": bracket_name(f"d{n}") for n in range(1, 100)})  # a league's divisions
     if not data.get("stages"):
         return {**BRACKET_NAMES, **groups}
@@ -514,9 +514,8 @@ def teams_data(tournament: Tournament) -> dict:
     def round_label(r: int) -> str:
         if r not in knockout:
             return _("Round %(n)s") % {"n": r}
-        return _("Stage 2 · Knockout") + " · " + names_of_rounds.knockout_round(knockout.index(r) + 1,
-                                                                                bracket_size(len(facts.stage_seeds))
-                                                                                .bit_length() - 1)
+        rounds = bracket_size(len(facts.stage_seeds)).bit_length() - 1
+        return _("Stage 2 · Knockout") + " · " + names_of_rounds.round_label("main", knockout.index(r) + 1, rounds)
 
     def table(rows) -> list[dict]:
         return [{"rank": r.rank, "team": r.team, "name": team_names.get(r.team, ""), "played": r.played,
@@ -535,7 +534,7 @@ def teams_data(tournament: Tournament) -> dict:
                    for r, matches in sorted(rounds.items())],
         # with groups, every group's table one after another (each ranked in its group), and each group's below
         "standings": table(schedule.standings if schedule else ()),
-        "groups": [{"group": g, "name": _("Group %s") % chr(64 + g), "standings": table(rows)}
+        "groups": [{"group": g, "name": names_of_rounds.group_name(g), "standings": table(rows)}
                    for g, rows in enumerate(schedule.groups if schedule and len(schedule.groups) > 1 else (), 1)],
         "stage": _team_stage(facts, team_names),
         "winner": schedule.winner if schedule else None,
@@ -544,7 +543,7 @@ def teams_data(tournament: Tournament) -> dict:
 
 def _team_group(stage: str) -> str:
     """A team match's group as the pages name it ("Group A"), "" outside groups."""
-    return _("Group %s") % chr(64 + int(stage[1:])) if stage.startswith("g") else ""
+    return names_of_rounds.group_name(int(stage[1:])) if stage.startswith("g") else ""
 
 
 def _team_stage(facts, team_names: dict) -> dict | None:

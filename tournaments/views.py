@@ -3,7 +3,7 @@
 import json
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -17,7 +17,7 @@ from players import authority
 from . import names, rules_example, selectors, services, stream
 from .formats.standings import TIEBREAKS
 from .models import Tournament
-from .stream import Format
+from .stream import TEAM_FORMATS, Format
 
 
 def home(request):
@@ -62,9 +62,8 @@ def event_part(tournament: Tournament, page: int = 1) -> dict:
     context = {"t": tournament, "data": data, "brackets": rendered_rounds(selectors.bracket_columns(data)),
                "tiebreaks": selectors.tiebreak_names(data), "standings": standings, "standings_page": page,
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
-               }
+               "entries_html": entries_html(data)}
     context["history"], context["history_more"] = selectors.latest_history(tournament)
-    context["entries_html"] = entries_html(data)
     context.update(format_views(tournament, data))
     return {"html": render_to_string("tournaments/event_live.html", context), "pages_of": pages_of,
             "format_name": names.format_name(data["format"]), "finished": bool(data["winner"])}
@@ -127,7 +126,7 @@ def format_views(tournament: Tournament, data: dict) -> dict:
         return {"ladder": selectors.ladder_data(tournament), "brackets": [], "standings": []}
     if data["format"] == Format.LEAGUE:
         return {"league": selectors.league_data(tournament), "standings": []}
-    if data["format"] in (Format.TEAM_ROUND_ROBIN, Format.TEAM_SWISS, Format.TEAM_KNOCKOUT):  # the table of teams first; each player's boards below it
+    if data["format"] in TEAM_FORMATS:  # the table of teams first; each player's boards below it
         return {"teams": selectors.teams_data(tournament)}
     return {}
 
