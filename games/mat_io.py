@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 from eventlog import store
 from eventlog.models import Event
@@ -53,13 +54,11 @@ def match_import_mat(
     vouched = actor is not None and authority.officiates_match(actor, officiating_director_id)
     with transaction.atomic():
         store.lock_log()  # no second import of the same record can slip in between the check and the append
-        imported = list(Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
-                                             payload__import_fingerprint=fingerprint)
-                        .values_list("stream_id", flat=True))
         # a voided import (a file declined, a mistake undone) counted nothing: its record may be imported again
-        voided = set(Event.objects.filter(stream_id__in=imported, event_type=streams.VOIDED)
-                     .values_list("stream_id", flat=True))
-        earlier = next((s for s in imported if s not in voided), None)
+        voided = Event.objects.filter(stream_id=OuterRef("stream_id"), event_type=streams.VOIDED)
+        earlier = (Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
+                                        payload__import_fingerprint=fingerprint)
+                   .exclude(Exists(voided)).values_list("stream_id", flat=True).first())
         if earlier is not None:
             raise BadCommand(Reason.ALREADY_IMPORTED, match=earlier)
         record = open_stream(actor, player0, player1, registration, engine_events, import_warnings=warnings,
