@@ -37,20 +37,20 @@ def match_load(stream_id: str, *, version: int | None = None) -> MatchRecord:
 SHARE_AFTER = 500
 
 
-def match_load_with(stream_id: str, rows) -> MatchRecord:
+def match_load_with(stream_id: str, rows, built: dict | None = None) -> MatchRecord:
     """The match as of the last of ``rows`` or later, ``rows`` being its newest events in version order.
 
     For projections, which hold those events already: the snapshot (or nothing, for a batch that starts the
     stream) plus the rows it lacks, with no query when they follow on from it. A rebuild finds snapshots ahead
     of its batches: they are used as they are (the summary is the latest state, and the events after the batch
-    come in the next ones)."""
+    come in the next ones). ``built``: as :func:`streams.fold` takes it."""
     cached = held(stream_id)
     known = cached.version if cached else 0  # a rebuild meets each stream first at its version 1
     if rows and known >= rows[-1].version:
         return cached
     newer = [row for row in rows if row.version > known]
     if newer and all(row.version == known + i for i, row in enumerate(newer, start=1)):
-        record = streams.fold(stream_id, newer, cached)
+        record = streams.fold(stream_id, newer, cached, built=built)
         remember_on_commit(record, share=False)  # a projection's fold (a rebuild's too): the commands share theirs
         return record
     return match_load(stream_id)

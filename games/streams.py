@@ -196,11 +196,30 @@ class Pending(NamedTuple):
 def engine_event(event_type: str, payload: dict):
     """The engine event of a stored row, as the log's read path gives it (older schemas upcast, the stored rows
     never edited: ``eventlog/upcasting.py``, which :func:`engine_upcasters` feeds)."""
-    cls = engine_events.EVENT_TYPES.get(event_type)
-    if cls is None or "type" in payload:  # what from_dict refuses or reads otherwise, it says so
+    shape = _SHAPES.get(event_type)
+    if shape is None or "type" in payload:  # what from_dict refuses or reads otherwise, it says so
         return engine_events.from_dict({"type": event_type, **payload})
-    # from_dict's result without its copies of the payload: the fold's cost per event (every rebuild folds the log)
-    return cls(**{k: _tuples(v) if v.__class__ is list else v for k, v in payload.items()})
+    cls, fields, required = shape
+    values = {k: _tuples(v) if v.__class__ is list else v for k, v in payload.items()}
+    if not (values.keys() <= fields and required <= values.keys()):
+        return cls(**values)  # a field it lacks or does not know: refused as the class refuses it
+    # from_dict's result without its copies of the payload nor the frozen class's __init__ (an object.__setattr__ a
+    # field): the fold's cost per event, every rebuild folds the log. The same value: these classes have no
+    # __post_init__ nor default_factory (checked below), so a field left out reads its default from the class.
+    event = object.__new__(cls)
+    event.__dict__.update(values)
+    return event
+
+
+def _shape(cls) -> tuple[type, frozenset, frozenset]:
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or any(f.default_factory is not dataclasses.MISSING for f in fields):
+        raise TypeError(f"{cls.__name__}: engine_event builds it without __init__, which it needs")
+    return (cls, frozenset(f.name for f in fields),
+            frozenset(f.name for f in fields if f.default is dataclasses.MISSING))
+
+
+_SHAPES = {name: _shape(cls) for name, cls in engine_events.EVENT_TYPES.items()}
 
 
 def _tuples(value: list) -> tuple:
@@ -223,11 +242,14 @@ def engine_payload(event) -> tuple[str, dict]:
     return data.pop("type"), data
 
 
-def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) -> MatchRecord:
+def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None, built: dict | None = None) -> MatchRecord:
     """Fold stored events (with ``event_type``, ``payload``, ``version``) into a :class:`MatchRecord`.
 
     Given ``record``, the rows are the events after it and are folded onto it. Given ``check``, it is
     called with the engine's state after each engine event (the services' limits, before appending).
+    Given ``built``, the engine events already made, by (type, ``id`` of the payload): for a caller whose rows
+    share one payload object for equal payloads (a rebuild's), each made once; the caller keeps those payloads
+    alive (an id is never reused while its object lives) and unchanged while it holds ``built``.
     """
     record = record or MatchRecord(stream_id)
     state = record.state
@@ -278,7 +300,14 @@ def fold(stream_id: str, rows, record: MatchRecord | None = None, check=None) ->
         else:
             if kind in _ROLLS and payload.get("source", RollSource.SERVER) == RollSource.SERVER:
                 seed_rolls += 1
-            state = evolve(state, engine_event(kind, payload))
+            if built is None:
+                event = engine_event(kind, payload)
+            else:
+                key = (kind, id(payload))
+                event = built.get(key)
+                if event is None:
+                    event = built[key] = engine_event(kind, payload)
+            state = evolve(state, event)
             if check is not None:
                 check(state)
         changes["version"] = row.version

@@ -54,3 +54,16 @@ def test_every_read_of_a_stream_meets_todays_shapes_declared_on_the_types():
     assert [(e.event_type, e.schema_version) for e in batch if e.stream_id == "m-old"] == [
         ("MatchRegistered", 2), ("Beavered", 2)]
     assert sorted(Event.objects.filter(stream_id="m-old").values_list("schema_version", flat=True)) == [1, 1]
+
+
+def test_reading_many_rows_reads_each_as_read_does(registry):
+    from eventlog.projections import LoggedEvent
+
+    registry.register(stream_type="s", event_type="Old", schema_version=1, becomes="New")(
+        lambda p: registry.Upcast("New", {**p, "new": True}, 2))
+    rows = [LoggedEvent(1, "a", "s", 1, "Old", {"x": 1}, None, 1), LoggedEvent(2, "a", "s", 2, "New", {}, None, 2),
+            LoggedEvent(3, "b", "t", 1, "Old", {"y": 1}, None, 1)]
+    read = registry.read_each(rows)
+    assert read == [registry.read(r) for r in rows]
+    assert (read[0].event_type, read[0].payload, read[0].schema_version) == ("New", {"x": 1, "new": True}, 2)
+    assert read[1] is rows[1] and read[2] is rows[2]  # no upcaster: the row itself
