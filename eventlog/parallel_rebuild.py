@@ -83,19 +83,21 @@ def _replay_share(name: str, share: int, shares: int, top: int) -> int:
     from . import projections
 
     projection = projections.registered()[name]
-    size, after, applied = projections.BATCH * projection.batch_factor, 0, 0
+    # the log read a window of positions at a time, about a batch of this share's events in each: bounded so, the
+    # query walks the log's index from ``after``, where "the next batch of this share" (a LIMIT under a filter on
+    # the hash, whose share the planner cannot guess) was planned as a scan and sort of the whole rest of the log,
+    # batch after batch
+    window, after, applied = projections.BATCH * projection.batch_factor * shares, 0, 0
     try:
-        while True:
+        while after < top:
+            upto = min(after + window, top)
             with transaction.atomic():
-                batch = projections._batch(projection, after, top, size, share=(share, shares))
-                if not batch:
-                    return applied
+                batch = projections._batch(projection, after, upto, window, share=(share, shares))
                 wanted = [e for e in batch if projection.event_types is None or e.event_type in projection.event_types]
                 if wanted:
                     projections._apply_guarded(projection, wanted)
             applied += len(batch)
-            after = batch[-1].global_position
-            if len(batch) < size:
-                return applied
+            after = upto
+        return applied
     finally:
         connections.close_all()

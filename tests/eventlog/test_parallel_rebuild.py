@@ -41,7 +41,9 @@ def _play(actor, match_id: str, commands: int, rnd: random.Random) -> None:
         match_command(actor=actor, stream_id=match_id, command=command, expected_version=record.version)
 
 
-def test_a_rebuild_in_two_processes_gives_the_sequential_rebuilds_tables(make_user):
+@pytest.mark.parametrize("batch", [projections.BATCH, 3])  # 3: the log read in many windows, some empty for a share
+def test_a_rebuild_in_two_processes_gives_the_sequential_rebuilds_tables(make_user, monkeypatch, batch):
+    monkeypatch.setattr(projections, "BATCH", batch)  # the processes are forks: they read it too
     director = make_user("root", official=True, player=False)
     rnd = random.Random(11)
     players = [Player.objects.create(display_name=f"P{i}") for i in range(12)]
