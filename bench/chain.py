@@ -38,8 +38,11 @@ sys.path.insert(0, str(ROOT))
 from common import code_version, recreate_database  # noqa: E402 - bench/common.py
 
 PAYLOAD = {"player": 0, "dice": [3, 5], "source": "board"}
-CALL = ("PERFORM {fn}(1::bigint, 'bench-' || r, 'match', i - 1, ARRAY['DiceRolled'], ARRAY[1], "
-        "ARRAY['{payload}'::jsonb], {digests}'{{\"actor\": null}}'::jsonb, now(), NULL, NULL, NULL, NULL)")
+# the function now (its events one JSON array: eventlog/migrations/0008) and before the chain (four arrays)
+CALL = ("PERFORM eventlog_append(1::bigint, 'bench-' || r, 'match', i - 1, '[[\"DiceRolled\", 1, {payload}, "
+        "\"{digest}\"]]'::jsonb, '{{\"actor\": null}}'::jsonb, now(), NULL, NULL, NULL, NULL)")
+CALL_BEFORE = ("PERFORM pg_temp.eventlog_append(1::bigint, 'bench-' || r, 'match', i - 1, ARRAY['DiceRolled'], "
+               "ARRAY[1], ARRAY['{payload}'::jsonb], '{{\"actor\": null}}'::jsonb, now(), NULL, NULL, NULL, NULL)")
 
 
 def main() -> None:
@@ -84,8 +87,8 @@ def main() -> None:
     digest = chain.content_digest(stream_id="s", stream_type="match", version=1, event_type="DiceRolled",
                                   schema_version=1, payload=PAYLOAD, metadata={}, recorded_at=now)
     loops = {
-        "chained (now)": CALL.format(fn="eventlog_append", payload=payload, digests=f"ARRAY['{digest}'], "),
-        "unchained (before)": CALL.format(fn="pg_temp.eventlog_append", payload=payload, digests=""),
+        "chained (now)": CALL.format(payload=payload, digest=digest),
+        "unchained (before)": CALL_BEFORE.format(payload=payload),
     }
     times: dict[str, list[float]] = {name: [] for name in loops}
     with connection.cursor() as cursor:

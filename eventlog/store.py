@@ -179,16 +179,15 @@ def append(
     return rows
 
 
-# The database's eventlog_append (eventlog/migrations/0007_hash_chain.py, first made by 0005): the lock, then
-# (statements of their own, so that their snapshot is taken once the lock is held and sees every append committed
+# The database's eventlog_append (eventlog/migrations/0008_append_events_in_one_value.py, first made by 0005): the
+# lock, then (statements of their own, so that their snapshot is taken once the lock is held and sees every append committed
 # before) the version check, the next global position and the head's chain hash, the command's idempotency receipt if it has a
 # key, the new events' chain hashes (from the content digests computed here: eventlog/chain.py), and the insert.
 # Nothing is inserted when the stream is not at the expected version, nor when the receipt's key is taken (the
 # receipt's insert waits for a holder that has not committed): the call says where the stream is and whether
 # the receipt was kept instead. The casts name the function's argument types whatever the binding.
 _APPEND_CALL = ("SELECT stream_version, head, kept, hashes FROM eventlog_append(%s::bigint, %s::text, %s::text, "
-                "%s::integer, %s::text[], %s::integer[], %s::jsonb[], %s::text[], %s::jsonb, %s::timestamptz, %s::text, "
-                "%s::text, %s::text, %s::jsonb)")
+                "%s::integer, %s::jsonb, %s::jsonb, %s::timestamptz, %s::text, %s::text, %s::text, %s::jsonb)")
 
 
 def _contents(stream_id, stream_type, expected, events, metadata, now) -> list[str]:
@@ -201,10 +200,12 @@ def _contents(stream_id, stream_type, expected, events, metadata, now) -> list[s
 def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, slot, receipt) -> tuple:
     """(the stream's version before the append, the global position before it, whether the receipt was kept,
     the new events' chain hashes) under the lock, in one statement."""
+    # the events as one JSON array of [type, schema version, payload, content digest]: psycopg binds a text at
+    # the cost of any parameter, where it wrote PostgreSQL arrays out element by element
+    rows = [[e.event_type, e.schema_version, e.payload, digest]
+            for e, digest in zip(events, _contents(stream_id, stream_type, expected, events, metadata, now))]
     params = [
-        APPEND_LOCK, stream_id, stream_type, expected,
-        [e.event_type for e in events], [e.schema_version for e in events], [json.dumps(e.payload) for e in events],
-        _contents(stream_id, stream_type, expected, events, metadata, now), json.dumps(metadata), now,
+        APPEND_LOCK, stream_id, stream_type, expected, json.dumps(rows), json.dumps(metadata), now,
         *((slot.actor, slot.key, slot.fingerprint, json.dumps(receipt)) if slot is not None else (None,) * 4),
     ]
     with prepared.cursor(connection) as cursor:

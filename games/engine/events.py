@@ -12,6 +12,7 @@ back: ``{"type": "DiceRolled", "player": 0, "dice": [3, 1], ...}``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple, Union
@@ -303,9 +304,17 @@ def upcast(event_type: str, payload: dict, schema_version: int) -> dict:
 
 
 def to_dict(event) -> dict:
-    data = dataclasses.asdict(event)
-    data["type"] = type(event).__name__
-    return _lists(data)
+    # every command turns its events into payloads: no event nests another dataclass, and every leaf is
+    # immutable, so each field read with tuples made lists is what dataclasses.asdict (a deep copy) would give
+    cls = type(event)
+    data = {name: _lists(getattr(event, name)) for name in _field_names(cls)}
+    data["type"] = cls.__name__
+    return data
+
+
+@functools.cache
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls))
 
 
 def from_dict(data: dict):

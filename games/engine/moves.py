@@ -73,6 +73,21 @@ def legal_moves(position: Position, dice: tuple[int, int] | list[int]) -> list[P
     16
     """
     d1, d2 = dice
+    try:
+        return list(_legal_moves(position, d1, d2))
+    except TypeError:  # a position of lists, say: not hashable, found as it is
+        return _generate(position, d1, d2)
+
+
+# The plays of one roll are asked for three times: when it is rolled (has it a play?), in the answer that lists
+# them, and when the play chosen is judged. The latest few, shared by every match of the process, spare two of
+# the three; bench/engine.py clears the cache between its passes.
+@lru_cache(maxsize=256)
+def _legal_moves(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
+    return tuple(_generate(position, d1, d2))
+
+
+def _generate(position: Position, d1: int, d2: int) -> list[Play]:
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise IllegalMove(Reason.DICE_OUT_OF_RANGE, d1=d1, d2=d2)
     mine, theirs = position

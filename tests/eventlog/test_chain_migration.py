@@ -37,3 +37,26 @@ def test_the_migration_chains_an_existing_log_and_appends_chain_on(postgres):
     store.append(stream_id="a", stream_type="test", expected_version=2, events=[NewEvent("New", {})])
     report = verification.walk()
     assert report.ok and report.events == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_of_the_release_before_appends_through_the_function_it_knows_and_the_chain_holds(postgres):
+    """The append's function as eventlog 0007 made it (four arrays) stays beside today's (one JSON array): a node
+    not yet restarted after the upgrade goes on appending, chained on the same head under the same lock."""
+    from django.utils import timezone
+
+    store.append(stream_id="a", stream_type="test", expected_version=0, events=[NewEvent("New", {"n": 1})])
+    now, metadata = timezone.now(), {"actor": None}
+    digest = chain.content_digest(stream_id="a", stream_type="test", version=2, event_type="Old", schema_version=1,
+                                  payload={"n": [2, 3]}, metadata=metadata, recorded_at=now)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT stream_version, head, kept FROM eventlog_append(%s::bigint, 'a', 'test', 1, ARRAY['Old'], "
+            "ARRAY[1], ARRAY[%s::jsonb], ARRAY[%s], %s::jsonb, %s::timestamptz, NULL, NULL, NULL, NULL)",
+            [store.APPEND_LOCK, json.dumps({"n": [2, 3]}), digest, json.dumps(metadata), now])
+        assert cursor.fetchone() == (1, 1, False)
+    store.append(stream_id="a", stream_type="test", expected_version=2, events=[NewEvent("New", {"n": 4}),
+                                                                            NewEvent("New", {"n": 5})])
+    report = verification.walk()
+    assert report.ok and report.events == 4
+    assert [e.payload for e in store.read_stream("a")] == [{"n": 1}, {"n": [2, 3]}, {"n": 4}, {"n": 5}]

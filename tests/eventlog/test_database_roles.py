@@ -6,6 +6,8 @@ role its privileges; then, connected as that role, every way around the append-o
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -38,7 +40,12 @@ def app_role(postgres):
         yield conn
 
 
-APPEND_ARGUMENTS = "bigint, text, text, integer, text[], integer[], jsonb[], text[], jsonb, timestamptz, text, text, text, jsonb"
+def _events(*events) -> str:
+    """The append's events as its function takes them: [type, schema version, payload, content digest]."""
+    return json.dumps([[*event, "00" * 32] for event in events])
+
+
+APPEND_ARGUMENTS = "bigint, text, text, integer, jsonb, jsonb, timestamptz, text, text, text, jsonb"
 
 REFUSED = [
     "UPDATE eventlog_event SET payload = '{\"forged\": true}'",
@@ -91,8 +98,8 @@ def test_a_temp_table_cannot_stand_in_for_the_log_in_the_append(app_role):
     from eventlog.store import _APPEND_CALL, APPEND_LOCK
 
     app_role.execute("CREATE TEMP TABLE eventlog_event (LIKE public.eventlog_event)")
-    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, ["Second"], [1], ['{"n": 2}'],
-                                             ["00" * 32], "{}", timezone.now(), None, None, None, None]).fetchone()
+    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, _events(["Second", 1, {"n": 2}]), "{}",
+                                             timezone.now(), None, None, None, None]).fetchone()
     assert called[:3] == (1, 1, False)
     assert app_role.execute("SELECT count(*) FROM pg_temp.eventlog_event").fetchone()[0] == 0
     with connection.cursor() as cursor:
@@ -106,15 +113,14 @@ def test_the_application_role_appends_reads_and_keeps_the_read_models(app_role):
 
     from eventlog.store import _APPEND_CALL, APPEND_LOCK
 
-    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, ["Second"], [1], ['{"n": 2}'],
-                                             ["00" * 32], "{}", timezone.now(), "app", "key-2", "f",
-                                             '{"version": 2}']).fetchone()
+    called = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, _events(["Second", 1, {"n": 2}]), "{}",
+                                             timezone.now(), "app", "key-2", "f", '{"version": 2}']).fetchone()
     assert called[:3] == (1, 1, True)
     assert app_role.execute("SELECT version, global_position, payload FROM eventlog_event WHERE event_type = 'Second'"
                             ).fetchone() == (2, 2, {"n": 2})
     # a stale version writes nothing
-    stale = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, ["Late"], [1], ['{}'], ["00" * 32],
-                                            "{}", timezone.now(), None, None, None, None]).fetchone()
+    stale = app_role.execute(_APPEND_CALL, [APPEND_LOCK, "s-1", "test", 1, _events(["Late", 1, {}]), "{}",
+                                            timezone.now(), None, None, None, None]).fetchone()
     assert stale[:3] == (2, 2, False)
     assert app_role.execute("SELECT count(*) FROM eventlog_event").fetchone()[0] == 2
     # the read models are the application's to rewrite (projections, rebuilds)

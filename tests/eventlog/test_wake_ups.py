@@ -165,7 +165,8 @@ def test_a_flag_left_by_a_killed_worker_is_cleared_by_the_next_worker_that_start
 
 def test_a_command_wakes_the_projections_and_tells_its_pages_in_one_round_trip(broker, broker_url, settings,
                                                                                 monkeypatch):
-    """Every match command does both after its commit; the broker is the live pages' Redis, so one pipeline."""
+    """Every match command does both after its commit; the broker is the live pages' Redis, so both commands are
+    written at once (one round trip)."""
     import redis
 
     from eventlog import live
@@ -173,8 +174,9 @@ def test_a_command_wakes_the_projections_and_tells_its_pages_in_one_round_trip(b
     settings.REDIS_URL = broker_url
     sent, round_trips = [], []
     monkeypatch.setattr(tasks.project_all, "apply_async", lambda **kw: sent.append(kw))
-    real_execute = redis.client.Pipeline.execute
-    monkeypatch.setattr(redis.client.Pipeline, "execute", lambda self, *a: round_trips.append(len(self)) or real_execute(self, *a))
+    real_pack = redis.connection.AbstractConnection.pack_commands  # commands written together, as a pipeline writes
+    monkeypatch.setattr(redis.connection.AbstractConnection, "pack_commands",
+                        lambda self, commands: round_trips.append(len(commands)) or real_pack(self, commands))
     monkeypatch.setattr(wake_ups, "_redis", lambda url: redis.Redis.from_url(url))  # counted from here on
     listener = redis.Redis.from_url(broker_url).pubsub()
     listener.subscribe(live.message(live.stream_topic("m-1"), 0)[0])

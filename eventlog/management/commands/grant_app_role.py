@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 EVENT_LOG = "eventlog_event"
-APPEND_FUNCTION = ("eventlog_append(bigint, text, text, integer, text[], integer[], jsonb[], text[], jsonb, timestamptz, "
+APPEND_FUNCTION = ("eventlog_append(bigint, text, text, integer, jsonb, jsonb, timestamptz, "
                    "text, text, text, jsonb)")
 
 
