@@ -4,7 +4,7 @@ reported every second) and /ratings/ with 10,000 rated players. Prints pages/s a
     .venv/bin/python bench/pages.py [--players 1000] [--rated 10000] [--seconds 20] [--clients 8] [--workers 3]
                                     [--reuse] [--code PATH] [--database-url URL]
 
-What runs: a database ``crawford_bench_pages`` (kept with ``--reuse``: building it takes minutes); gunicorn
+What runs: a database ``crawford_bench_pages`` (``--database-name``; kept with ``--reuse``: building it takes minutes); gunicorn
 (``deploy/services/gunicorn.conf.py``, DEBUG=0, ``--workers`` x 2 threads, its cache in Redis db 12) on a free
 port of 127.0.0.1, serving the code at ``--code`` (another worktree, e.g. an older commit, for a before/after on
 the same data; default this one).
@@ -57,6 +57,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--database-name", default=DB_NAME)
     parser.add_argument("--reuse", action="store_true", help="keep the database of an earlier run if it has the event")
     parser.add_argument("--code", default=str(ROOT), help="the worktree gunicorn serves")
     parser.add_argument("--only", default="", help="comma-separated parts to run (1-4); default all")
@@ -65,10 +66,10 @@ def main() -> int:
     args = parser.parse_args()
 
     url = urlparse(args.database_url)
-    db_url = urlunparse(url._replace(path="/" + DB_NAME))
+    db_url = urlunparse(url._replace(path="/" + args.database_name))
     reused = args.reuse and _has_event(db_url)
     if not reused:
-        recreate_database(url, DB_NAME)
+        recreate_database(url, args.database_name)
     env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=args.redis_url, DEBUG="0",
                SECRET_KEY="bench-" + secrets.token_hex(24), SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1",
                DJANGO_SETTINGS_MODULE="deploy.settings", PYTHONUNBUFFERED="1", GUNICORN_WORKERS=str(args.workers),

@@ -11,7 +11,7 @@ from django.db import InterfaceError, OperationalError
 from eventlog.projections import Projection, StreamFailed
 from tournaments.formats.knockout import OpenPlace
 
-from . import decider, events, stages, stream
+from . import decider, event_page, events, stages, stream
 from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
 from .selectors import tournament_view
 
@@ -31,19 +31,21 @@ class TournamentViewProjection(Projection):
             if tournament is None:
                 continue
             try:
-                refresh(tournament)
+                version = refresh(tournament)
             except (OperationalError, InterfaceError):
                 raise  # the database, not the stream: the run stops and is retried
             except Exception as failure:  # noqa: BLE001 - the runner sets the event's stream aside, not another
                 raise StreamFailed(stream.stream_id_of(pk)) from failure
+            # its page built from the tables just written, before they are committed: no reader waits for it
+            event_page.warm(tournament, version)
 
     def reset(self) -> None:
         for model in (TournamentState, TournamentSlot, TournamentStanding):
             model.objects.all().delete()
 
 
-def refresh(tournament: Tournament) -> bool:
-    """Rewrite one event's rows; True when the process manager has something to do."""
+def refresh(tournament: Tournament) -> int:
+    """Rewrite one event's rows; return the version of its stream they were derived at."""
     facts, view = tournament_view(tournament)
     pk = tournament.pk
     needs = decider.needs_advance(facts, view)
@@ -84,4 +86,4 @@ def refresh(tournament: Tournament) -> bool:
         )
         for flight, rows in view.flights.items() for r in rows
     )
-    return needs
+    return facts.version

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from eventlog import cached_pages
 from players.models import Player
 from tests.tournaments.test_running_events import settle, start
-from tournaments import views
+from tournaments import event_page
 
 pytestmark = pytest.mark.django_db
 
@@ -74,11 +74,19 @@ def test_nothing_changed_is_a_304_and_a_result_changes_the_etag_and_the_page(dir
     assert partial in live  # the live part the page polls is the page's own, at the same position
 
 
-def test_a_page_seen_twice_is_read_and_rendered_once(director, event, monkeypatch):
-    t, _ = event
+def _count_builds(monkeypatch) -> list:
     builds = []
-    real = views.event_part
-    monkeypatch.setattr(views, "event_part", lambda *args: builds.append(1) or real(*args))
+    real = event_page.event_part
+    monkeypatch.setattr(event_page, "event_part", lambda t, *args: builds.append(t.pk) or real(t, *args))
+    return builds
+
+
+def test_a_page_seen_twice_is_read_and_rendered_once(director, event, monkeypatch):
+    from django.core.cache import cache
+
+    t, _ = event
+    cache.clear()  # the part the projection built: gone (a cache restarted), so the first reader builds it
+    builds = _count_builds(monkeypatch)
     first = Client().get(f"/events/{t.pk}/").content.decode()
     second = Client().get(f"/events/{t.pk}/").content.decode()
     assert len(builds) == 1 and _live(first) == _live(second) and 'data-slot="' in _live(first)
@@ -161,14 +169,16 @@ def test_a_big_table_is_paged_and_a_player_is_sent_to_their_own_row(director, mo
 
 
 def test_a_result_renders_its_own_round_again_not_the_others(director, monkeypatch):
+    from django.core.cache import cache
     from django.template import loader
 
     players = [Player.objects.create(display_name=f"Seed {i}").pk for i in range(1, 9)]
     t = start(director, players)
     data = settle(t)
+    cache.clear()  # what the projection built: this reader builds it all
     rendered = []
     real = loader.render_to_string
-    monkeypatch.setattr(views, "render_to_string",
+    monkeypatch.setattr(event_page, "render_to_string",
                         lambda name, context=None, *a, **k: rendered.append((name, context)) or real(name, context, *a, **k))
     Client().get(f"/events/{t.pk}/")
     assert len([n for n, _ in rendered if n == "tournaments/bracket_round.html"]) == 3  # quarter-finals to final
@@ -179,6 +189,7 @@ def test_a_result_renders_its_own_round_again_not_the_others(director, monkeypat
     page = Client().get(f"/events/{t.pk}/").content.decode()
     again = [c["label"] for n, c in rendered if n == "tournaments/bracket_round.html"]
     assert len(again) == 2  # the round of the result and the one its winner goes on to; the final is kept
+    # (rendered by the projection, before the page was asked for)
     assert _slot_html(page, slot).count('class="win"') == 1
 
 
@@ -199,3 +210,44 @@ def test_the_entries_say_who_checked_in_and_who_withdrew_as_the_log_does(directo
     entries = _entries(Client().get(f"/events/{t.pk}/").content.decode())
     line = next(li for li in entries.split("<li>") if leaving["name"] in li)
     assert "(withdrawn)" in line and entries.count("(withdrawn)") == 1 and entries.count("<li>") == 4
+
+
+def test_the_projection_builds_the_part_a_result_changes_before_any_reader_asks(director, event, monkeypatch):
+    t, data = event
+    builds = _count_builds(monkeypatch)
+    first = Client().get(f"/events/{t.pk}/")
+    assert not builds  # built when the draw was projected
+    slot = next(s for s in data["slots"] if s["round"] == 1 and all(s["players"]))
+    _report_through_the_api(director, t, slot)
+    settle(t)
+    built_by_the_projection = len(builds)
+    after = Client().get(f"/events/{t.pk}/")
+    assert built_by_the_projection >= 1 and len(builds) == built_by_the_projection  # no reader built it
+    assert after["ETag"] != first["ETag"] and _slot_html(after.content.decode(), slot).count('class="win"') == 1
+
+
+def test_the_log_moving_elsewhere_leaves_the_part_built_and_a_decision_shows_at_once(director, event, monkeypatch):
+    """The part is keyed by what it shows, not by how far the log has gone: another event's news changes this
+    page's ETag (its position) but reads and renders nothing of it again; the latest decisions, read from the
+    event's stream, show a result the moment it is appended, before the projections run."""
+    from django.core.cache import cache
+
+    t, data = event
+    cache.clear()
+    builds = _count_builds(monkeypatch)
+    first = Client().get(f"/events/{t.pk}/")
+    assert len(builds) == 1
+    elsewhere = start(director, [Player.objects.create(display_name=f"Other {i}").pk for i in range(1, 5)])
+    settle(elsewhere)
+    again = Client().get(f"/events/{t.pk}/")
+    assert again["ETag"] != first["ETag"] and builds.count(t.pk) == 1
+    assert _live(again.content.decode()).split(">", 1)[1] == _live(first.content.decode()).split(">", 1)[1]
+
+    monkeypatch.setattr("eventlog.projections.run_all", lambda: {})  # appended, not yet projected
+    slot = next(s for s in data["slots"] if s["round"] == 1 and all(s["players"]))
+    _report_through_the_api(director, t, slot)
+    reported = Client().get(f"/events/{t.pk}/").content.decode()
+    assert builds.count(t.pk) == 1 and _slot_html(reported, slot).count('class="win"') == 0  # the tables: not yet
+    names = [Player.objects.get(pk=p).display_name for p in slot["players"]]
+    history = reported[reported.index('class="history"'):]
+    assert f"{names[0]} beat {names[1]}" in history

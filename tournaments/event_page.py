@@ -1,0 +1,131 @@
+"""The event page's part that is the same for every viewer, cached by what it shows.
+
+The part (brackets, standings, entries) is the ``tournament_view`` projection's tables and the scores of the
+event's matches at the board: its key is the version of the event's stream those tables were derived at and the
+versions of those matches' summaries, so a move in another event's match, which moves the log, leaves it cached,
+and a result changes it the moment its projection is written. The latest decisions (the history, read from the
+stream's tail) are a fragment of their own, keyed by the stream's version: the command that appends a result
+changes them at once, before the projections run.
+
+The projection builds the part of the event it has just rewritten before its transaction commits (:func:`warm`):
+the first readers at the new version find it built rather than wait for one of them to build it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import mark_safe
+
+from eventlog import cached_pages
+from games.models import MatchSummary
+
+from . import names, selectors
+from .models import Tournament, TournamentSlot, TournamentState
+from .stream import TEAM_FORMATS, Format
+
+log = logging.getLogger(__name__)
+
+# formats whose part reads the event's stream itself (their rungs, divisions, team matches), not only its tables
+_READS_THE_STREAM = (Format.LADDER, Format.LEAGUE, *TEAM_FORMATS)
+
+
+def shown(pk: int, stream_version: int) -> tuple:
+    """What the part shows, as versions: the event's tables (the stream's version they were derived at) and each
+    of its matches at the board (its summary's version); the stream's own version only for a format whose part
+    reads the stream."""
+    state = TournamentState.objects.filter(tournament_id=pk).values_list("version", "format").first() or (0, None)
+    at_the_board = TournamentSlot.objects.filter(tournament_id=pk, status="ready", winner=None).exclude(match_id="")
+    live = list(MatchSummary.objects.filter(pk__in=at_the_board.values("match_id")).order_by("pk")
+                .values_list("pk", "version"))
+    return pk, state[0], tuple(live), stream_version if state[1] in _READS_THE_STREAM else None
+
+
+def part(tournament: Tournament, page: int, showing: tuple) -> dict:
+    """The part's ``page`` of standings at ``showing`` (:func:`shown`), built once."""
+    return cached_pages.fragment("event", (*showing, page), lambda: event_part(tournament, page))
+
+
+def history_html(tournament: Tournament, stream_version: int, tables_version: int) -> str:
+    """The latest decisions, rendered once for the stream's version (a knockout's round names, from its tables:
+    their version too)."""
+    def build() -> str:
+        history, more = selectors.latest_history(tournament)
+        return render_to_string("tournaments/history.html", {"t": tournament, "history": history,
+                                                             "history_more": more})
+
+    return mark_safe(cached_pages.fragment(  # noqa: S308 (our own render)
+        "event-history", (tournament.pk, stream_version, tables_version), build))
+
+
+def warm(tournament: Tournament, stream_version: int) -> None:
+    """Build the first page of the part (and the history) in the site's language, from the tables this transaction
+    has just written: called by the projection before it commits, so no reader waits for them. A part not built
+    here (a cache that cannot be reached) is built by its first reader, as any other."""
+    try:
+        # in a savepoint of its own: a query of its that fails leaves the projection's transaction as it was
+        with transaction.atomic(), translation.override(settings.LANGUAGE_CODE):
+            showing = shown(tournament.pk, stream_version)
+            part(tournament, 1, showing)
+            history_html(tournament, stream_version, showing[1])
+    except Exception:  # noqa: BLE001 - a page not warmed is built when asked; the projection must go on
+        log.warning("the event page of %s was not built ahead of its readers", tournament.pk, exc_info=True)
+
+
+def event_part(tournament: Tournament, page: int = 1) -> dict:
+    """What the event page shows that is the same for every viewer: read and rendered once per :func:`shown`.
+    A big event's tables are shown a page of rows at a time (``page``); each player's page is kept to send a
+    viewer to their own row."""
+    data = selectors.with_live_scores(selectors.tournament_data(tournament))
+    standings, pages_of = selectors.standings_page(selectors.standings_by_flight(data), page)
+    context = {"t": tournament, "data": data, "brackets": rendered_rounds(selectors.bracket_columns(data)),
+               "tiebreaks": selectors.tiebreak_names(data), "standings": standings, "standings_page": page,
+               "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
+               "entries_html": entries_html(data)}
+    context.update(format_views(tournament, data))
+    return {"html": render_to_string("tournaments/event_live.html", context), "pages_of": pages_of,
+            "format_name": names.format_name(data["format"]), "finished": bool(data["winner"])}
+
+
+def entries_html(data: dict) -> str:
+    """The list of entries, rendered once for what it shows: a result elsewhere on the page does not render a big
+    event's thousand entries again."""
+    checked_in, withdrawn = set(data["checked_in"]), set(data["withdrawn"])
+    entries = [{**e, "checked_in": e["player_id"] in checked_in, "withdrawn": e["player_id"] in withdrawn}
+               for e in data["entries"]]
+    shown_entries = json.dumps(entries, sort_keys=True)
+    return mark_safe(cached_pages.fragment(  # noqa: S308 (our own render)
+        "entries", (shown_entries,), lambda: render_to_string("tournaments/entries.html", {"entries": entries})))
+
+
+def rendered_rounds(brackets: list[dict]) -> list[dict]:
+    """Each round of each bracket rendered once for what it shows: a result re-renders its own round, not the
+    other rounds of a big event."""
+    for b in brackets:
+        b["rounds"] = [mark_safe(_round_html(r, str(label), b["joined"]))  # noqa: S308 (our own render)
+                       for r, label in zip(b["rounds"], b["round_names"], strict=True)]
+    return brackets
+
+
+def _round_html(slots: list[dict], label: str, joined: bool) -> str:
+    shown_round = json.dumps([slots, label, joined], sort_keys=True, default=str)
+    return cached_pages.fragment("round", (shown_round,), lambda: render_to_string(
+        "tournaments/bracket_round.html", {"round": slots, "label": label, "joined": joined}))
+
+
+def format_views(tournament: Tournament, data: dict) -> dict:
+    """A ladder shows its rungs, challenges and history instead of brackets; a league its division tables (with
+    who goes up and down) and its rounds' deadlines instead of the plain tables; a team event its teams, team
+    matches and table of teams."""
+    if data["format"] == Format.LADDER:
+        return {"ladder": selectors.ladder_data(tournament), "brackets": [], "standings": []}
+    if data["format"] == Format.LEAGUE:
+        return {"league": selectors.league_data(tournament), "standings": []}
+    if data["format"] in TEAM_FORMATS:  # the table of teams first; each player's boards below it
+        return {"teams": selectors.teams_data(tournament)}
+    return {}
