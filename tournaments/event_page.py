@@ -18,6 +18,8 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -39,11 +41,30 @@ def shown(pk: int, stream_version: int) -> tuple:
     """What the part shows, as versions: the event's tables (the stream's version they were derived at) and each
     of its matches at the board (its summary's version); the stream's own version only for a format whose part
     reads the stream."""
-    state = TournamentState.objects.filter(tournament_id=pk).values_list("version", "format").first() or (0, None)
     at_the_board = TournamentSlot.objects.filter(tournament_id=pk, status="ready", winner=None).exclude(match_id="")
-    live = list(MatchSummary.objects.filter(pk__in=at_the_board.values("match_id")).order_by("pk")
-                .values_list("pk", "version"))
-    return pk, state[0], tuple(live), stream_version if state[1] in _READS_THE_STREAM else None
+    # which matches are at the board follows from the tables' version, and a match's version only grows: the sum of
+    # their versions moves whenever one of them does
+    live = (MatchSummary.objects.filter(pk__in=at_the_board.values("match_id")).order_by()
+            .annotate(one=Value(1)).values("one").annotate(total=Coalesce(Sum("version"), 0)).values("total"))
+    state = (TournamentState.objects.filter(tournament_id=pk).annotate(live=Coalesce(Subquery(live), 0))
+             .values_list("version", "format", "live").first() or (0, None, 0))
+    return pk, state[0], state[2], stream_version if state[1] in _READS_THE_STREAM else None
+
+
+# shown() by the positions a page's ETag names (the event's stream version, how far the projections have read):
+# the same positions, the same tables, so this process asks the database once per position, not once per reader
+_SHOWN_AT: dict[tuple[int, int, int], tuple] = {}
+_SHOWN_AT_MOST = 256
+
+
+def shown_at(pk: int, stream_version: int, position: int) -> tuple:
+    key = (pk, stream_version, position)
+    found = _SHOWN_AT.get(key)
+    if found is None:
+        if len(_SHOWN_AT) >= _SHOWN_AT_MOST:
+            _SHOWN_AT.clear()
+        found = _SHOWN_AT[key] = shown(pk, stream_version)
+    return found
 
 
 def part(tournament: Tournament, page: int, showing: tuple) -> dict:

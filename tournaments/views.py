@@ -38,8 +38,8 @@ def event_page(request, pk: int):
 
 
 def _event_response(request, tournament: Tournament, partial: bool, shown: tuple, page: int):
-    pk, stream_version = shown[0], shown[1]
-    showing = parts.shown(pk, stream_version)
+    pk, stream_version, position = shown
+    showing = parts.shown_at(pk, stream_version, position)
     part = parts.part(tournament, page, showing)
     live_html = mark_safe(part["html"] + parts.history_html(tournament, stream_version, showing[1]))  # noqa: S308
     if partial:
