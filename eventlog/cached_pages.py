@@ -58,11 +58,23 @@ def conditional(request: HttpRequest, etag: str, render: Callable[[], HttpRespon
     return response
 
 
+def _key(name: str, positions: tuple) -> str:
+    return f"page:{name}:{get_language()}:{_digest(positions)}"
+
+
+def fragments(*wanted: tuple[str, tuple, Callable[[], object]]) -> list:
+    """:func:`fragment` of each (name, positions, build), those already built read in one round trip."""
+    keys = [_key(name, positions) for name, positions, _ in wanted]
+    found = cache.get_many(keys)
+    return [found[key] if found.get(key) is not None else fragment(name, positions, build)
+            for key, (name, positions, build) in zip(keys, wanted, strict=True)]
+
+
 def fragment(name: str, positions: tuple, build: Callable[[], object]):
     """A part of a page, shared by every viewer in the same language, built once per ``positions``: while one
     request builds it, the others at the same position wait for it rather than build it too (a big event's page
     read by a crowd the moment a result moves it on)."""
-    key = f"page:{name}:{get_language()}:{_digest(positions)}"
+    key = _key(name, positions)
     value = cache.get(key)
     if value is not None:
         return value

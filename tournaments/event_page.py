@@ -67,12 +67,19 @@ def shown_at(pk: int, stream_version: int, position: int) -> tuple:
     return found
 
 
-def part(tournament: Tournament, page: int, showing: tuple) -> dict:
-    """The part's ``page`` of standings at ``showing`` (:func:`shown`), built once."""
-    return cached_pages.fragment("event", (*showing, page), lambda: event_part(tournament, page))
+def live_part(tournament: Tournament, page: int, stream_version: int, showing: tuple) -> tuple[dict, str]:
+    """The part's ``page`` of standings at ``showing`` (:func:`shown`) and the latest decisions at the stream's
+    version, each built once, both read in one round trip."""
+    part, history = cached_pages.fragments(_part(tournament, page, showing),
+                                           _history(tournament, stream_version, showing[1]))
+    return part, mark_safe(history)  # noqa: S308 (our own render)
 
 
-def history_html(tournament: Tournament, stream_version: int, tables_version: int) -> str:
+def _part(tournament: Tournament, page: int, showing: tuple) -> tuple:
+    return "event", (*showing, page), lambda: event_part(tournament, page)
+
+
+def _history(tournament: Tournament, stream_version: int, tables_version: int) -> tuple:
     """The latest decisions, rendered once for the stream's version (a knockout's round names, from its tables:
     their version too)."""
     def build() -> str:
@@ -80,8 +87,7 @@ def history_html(tournament: Tournament, stream_version: int, tables_version: in
         return render_to_string("tournaments/history.html", {"t": tournament, "history": history,
                                                              "history_more": more})
 
-    return mark_safe(cached_pages.fragment(  # noqa: S308 (our own render)
-        "event-history", (tournament.pk, stream_version, tables_version), build))
+    return "event-history", (tournament.pk, stream_version, tables_version), build
 
 
 def warm(tournament: Tournament, stream_version: int) -> None:
@@ -91,9 +97,7 @@ def warm(tournament: Tournament, stream_version: int) -> None:
     try:
         # in a savepoint of its own: a query of its that fails leaves the projection's transaction as it was
         with transaction.atomic(), translation.override(settings.LANGUAGE_CODE):
-            showing = shown(tournament.pk, stream_version)
-            part(tournament, 1, showing)
-            history_html(tournament, stream_version, showing[1])
+            live_part(tournament, 1, stream_version, shown(tournament.pk, stream_version))
     except Exception:  # noqa: BLE001 - a page not warmed is built when asked; the projection must go on
         log.warning("the event page of %s was not built ahead of its readers", tournament.pk, exc_info=True)
 

@@ -39,9 +39,8 @@ def event_page(request, pk: int):
 
 def _event_response(request, tournament: Tournament, partial: bool, shown: tuple, page: int):
     pk, stream_version, position = shown
-    showing = parts.shown_at(pk, stream_version, position)
-    part = parts.part(tournament, page, showing)
-    live_html = mark_safe(part["html"] + parts.history_html(tournament, stream_version, showing[1]))  # noqa: S308
+    part, history = parts.live_part(tournament, page, stream_version, parts.shown_at(pk, stream_version, position))
+    live_html = mark_safe(part["html"] + history)  # noqa: S308 (our own render)
     if partial:
         return HttpResponse(live_html)
     viewer = getattr(getattr(request.user, "player", None), "pk", None) if request.user.is_authenticated else None

@@ -251,3 +251,11 @@ def test_the_log_moving_elsewhere_leaves_the_part_built_and_a_decision_shows_at_
     names = [Player.objects.get(pk=p).display_name for p in slot["players"]]
     history = reported[reported.index('class="history"'):]
     assert f"{names[0]} beat {names[1]}" in history
+
+
+def test_parts_built_already_are_read_together_and_only_a_missing_one_is_built():
+    cached_pages.fragment("a", (1,), lambda: "A")
+    built = []
+    assert cached_pages.fragments(("a", (1,), lambda: built.append("a") or "A again"),
+                                  ("b", (1,), lambda: built.append("b") or "B")) == ["A", "B"]
+    assert built == ["b"] and cached_pages.fragment("b", (1,), lambda: "B again") == "B"
