@@ -137,10 +137,24 @@ def rendered_rounds(brackets: list[dict]) -> list[dict]:
     return brackets
 
 
+# a round's matches rendered this many at a time, each run a fragment of its own: a result in a big Swiss round
+# renders its own run of matches again, not the round's five hundred (even: a knockout's pairs stay whole)
+ROUND_CHUNK = 50
+
+
 def _round_html(slots: list[dict], label: str, joined: bool) -> str:
     shown_round = json.dumps([slots, label, joined], sort_keys=True, default=str)
     return cached_pages.fragment("round", (shown_round,), lambda: render_to_string(
-        "tournaments/bracket_round.html", {"round": slots, "label": label, "joined": joined}))
+        "tournaments/bracket_round.html", {"chunks": _slot_runs(slots, joined), "label": label}))
+
+
+def _slot_runs(slots: list[dict], joined: bool) -> list[str]:
+    runs = [slots[i:i + ROUND_CHUNK] for i in range(0, len(slots), ROUND_CHUNK)]
+    html = cached_pages.fragments(*[
+        ("round-slots", (json.dumps([run, joined], sort_keys=True, default=str),),
+         lambda run=run: render_to_string("tournaments/bracket_slots.html", {"round": run, "joined": joined}))
+        for run in runs])
+    return [mark_safe(h) for h in html]  # noqa: S308 (our own render)
 
 
 def format_views(tournament: Tournament, data: dict) -> dict:

@@ -259,3 +259,33 @@ def test_parts_built_already_are_read_together_and_only_a_missing_one_is_built()
     assert cached_pages.fragments(("a", (1,), lambda: built.append("a") or "A again"),
                                   ("b", (1,), lambda: built.append("b") or "B")) == ["A", "B"]
     assert built == ["b"] and cached_pages.fragment("b", (1,), lambda: "B again") == "B"
+
+
+def test_a_result_renders_again_its_own_run_of_a_rounds_matches_not_the_rounds_others(director, monkeypatch):
+    """A big round's matches are rendered a run at a time (here runs of two): a result renders its own run again
+    (and the run its winner goes on to), and the page shows every match of the round as before."""
+    from django.core.cache import cache
+    from django.template import loader
+
+    monkeypatch.setattr(event_page, "ROUND_CHUNK", 2)
+    players = [Player.objects.create(display_name=f"Seed {i}").pk for i in range(1, 9)]
+    t = start(director, players)
+    data = settle(t)
+    cache.clear()
+    rendered = []
+    real = loader.render_to_string
+    monkeypatch.setattr(event_page, "render_to_string",
+                        lambda name, context=None, *a, **k: rendered.append((name, context)) or real(name, context, *a, **k))
+    before = Client().get(f"/events/{t.pk}/").content.decode()
+    runs = [c["round"] for n, c in rendered if n == "tournaments/bracket_slots.html"]
+    assert [len(r) for r in runs] == [2, 2, 2, 1]  # quarter-finals in two runs, the semi-finals, the final
+    rendered.clear()
+    slot = next(s for s in data["slots"] if s["round"] == 1 and all(s["players"]))
+    _report_through_the_api(director, t, slot)
+    settle(t)
+    page = Client().get(f"/events/{t.pk}/").content.decode()
+    again = [[s["key"] for s in c["round"]] for n, c in rendered if n == "tournaments/bracket_slots.html"]
+    assert len(again) == 2 and any(slot["key"] in run for run in again)  # its run, and the semi-final it feeds
+    assert _slot_html(page, slot).count('class="win"') == 1
+    assert page.count('<div class="match"') == before.count('<div class="match"') == 7
+    assert page.count('<div class="pair">') == before.count('<div class="pair">') == 3 + 1  # pairs stay whole
