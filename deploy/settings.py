@@ -150,6 +150,9 @@ DATABASES = {
         conn_health_checks=True,  # a connection kept across requests is checked before reuse
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with a health check that sends nothing while the connection is quiet (deploy/postgresql/base.py)
+    DATABASES["default"]["ENGINE"] = "deploy.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # several threads of runserver and the in-process tasks share one file: WAL lets
     # readers run beside the writer, IMMEDIATE makes writers queue instead of failing
@@ -171,6 +174,8 @@ if os.environ.get("DATABASE_REPLICA_URL"):
         os.environ["DATABASE_REPLICA_URL"], conn_max_age=DATABASES["default"].get("CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["replica"]["ENGINE"] = "deploy.postgresql"
     # the tests' database of a replica is the primary's (the same server, its own connection): Django creates none
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
     DATABASE_ROUTERS = ["deploy.replica.ReplicaRouter"]

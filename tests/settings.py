@@ -45,7 +45,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The test databases are thrown away: a commit need not wait for the disk (PostgreSQL's synchronous_commit, set per
 # session here, so for every process the suite starts with these settings; what other sessions see is unchanged);
 # a transactional test's flush deletes the rows rather than truncating every table (tests/postgresql/base.py)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "deploy.postgresql":  # noqa: F405
     DATABASES["default"]["ENGINE"] = "tests.postgresql"  # noqa: F405
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"  # noqa: F405
 

@@ -1,4 +1,4 @@
-"""The test databases' PostgreSQL backend: Django's own, with a cheaper flush.
+"""The test databases' PostgreSQL backend: production's (deploy/postgresql/base.py), with a cheaper flush.
 
 A transactional test (a live server, a live worker, real commits) ends with a flush of every table. Django's is
 one TRUNCATE of them all, which gives each table and index new files: seconds per test on a busy machine, where
@@ -9,7 +9,9 @@ The content types and permissions stay: they are what the migrations made, and t
 would make every one of them again (two seconds a test on a busy machine) where it now finds them there.
 """
 
-from django.db.backends.postgresql import base, operations
+from django.db.backends.postgresql import operations
+
+from deploy.postgresql import base
 
 KEPT = {"django_content_type", "auth_permission"}
 
