@@ -8,6 +8,8 @@ at a human pace: the player to act sends their next command (a server roll, a le
 the match (one GET), as its follow does; each player's page beats its presence every ``--heartbeat`` seconds; and
 ``--spectators`` per match follow it on the live node (server-sent events) and fetch the match at each push, as the
 live board does. The matches are 25 points with the US clock, so the server presses the clocks with each command.
+The spectators come first: each step's clock starts once every one has its stream open and the match fetched (a
+crowd of page loads arriving in the same second is a burst of its own, not the steady play measured here).
 
 For each step of ``--matches`` (e.g. 50,100,150,200) it runs ``--seconds`` and prints the commands' p50/p99/max
 (the players' POSTs, measured by the client), the requests per second by kind, the spectators' streams open and the
@@ -162,8 +164,10 @@ async def _player_pair(web: int, match: dict, tokens: tuple[str, str], think: fl
             h.close()
 
 
-async def _spectator(live: int, web: int, mid: str, tally: Tally, stop: asyncio.Event, opened: list) -> None:
-    """A live board: the match's stream on the live node, and a fetch of the match at each push."""
+async def _spectator(live: int, web: int, mid: str, tally: Tally, stop: asyncio.Event, opened: list,
+                     settled: list) -> None:
+    """A live board: the match's stream on the live node, and a fetch of the match at each push (the first: the
+    number the stream opens with). Appends to ``settled`` once that first fetch is answered."""
     reader, writer = await asyncio.open_connection("127.0.0.1", live)
     writer.write(f"GET /matches/{mid}/follow/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     await writer.drain()
@@ -172,6 +176,8 @@ async def _spectator(live: int, web: int, mid: str, tally: Tally, stop: asyncio.
     opened.append(status)
     reads = Http(web)
     last = 0
+    if status != 200:
+        settled.append(status)
     try:
         while status == 200 and not stop.is_set():
             chunk = await reader.read(4096)
@@ -181,25 +187,36 @@ async def _spectator(live: int, web: int, mid: str, tally: Tally, stop: asyncio.
                 if "data: " in block:
                     number = int(block.split("data: ")[1].split()[0])
                     if number > last:
-                        last = number
+                        first, last = not last, number
                         tally.pushes += 1
                         code, _ = await reads.request("GET", f"/api/matches/{mid}/")
                         tally.count("spectator read")
                         if code != 200:
                             tally.errors.append(f"spectator read {code}")
+                        if first:
+                            settled.append(status)
     finally:
         writer.close()
         reads.close()
 
 
 async def _phase(web: int, live: int, matches: list[dict], tokens: list, spectators: int, seconds: float,
-                 think: float, heartbeat: float, seed: int) -> tuple[Tally, list[int]]:
-    tally, stop, opened = Tally(), asyncio.Event(), []
+                 think: float, heartbeat: float, seed: int, started=lambda: None) -> tuple[Tally, list[int]]:
+    """One step: the spectators open their streams and fetch the match once each (a crowd arriving: not measured),
+    then ``started()`` is called and the players play for ``seconds``, the spectators following."""
+    tally, stop, opened, settled = Tally(), asyncio.Event(), [], []
     rnd = random.Random(seed)
-    watchers = [asyncio.create_task(_spectator(live, web, m["id"], tally, stop, opened))
+    watchers = [asyncio.create_task(_spectator(live, web, m["id"], tally, stop, opened, settled))
                 for m in matches for _ in range(spectators)]
-    while len(opened) < len(watchers):
+    deadline = time.monotonic() + 120
+    while len(settled) < len(watchers):
+        if time.monotonic() > deadline:
+            tally.errors.append(f"only {len(settled)} of {len(watchers)} spectators had the match after 120 s")
+            break
         await asyncio.sleep(0.1)
+    tally.counts.clear()  # the arrival's fetches are not the step's (its errors stay errors)
+    tally.pushes = 0
+    started()
     players = [asyncio.create_task(_player_pair(web, m, t, think, heartbeat, tally, stop, random.Random(rnd.random())))
                for m, t in zip(matches, tokens)]
     await asyncio.sleep(seconds)
@@ -299,9 +316,15 @@ def main() -> int:
         for n in steps:
             chunk = made[offset: offset + n]
             offset += n
-            before, t0 = meter.snapshot(), time.time()
+            clock = {}
+
+            def started() -> None:  # the step's CPU and rates are from when the players start
+                clock["before"], clock["t0"] = meter.snapshot(), time.time()
+
             tally, opened = asyncio.run(_phase(web_port, live_port, [m for m, _ in chunk], [t for _, t in chunk],
-                                               args.spectators, args.seconds, args.think, args.heartbeat, seed=n))
+                                               args.spectators, args.seconds, args.think, args.heartbeat, seed=n,
+                                               started=started))
+            before, t0 = clock["before"], clock["t0"]
             elapsed = time.time() - t0
             cpu = meter.report(before, meter.snapshot(), elapsed)
             ms = [v * 1000 for v in tally.commands]

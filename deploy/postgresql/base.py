@@ -28,8 +28,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return False
         if raw.info.transaction_status != TransactionStatus.IDLE:
             return super().is_usable()  # mid-transaction or failed: only the server can say
+        poller = select.poll()  # not select.select: a busy worker's descriptors may number over 1024
         try:
-            waiting, _, _ = select.select([raw.fileno()], [], [], 0)
+            poller.register(raw.fileno(), select.POLLIN | select.POLLPRI)
+            waiting = poller.poll(0)
         except (OSError, ValueError):
             return False
         return super().is_usable() if waiting else True
