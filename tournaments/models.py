@@ -102,6 +102,8 @@ class TournamentStanding(models.Model):
     withdrawn = models.BooleanField(default=False)
     shared = models.BooleanField(default=False, help_text="another player holds the same rank: knocked out in the "
                                  "same round of a knockout (shown 3=)")
+    position = models.PositiveIntegerField(default=0, help_text="the row's place in its table as derived: the "
+                                           "order of the players sharing a rank")
 
     class Meta:
         verbose_name = _("event standing")

@@ -57,33 +57,49 @@ def refresh(tournament: Tournament) -> int:
         "stages": stages.stages_of(facts), "reentry": stages.reentry_of(facts, view),
         "tiebreaks": list(facts.config.get("tiebreaks", ())),
     })
-    TournamentSlot.objects.filter(tournament_id=pk).delete()
-    TournamentSlot.objects.bulk_create(
-        TournamentSlot(
-            tournament_id=pk, key=s.key, bracket=s.bracket, round=s.round, index=s.index, player_a=s.players[0],
-            player_b=s.players[1], status=s.status, length=s.length,
-            match_id=(facts.matches.get(s.key) or {}).get("match_id", ""),
-            winner=s.result.winner if s.result else None,
-            winner_points=s.result.winner_points if s.result else 0,
-            loser_points=s.result.loser_points if s.result else 0, forfeit=bool(s.result and s.result.forfeit),
-            table=facts.tables.get(s.key),
-            entry_a=s.entries[0], entry_b=s.entries[1], open_place=s.sources[1] == OPEN_PLACE,
-        )
+    _write_changed(TournamentSlot, pk, ("key",), [
+        dict(key=s.key, bracket=s.bracket, round=s.round, index=s.index, player_a=s.players[0],
+             player_b=s.players[1], status=s.status, length=s.length,
+             match_id=(facts.matches.get(s.key) or {}).get("match_id", ""),
+             winner=s.result.winner if s.result else None,
+             winner_points=s.result.winner_points if s.result else 0,
+             loser_points=s.result.loser_points if s.result else 0, forfeit=bool(s.result and s.result.forfeit),
+             table=facts.tables.get(s.key),
+             entry_a=s.entries[0], entry_b=s.entries[1], open_place=s.sources[1] == OPEN_PLACE)
         for s in view.slots
-    )
-    TournamentStanding.objects.filter(tournament_id=pk).delete()
+    ])
     forfeits: dict[tuple[str, int], int] = {}
     for s in view.slots:
         if s.result is not None and s.result.forfeit:
             for flight in {"", s.bracket}:
                 forfeits[flight, s.result.loser] = forfeits.get((flight, s.result.loser), 0) + 1
-    TournamentStanding.objects.bulk_create(
-        TournamentStanding(
-            tournament_id=pk, player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
-            byes=r.byes, points_for=r.points_for, points_against=r.points_against, score=r.score,
-            tiebreaks=r.tiebreaks, flight=flight, forfeits=forfeits.get((flight, r.player), 0),
-            withdrawn=r.player in facts.withdrawn, shared=r.shared,
-        )
-        for flight, rows in view.flights.items() for r in rows
-    )
+    _write_changed(TournamentStanding, pk, ("flight", "player_id"), [
+        dict(player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
+             byes=r.byes, points_for=r.points_for, points_against=r.points_against, score=r.score,
+             tiebreaks=r.tiebreaks, flight=flight, forfeits=forfeits.get((flight, r.player), 0),
+             withdrawn=r.player in facts.withdrawn, shared=r.shared, position=position)
+        for flight, rows in view.flights.items() for position, r in enumerate(rows)
+    ])
     return facts.version
+
+
+def _write_changed(model, tournament_id: int, key: tuple[str, ...], wanted: list[dict]) -> None:
+    """Make the event's rows of ``model`` the ``wanted`` ones (each its fields' values, ``key`` naming a row),
+    writing only the rows that differ: a result changes a few of a big event's thousand slots and standings, and
+    writing them all again was most of what a result cost the projection. A changed row is replaced (its id is
+    nobody's reference: every id was new at each result before)."""
+    fields = list(wanted[0]) if wanted else []
+    stored = {tuple(row[k] for k in key): row
+              for row in model.objects.filter(tournament_id=tournament_id).values("id", *fields)}
+    stale, fresh = [], []
+    for values in wanted:
+        row = stored.pop(tuple(values[k] for k in key), None)
+        if row is not None and all(row[f] == values[f] for f in fields):
+            continue
+        if row is not None:
+            stale.append(row["id"])
+        fresh.append(model(tournament_id=tournament_id, **values))
+    stale.extend(row["id"] for row in stored.values())
+    if stale:
+        model.objects.filter(id__in=stale).delete()
+    model.objects.bulk_create(fresh)

@@ -49,9 +49,10 @@ def tournament_data(tournament: Tournament) -> dict:
     # rows as dicts, not model instances: a big event's page reads thousands of them at each result
     slots = list(TournamentSlot.objects.filter(tournament_id=tournament.pk).order_by("bracket", "round", "index")
                  .values(*_SLOT_FIELDS))
-    # a shared place's players (3=) in the order the table was derived in (its rows are written in that order)
-    rows = sorted(TournamentStanding.objects.filter(tournament_id=tournament.pk).values("pk", *_STANDING_FIELDS),
-                  key=lambda r: (FLIGHT_ORDER.get(r["flight"], len(FLIGHT_ORDER)), r["rank"], r["pk"]))
+    # a shared place's players (3=) in the order the table was derived in
+    rows = sorted(TournamentStanding.objects.filter(tournament_id=tournament.pk).values("pk", "position",
+                                                                                         *_STANDING_FIELDS),
+                  key=lambda r: (FLIGHT_ORDER.get(r["flight"], len(FLIGHT_ORDER)), r["rank"], r["position"], r["pk"]))
     ids = {p for s in slots for p in (s["player_a"], s["player_b"]) if p} | {r["player_id"] for r in rows}
     ids |= set(state.entries if state else [])
     names = display_names(ids)

@@ -89,8 +89,8 @@ def test_a_swiss_then_a_knockout_with_a_reentry_played_to_the_end(api, make_user
     def tables():
         return [[{k: v for k, v in model_to_dict(r).items() if k != "id"} for r in model.objects.order_by(*order)]
                 for model, order in ((TournamentState, ["tournament_id"]), (TournamentSlot, ["tournament_id", "key"]),
-                                     # a shared place's rows in the order they were derived (written) in
-                                     (TournamentStanding, ["tournament_id", "flight", "rank", "id"]))]
+                                     # a shared place's rows in the order they were derived in
+                                     (TournamentStanding, ["tournament_id", "flight", "rank", "position"]))]
 
     before = tables()
     call_command("rebuild_projections", stdout=open("/dev/null", "w"))
