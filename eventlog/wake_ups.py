@@ -32,8 +32,15 @@ log = logging.getLogger(__name__)
 
 def merged() -> bool:
     """Wake-ups go through a Redis broker, so they can be merged."""
+    return _merging_broker() is not None
+
+
+def _merging_broker() -> str | None:
+    """The Redis broker's URL when wake-ups are merged, else None (Celery's settings read once: each read costs
+    microseconds, after every command)."""
     conf = current_app.conf
-    return _redis_broker(conf.task_always_eager, conf.broker_url)
+    url = conf.broker_url
+    return url if _redis_broker(conf.task_always_eager, url) else None
 
 
 @lru_cache(maxsize=8)
@@ -47,9 +54,8 @@ def claim(*, publish: tuple[str, str] | None = None) -> bool:
 
     ``publish``: a (channel, message) for Redis pub/sub sent in the same round trip (pub/sub ignores the
     database number, so the broker's connection serves any channel of that server)."""
-    conf = current_app.conf  # each of its settings read costs microseconds: read once
-    url = conf.broker_url
-    if not _redis_broker(conf.task_always_eager, url):
+    url = _merging_broker()
+    if url is None:
         return True
     client = _redis(url)
     if publish is None:

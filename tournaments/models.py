@@ -108,7 +108,7 @@ class TournamentStanding(models.Model):
     class Meta:
         verbose_name = _("event standing")
         verbose_name_plural = _("event standings")
-        ordering = ["tournament_id", "flight", "rank"]
+        ordering = ["tournament_id", "flight", "rank", "position"]
 
 
 class TournamentMatchIndex(models.Model):

@@ -18,4 +18,8 @@ class Migration(migrations.Migration):
             name='position',
             field=models.PositiveIntegerField(default=0, help_text="the row's place in its table as derived: the order of the players sharing a rank"),
         ),
+        migrations.AlterModelOptions(
+            name='tournamentstanding',
+            options={'ordering': ['tournament_id', 'flight', 'rank', 'position'], 'verbose_name': 'event standing', 'verbose_name_plural': 'event standings'},
+        ),
     ]
