@@ -313,8 +313,9 @@ class _Topology:
             parts.append(f"its streaming replica on 127.0.0.1:{self.replica.port} for the anonymous reads")
         if self.pooler is not None:
             version = ".".join(map(str, self.pooler.version))
-            parts.append(f"PgBouncer {version} on 127.0.0.1:{self.pooler.port} in transaction mode in front of "
-                         + ("both" if self.replica is not None else "it") + ", prepared statements "
+            parts.append(f"PgBouncer {version} ({self.pooler.binary}) on 127.0.0.1:{self.pooler.port} in "
+                         "transaction mode in front of " + ("both" if self.replica is not None else "it")
+                         + ", prepared statements "
                          + ("carried" if self.pooler.prepared_statements else "off (before 1.21 it carries none)"))
         return "; ".join(parts)
 
@@ -326,7 +327,8 @@ class _Topology:
             self.connections = {name: (clients[name], servers[name]) for name in self.pooler.databases}
 
     def report(self) -> bool:
-        """What went through the pooler and to the replica; False if the replica served no read or fell behind."""
+        """What went through the pooler and to the replica; False if the replica served no read or fell behind, or
+        if a pooler that carries prepared statements ran none of the primary's."""
         ok = True
         if self.pooler is not None:
             stats = {row["database"]: row for row in self.pooler.show("STATS")}
@@ -336,6 +338,15 @@ class _Topology:
                 print(f"PgBouncer {name}: {int(row.get('total_xact_count', 0)):,} transactions, "
                       f"{int(row.get('total_query_count', 0)):,} statements; after the recording the services held "
                       f"{clients} client connections open on {servers} server connections")
+                if self.pooler.prepared_statements:
+                    # a client's statement prepared once per connection, by PgBouncer once per server connection
+                    runs = int(row.get("total_bind_count", 0))
+                    print(f"    prepared statements: {runs:,} runs of "
+                          f"{int(row.get('total_client_parse_count', 0)):,} the clients prepared, "
+                          f"{int(row.get('total_server_parse_count', 0)):,} prepared on the servers")
+                    if runs == 0 and name == DB_NAME:  # every command reads through eventlog/prepared.py
+                        print("    the services' prepared reads did not go through the pooler")
+                        ok = False
         if self.replica is not None:
             caught_up = self.replica.replayed(self.primary)
             reads = int(self.replica.sql("SELECT xact_commit FROM pg_stat_database WHERE datname = "
@@ -344,7 +355,7 @@ class _Topology:
                   f"{'yes' if caught_up else 'NO'}")
             if reads == 0:
                 print("    the anonymous reads did not reach the replica")
-            ok = caught_up and reads > 0
+            ok = ok and caught_up and reads > 0
         return ok
 
     def stop(self) -> None:

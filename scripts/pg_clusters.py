@@ -5,8 +5,10 @@ The restore drill (scripts/restore_drill.py) restores into them; the scale-out b
 deploy/compose.yaml does. Each server runs as ``postgres`` when this runs as root (initdb and PgBouncer refuse
 root), on a free port of 127.0.0.1, its data, sockets and logs in the directory given.
 
-Needs PostgreSQL's server binaries (Debian's ``postgresql``) and, for the pooler, Debian's ``pgbouncer``; both are
-installed when missing and this runs as root.
+Needs PostgreSQL's server binaries (Debian's ``postgresql``), installed when missing and this runs as root, and for
+the pooler a PgBouncer of 1.21 or later, which carries prepared statements in transaction mode: the PATH's, else one
+scripts/install-pgbouncer.sh builds from Debian's source (Debian 12's package is 1.18). Without one, Debian's
+``pgbouncer`` runs with prepared statements off.
 """
 
 from __future__ import annotations
@@ -113,6 +115,20 @@ POOLING = {"pool_mode": "transaction", "default_pool_size": "20", "max_client_co
 PREPARED_STATEMENTS = {"max_prepared_statements": "200"}  # PgBouncer 1.21 and later
 
 
+def pgbouncer_binary() -> str:
+    """A PgBouncer that carries prepared statements (scripts/install-pgbouncer.sh finds or builds one); else, saying
+    so, the PATH's or Debian's package, which may not."""
+    script = Path(__file__).resolve().parent / "install-pgbouncer.sh"
+    found = subprocess.run([str(script)], stdout=subprocess.PIPE, text=True)
+    if found.returncode == 0 and found.stdout.strip():
+        return found.stdout.strip().splitlines()[-1]
+    print("no PgBouncer 1.21+ (scripts/install-pgbouncer.sh): Debian's, without prepared statements", file=sys.stderr)
+    binary = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
+    if not Path(binary).exists():
+        _apt_install("pgbouncer")
+    return binary
+
+
 class PgBouncer:
     """PgBouncer in transaction mode on ``port``: each of ``databases`` (its name for clients -> the cluster and
     database it pools) reached as postgres, trusted, on 127.0.0.1.
@@ -122,13 +138,13 @@ class PgBouncer:
     transaction to the next. ``prepared_statements`` says whether this one carries them
     (``max_prepared_statements``, 1.21 and later)."""
 
-    def __init__(self, run: Path, port: int, databases: dict[str, tuple[Cluster, str]]):
+    def __init__(self, run: Path, port: int, databases: dict[str, tuple[Cluster, str]], binary: str | None = None,
+                 prepared_statements: bool | None = None):
         self.run, self.port, self.databases = run, port, databases
-        self.binary = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
-        if not Path(self.binary).exists():
-            _apt_install("pgbouncer")
+        self.binary = binary or pgbouncer_binary()
         self.version = self._version()
-        self.prepared_statements = self.version >= (1, 21)
+        # ``prepared_statements=False``: max_prepared_statements 0 even where the binary could carry them
+        self.prepared_statements = self.version >= (1, 21) and prepared_statements is not False
         self.process: subprocess.Popen | None = None
 
     def _version(self) -> tuple[int, int]:
@@ -150,6 +166,8 @@ class PgBouncer:
         }
         if self.prepared_statements:
             settings.update(PREPARED_STATEMENTS)
+        elif self.version >= (1, 21):
+            settings["max_prepared_statements"] = "0"  # 1.24's default is 200
         return "[databases]\n" + databases + "\n[pgbouncer]\n" + "".join(f"{k} = {v}\n" for k, v in settings.items())
 
     def start(self) -> None:

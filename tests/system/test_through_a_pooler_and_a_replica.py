@@ -2,7 +2,8 @@
 PostgreSQL through PgBouncer in transaction mode, and the anonymous reads go to a streaming replica
 (bench/load.py --pooler --replica, the small form of `make bench-scale`). Matches recorded through both nodes are
 re-judged and equal the API's last answers, every read model equals its rebuild, no service logged an error, the
-replica served reads and replayed everything the primary wrote."""
+replica served reads and replayed everything the primary wrote, and the services' prepared reads ran through the
+pooler (PgBouncer 1.21+: scripts/install-pgbouncer.sh)."""
 
 import re
 import subprocess
@@ -25,3 +26,6 @@ def test_two_nodes_through_pgbouncer_with_the_public_reads_on_a_replica():
     assert served and int(served[1].replace(",", "")) > 0, out[-3000:]
     pooled = re.search(r"PgBouncer crawford_bench_load: ([\d,]+) transactions", out)
     assert pooled and int(pooled[1].replace(",", "")) > 0, out[-3000:]
+    assert "in transaction mode in front of both, prepared statements carried" in out, out[-3000:]
+    runs = re.search(r"prepared statements: ([\d,]+) runs of ([\d,]+) the clients prepared", out)
+    assert runs and int(runs[1].replace(",", "")) > int(runs[2].replace(",", "")) > 0, out[-3000:]
