@@ -2,7 +2,7 @@
 PgBouncer in transaction mode, with prepared statements carried (1.21 or later), and the public pages' reads go to
 a streaming replica of the primary, through the pooler too; the pooler's settings are those `make bench-scale`
 runs (scripts/pg_clusters.py). No container is started here: tests/system/test_through_a_pooler_and_a_replica.py
-runs that topology with this machine's PgBouncer."""
+runs that topology with a PgBouncer of 1.21 or later (scripts/install-pgbouncer.sh)."""
 
 import configparser
 import importlib.util
@@ -84,3 +84,8 @@ def test_the_bench_runs_the_pooler_the_compose_deployment_runs():
     compose = _pooler_ini()["pgbouncer"]
     for setting, value in {**bench.POOLING, **bench.PREPARED_STATEMENTS}.items():
         assert compose[setting] == value, setting
+    # where this machine's PgBouncer is older, the bench builds one that carries them as well, from a checked source
+    install = (ROOT / "scripts" / "install-pgbouncer.sh").read_text()
+    version = re.search(r"^VERSION=(\d+)\.(\d+)\.\d+$", install, re.M)
+    assert version and (int(version[1]), int(version[2])) >= (1, 21)
+    assert re.search(r"^SHA256=[0-9a-f]{64}$", install, re.M) and "sha256sum -c" in install
