@@ -68,7 +68,8 @@ bench-load: $(STAMP)
 # PostgreSQL through PgBouncer in transaction mode, the anonymous reads on its streaming replica (scripts/pg_clusters.py,
 # as deploy/compose.yaml runs them); worker 1 SIGKILLed 10 s into the recording and started again 3 s later, 24 5-point
 # matches played to their end (long enough that the kill happens while they are played: a run that ends before it
-# fails); then bench-load's checks, and the replica caught up and serving reads.
+# fails); then bench-load's checks, and the replica caught up and serving reads. The PgBouncer is 1.21 or later, which
+# carries the services' prepared statements: the PATH's, else one scripts/install-pgbouncer.sh builds once.
 # Redis as for the tests (scripts/test-services.sh: the local server, or a throwaway one).
 SCALE_ARGS ?= --pooler --replica --nodes 2 --gunicorn-workers 2 --workers 2 --beat 30 --kill-worker 10 --matches 24 --length 5 --readers 24 --seconds 900
 bench-scale: $(STAMP)
