@@ -9,19 +9,35 @@ from django.core.management import call_command
 
 from players.models import Club
 from seasons.models import Season
+from tests.conftest import _set_replication_role
 from tournaments.models import Tournament
 
-# committed as `make run` commits it (transactional tests): each command of the demo's matches then starts from the
-# match's record held since the last one (kept on commit, games/loading.py), not from a read of its stream
-pytestmark = pytest.mark.django_db(transaction=True)
+# each test in a transaction rolled back at its end, over the demo loaded once for the module (below)
+pytestmark = pytest.mark.django_db
 
 MACHINERY = ("/admin/django_celery_beat/", "/admin/eventlog/", "/admin/auth/", "/admin/players/", "/admin/ratings/",
              "/admin/analysis/", "/admin/seasons/", "/admin/authtoken/", "/admin/axes/", "/admin/games/")
 
 
+@pytest.fixture(scope="module")
+def demo_loaded(django_db_setup, django_db_blocker):
+    """The demo committed as `make run` commits it: each command of the demo's matches then starts from the match's
+    record held since the last one (kept on commit, games/loading.py), not from a read of its stream. Loaded once
+    (seconds of play): the tests change it only inside their own transactions; emptied at the end as a
+    transactional test's database is."""
+    from django.core.cache import cache
+
+    with django_db_blocker.unblock():
+        _set_replication_role("origin")
+        call_command("load_demo", stdout=open(os.devnull, "w"))
+        yield
+        cache.clear()  # what the pages kept of the demo
+        _set_replication_role("replica")  # the event log refuses DELETE but to the maintenance role
+        call_command("flush", interactive=False, verbosity=0)
+
+
 @pytest.fixture
-def demo(django_user_model):
-    call_command("load_demo", stdout=open(os.devnull, "w"))
+def demo(demo_loaded, django_user_model):
     return django_user_model.objects.get(username="director")
 
 
