@@ -4,7 +4,7 @@ import logging
 import threading
 from contextlib import contextmanager
 
-from celery import current_app, shared_task
+from celery import shared_task
 from celery.signals import worker_ready
 
 from . import hints, live, projections, wake_ups
@@ -57,7 +57,7 @@ def wake_projections_and_tell(topic: str, number: int) -> None:
     reached ``number``. Every match command does both: when the broker is the live pages' Redis server, they go
     in one round trip, sent by the process's hints thread while the answer goes out (eventlog/hints.py)."""
     if getattr(_local, "deferred", None) is not None or not wake_ups.merged() \
-            or not live.same_server(current_app.conf.broker_url):
+            or not live.same_server(wake_ups.celery_settings()[1]):
         wake_projections()
         live.publish(topic, number)
         return

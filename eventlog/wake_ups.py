@@ -36,11 +36,27 @@ def merged() -> bool:
 
 
 def _merging_broker() -> str | None:
-    """The Redis broker's URL when wake-ups are merged, else None (Celery's settings read once: each read costs
-    microseconds, after every command)."""
+    """The Redis broker's URL when wake-ups are merged, else None."""
+    eager, url = celery_settings()
+    return url if _redis_broker(eager, url) else None
+
+
+_read: tuple = (None, (False, None))  # (what Celery's changes said, (task_always_eager, broker_url))
+
+
+def celery_settings() -> tuple[bool, str | None]:
+    """Celery's ``task_always_eager`` and ``broker_url``, asked after every command. Each read through Celery's
+    settings costs about ten microseconds; they change only where code sets them on the app (the embedded
+    default, tests), which Celery keeps in ``conf.changes``: they are read again when that says otherwise."""
+    global _read
     conf = current_app.conf
-    url = conf.broker_url
-    return url if _redis_broker(conf.task_always_eager, url) else None
+    changes = conf.changes
+    key = (id(conf), changes.get("task_always_eager"), changes.get("broker_url"))
+    seen, values = _read
+    if seen != key:
+        values = (bool(conf.task_always_eager), conf.broker_url)
+        _read = (key, values)
+    return values
 
 
 @lru_cache(maxsize=8)
@@ -94,7 +110,7 @@ def release() -> None:
     if not merged():
         return
     try:
-        _redis(current_app.conf.broker_url).delete(KEY)
+        _redis(celery_settings()[1]).delete(KEY)
     except Exception as broker_down:  # noqa: BLE001 - the flag expires on its own
         log.warning("projection wake-up flag not cleared (%s); it expires in %d s", broker_down, TTL)
 

@@ -14,6 +14,7 @@ over is just swapping the two tuples (:meth:`Position.swap`).
 
 from __future__ import annotations
 
+from operator import mul
 from typing import NamedTuple
 
 from .errors import InvalidPosition, Reason
@@ -47,15 +48,18 @@ class Position(NamedTuple):
 
     def validated(self) -> Position:
         """Return self, or raise :class:`InvalidPosition` if no game can reach it."""
+        # every answer's Position ID and XGID validate the board: the checks run in C (min, sum, map), not in a
+        # Python loop over the points
         for side, counts, checkers in ((self.mine, Reason.MOVER_SIDE, Reason.MOVER_CHECKERS),
                                        (self.theirs, Reason.OPPONENT_SIDE, Reason.OPPONENT_CHECKERS)):
-            if len(side) != 26 or any(n < 0 for n in side):
+            if len(side) != 26 or min(side) < 0:
                 raise InvalidPosition(counts)
             if sum(side) != CHECKERS:
                 raise InvalidPosition(checkers, count=sum(side), checkers=CHECKERS)
-        for p in range(1, 25):
-            if self.mine[p] and self.theirs[25 - p]:
-                raise InvalidPosition(Reason.BOTH_ON_POINT, point=p)
+        # the mover's point p is the opponent's 25 - p: both sides on one point multiply to more than 0
+        if any(map(mul, self.mine[1:25], self.theirs[24:0:-1])):
+            point = next(p for p in range(1, 25) if self.mine[p] and self.theirs[25 - p])
+            raise InvalidPosition(Reason.BOTH_ON_POINT, point=point)
         return self
 
     def pip_count(self) -> tuple[int, int]:
@@ -93,7 +97,10 @@ def pip_count(position: Position) -> tuple[int, int]:
 
 
 def _side_pips(side: tuple[int, ...]) -> int:
-    return sum(p * side[p] for p in range(1, 26))
+    return sum(map(mul, _POINTS_AND_BAR, side[1:26]))
+
+
+_POINTS_AND_BAR = range(1, 26)
 
 
 def may_bear_off(position: Position) -> bool:
