@@ -79,6 +79,10 @@ class World:
 
 @pytest.fixture
 def world(db, django_user_model) -> World:
+    return world_made(django_user_model)
+
+
+def world_made(django_user_model) -> World:
     from rest_framework.authtoken.models import Token
 
     from players.models import Player
