@@ -14,7 +14,7 @@ from eventlog.store import NewEvent
 from games.engine import commands as cmd
 from games.engine import events as engine_events
 from games.engine.events import OpeningRollTied, RollSource
-from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, decide, evolve
+from games.engine.match import DOUBLED, OPENING, RESIGNED, MatchState, check_roll, decide, evolve
 from games.engine.match_clock import presser_of
 
 from . import clocks
@@ -120,7 +120,7 @@ def _judge_and_append(actor, record: MatchRecord, command: MatchCommand, expecte
     if isinstance(command, RollDice) and record.dice_source == DiceSource.SERVER:
         _check_dice_source(command, record)
         # what refuses a roll (whose turn, which phase) does not depend on its numbers: judged before a seed is drawn
-        decide(record.state, cmd.Roll(player, (1, 2), RollSource.SERVER))
+        check_roll(record.state, player)
         seed = stored_seed(stream_id, _seed_game(record.state))
         judged = None if seed is None else _roll(command, record, player, stream_id, seed=seed)
     else:

@@ -241,11 +241,24 @@ def decide(state: MatchState, command) -> list:
     handler = _DECIDERS.get(type(command))
     if handler is None:
         raise InvalidAction(Reason.UNKNOWN_COMMAND, command=type(command).__name__)
-    if state.phase == OVER and not isinstance(command, cmd.StartMatch):
-        raise MatchOver(Reason.MATCH_IS_OVER, name=state.players[state.winner], a=state.score[0], b=state.score[1])
-    if state.phase == NOT_STARTED and not isinstance(command, cmd.StartMatch):
-        raise InvalidAction(Reason.NOT_STARTED)
+    if not isinstance(command, cmd.StartMatch):
+        _check_under_way(state)
     return handler(state, command)
+
+
+def check_roll(state: MatchState, player: int | None) -> None:
+    """Raise what :func:`decide` would refuse a roll by ``player`` for, whatever its numbers: the server draws
+    its dice only for a roll that may be made, and this judges that without finding a roll's plays."""
+    _check_under_way(state)
+    if state.phase != OPENING:
+        _check_roller(state, player)
+
+
+def _check_under_way(state: MatchState) -> None:
+    if state.phase == OVER:
+        raise MatchOver(Reason.MATCH_IS_OVER, name=state.players[state.winner], a=state.score[0], b=state.score[1])
+    if state.phase == NOT_STARTED:
+        raise InvalidAction(Reason.NOT_STARTED)
 
 
 def _start(state: MatchState, c: cmd.StartMatch) -> list:
@@ -289,12 +302,16 @@ def _roll(state: MatchState, c: cmd.Roll) -> list:
                 out.append(ev.AutomaticDouble(state.cube * 2))
             return out
         return _after_roll(state, ev.GameStarted(state.game + 1, dice, c.source))
-    _check_turn(state, c.player, Reason.NOT_YOUR_ROLL)
+    _check_roller(state, c.player)
+    return _after_roll(state, ev.DiceRolled(c.player, dice, c.source))
+
+
+def _check_roller(state: MatchState, player) -> None:
+    _check_turn(state, player, Reason.NOT_YOUR_ROLL)
     if state.phase == MOVE:
         raise InvalidAction(Reason.DICE_ROLLED)
     if state.phase != ROLL:
         raise _waiting(InvalidAction, state)
-    return _after_roll(state, ev.DiceRolled(c.player, dice, c.source))
 
 
 def _after_roll(state: MatchState, rolled) -> list:

@@ -10,7 +10,9 @@ from games.engine import commands as c
 from games.engine import events as ev
 from games.engine.board import OFF
 from games.engine.gnubgid import match_from_id, position_from_id
-from games.engine.match import DOUBLED, MOVE, OPENING, OVER, RESIGNED, ROLL, MatchState, decide, evolve, replay
+from games.engine.errors import EngineError
+from games.engine.match import (DOUBLED, MOVE, OPENING, OVER, RESIGNED, ROLL, MatchState, check_roll, decide, evolve,
+                                replay)
 from games.engine.matfile import read_mat, write_mat
 from games.engine.state_ids import match_id_info, match_id_of, position_id_of, xgid_of
 from games.engine.xgid import parse_xgid
@@ -95,6 +97,30 @@ def test_random_matches_keep_the_invariants_and_replay_exactly(seed, length):
     if length:
         # what the engine plays, it writes as .mat and reads back: the same, but what .mat cannot hold
         assert _in_mat(read_mat(write_mat(events)).events) == _in_mat(events)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), length=st.sampled_from([3, 0]))
+def test_a_roll_is_refused_before_its_dice_exactly_as_with_them(seed, length):
+    # the server draws a roll's dice only once check_roll lets it: at every point of a match, for every sender,
+    # it refuses what decide refuses a roll for, with the same reason, and lets through what decide takes
+    options = {"jacoby": True, "beavers": True, "automatic_doubles": 1} if length == 0 else {}
+    _, events = play_random_match(random.Random(seed), length, options)
+    states = [MatchState()]
+    for event in events:
+        states.append(evolve(states[-1], event))
+    for state in states:
+        for player in (None, 0, 1, 2):
+            assert _refusal(check_roll, state, player) == _refusal(
+                lambda s, p: decide(s, c.Roll(p, (1, 2))), state, player), (state.phase, player)
+
+
+def _refusal(judge, state, player):
+    try:
+        judge(state, player)
+    except EngineError as refused:
+        return type(refused), str(refused)
+    return None
 
 
 def _in_mat(events) -> list:
