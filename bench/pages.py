@@ -16,8 +16,9 @@ paper, round 2 paired with half its results in; ``--rated`` more players, each w
 Measured, each for ``--seconds``, ``--clients`` threads each with its own connection and cookies:
 1. the event page, nothing changing, every GET a full page (no If-None-Match);
 2. the same, each client revalidating its copy as a browser does (If-None-Match: mostly 304);
-3. the event page (full GETs) while a director reports a round-2 result through the API every second and the
-   projections run after each (what the worker does);
+3. the event page (full GETs) while a director reports a round-2 result through the API every second and a real
+   Celery worker (``-Q default,projections``, a process of its own, as in production) runs the projections each
+   result wakes;
 4. /ratings/ (its first page), full GETs.
 pages/s counts answers 200 and 304; any other status is printed.
 """
@@ -117,21 +118,67 @@ def main() -> int:
             if number not in parts:
                 continue
             _get_once(port, path)  # the first view of a page at a position builds it; then the load
+            worker = _worker(code, env, logs) if results else None
             reporter = _Reporter(port, t, token) if results else None
-            figures = _load(port, path, args.clients, args.seconds, revalidate)
-            reported = reporter.stop() if reporter else None
+            try:
+                figures = _load(port, path, args.clients, args.seconds, revalidate)
+            finally:
+                reported = reporter.stop() if reporter else None
+                lag = _projection_lag() if worker is not None else None
+                if worker is not None:
+                    _stop(worker)
             print(f"{number}. {label}: {figures['pages'] / args.seconds:.1f} pages/s ({figures['pages']} in "
                   f"{args.seconds:.0f} s; statuses {figures['statuses']}; {figures['bytes'] // 1024} KB a full page), "
                   f"p50 {figures['p50']:.0f} ms, p99 {figures['p99']:.0f} ms"
-                  + (f"; {reported} results reported" if reported is not None else "")
+                  + (f"; {reported} results reported, the event's tables caught up {lag:.1f} s after the last"
+                     if reported is not None else "")
                   + f"; load {open('/proc/loadavg').read().split()[:3]}")
         return 0
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        _stop(server)
+
+
+def _projection_lag() -> float:
+    """Seconds until the worker has the event's tables at the log's head: a worker left behind would flatter the
+    pages' figures."""
+    from django.db import connection
+    from django.db.models import Max
+
+    from eventlog.models import Event, ProjectionCheckpoint
+
+    started = time.time()
+    top = Event.objects.aggregate(top=Max("global_position"))["top"]
+    while ProjectionCheckpoint.objects.get(name="tournament_view").position < top:
+        if time.time() - started > 300:
+            raise RuntimeError("the worker did not catch up with the log in 300 s")
+        time.sleep(0.1)
+    connection.close()
+    return time.time() - started
+
+
+def _stop(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def _worker(code: Path, env: dict, logs: Path) -> subprocess.Popen:
+    """The projections' worker, as production runs it: its own process, so its work competes with the server for
+    the CPUs, not with the measuring clients for this process's lock."""
+    log = logs / "worker.log"
+    worker = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "celery"), "-A", "deploy", "worker", "-Q", "default,projections", "--pool",
+         "solo", "-n", "bench-pages@%h", "--without-gossip", "--without-mingle", "-l", "info"],
+        cwd=code, env=dict(env, PYTHONPATH=str(code)), stdout=open(log, "w"), stderr=subprocess.STDOUT,
+        start_new_session=True)
+    deadline = time.time() + 120
+    while "ready." not in log.read_text():
+        if time.time() > deadline or worker.poll() is not None:
+            raise RuntimeError("the Celery worker did not start:\n" + log.read_text()[-2000:])
+        time.sleep(0.2)
+    return worker
 
 
 def _has_event(db_url: str) -> bool:
@@ -249,8 +296,8 @@ def _load(port: int, path: str, clients: int, seconds: float, revalidate: bool) 
 
 
 class _Reporter:
-    """A director reporting the round's open tables one a second through the API; the projections run after each,
-    in this process, as the worker would run them."""
+    """A director reporting the round's open tables one a second through the API (the worker runs the projections
+    each result wakes)."""
 
     def __init__(self, port: int, t, token: str):
         from tournaments import services
@@ -263,13 +310,8 @@ class _Reporter:
         self.thread.start()
 
     def run(self) -> None:
-        from django.db import connection
-
-        from eventlog import projections
-
         rng = random.Random(7)
         while not self.done.wait(1.0) and self.slots:
-            # a connection a command: the projections' run between two may outlast the server's keep-alive
             c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
             s = self.slots.pop()
             a, b = s.players
@@ -282,8 +324,6 @@ class _Reporter:
             c.close()
             if answer.status == 200:
                 self.count += 1
-            projections.run_all()
-        connection.close()
 
     def stop(self) -> int:
         self.done.set()
