@@ -422,3 +422,11 @@ def projected_position() -> int:
     from .models import ProjectionCheckpoint
 
     return ProjectionCheckpoint.objects.aggregate(low=Min("position"))["low"] or 0
+
+
+def projected_position_sql() -> str:
+    """:func:`projected_position` as a scalar subquery, for a page that reads it with its own row in one round
+    trip."""
+    from .models import ProjectionCheckpoint
+
+    return f"(SELECT coalesce(min(position), 0) FROM {ProjectionCheckpoint._meta.db_table})"

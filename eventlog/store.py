@@ -114,6 +114,12 @@ def stream_version(stream_id: str) -> int:
     return Event.objects.filter(stream_id=stream_id).aggregate(v=Max("version"))["v"] or 0
 
 
+def stream_version_sql() -> str:
+    """:func:`stream_version` as a scalar subquery of one parameter (the stream), for a page that reads it with its
+    own row in one round trip."""
+    return f"(SELECT coalesce(max(version), 0) FROM {Event._meta.db_table} WHERE stream_id = %s)"
+
+
 class ReceiptTaken(Exception):
     """The idempotency receipt the append was to keep is another command's: its key is taken. Nothing of the
     append was written on its own; inside a caller's transaction, the caller rolls it back."""

@@ -23,15 +23,15 @@ def home(request):
 
 
 def event_page(request, pk: int):
-    tournament = services.visible_or_404(request.user, pk)
     # where the projections were before the page is read: live.js catches up on a push past it that came while the
     # page loaded (before its stream was open), as the console does; with the stream's own version it names what
     # the page shows, so it keys the page's ETag and its cached part
+    tournament, stream_version, position = services.visible_as_shown(request.user, pk)
     partial = bool(request.GET.get("partial"))
     page = request.GET.get("standings", "1")
     if not (page.isascii() and page.isdigit() and int(page) >= 1):
         raise Http404(_("There is no such page."))
-    shown = (pk, store.stream_version(stream.stream_id_of(pk)), live.projected_position())
+    shown = (pk, stream_version, position)
     etag = cached_pages.page_etag(request, *shown)
     return cached_pages.conditional(request, etag,
                                     lambda: _event_response(request, tournament, partial, shown, int(page)))

@@ -289,3 +289,30 @@ def test_a_result_renders_again_its_own_run_of_a_rounds_matches_not_the_rounds_o
     assert _slot_html(page, slot).count('class="win"') == 1
     assert page.count('<div class="match"') == before.count('<div class="match"') == 7
     assert page.count('<div class="pair">') == before.count('<div class="pair">') == 3 + 1  # pairs stay whole
+
+
+def test_the_event_and_the_positions_a_page_shows_are_read_together_as_apart(director, event, make_user):
+    from django.http import Http404
+    from django.test.utils import CaptureQueriesContext
+    from django.db import connection
+
+    from eventlog import live, store
+    from tournaments import services, stream
+
+    t, _ = event
+    with CaptureQueriesContext(connection) as queries:
+        shown, version, position = services.visible_as_shown(director, t.pk)
+    assert len(queries) == 1
+    assert shown == services.visible_or_404(director, t.pk) and shown.name == t.name
+    assert (version, position) == (store.stream_version(stream.stream_id_of(t.pk)), live.projected_position())
+    assert version > 0
+    t.published = False
+    t.save(update_fields=["published"])
+    from django.contrib.auth.models import AnonymousUser
+
+    for viewer in (AnonymousUser(), make_user("stranger")):
+        with pytest.raises(Http404):
+            services.visible_as_shown(viewer, t.pk)
+    assert services.visible_as_shown(director, t.pk)[0] == t
+    with pytest.raises(Http404):
+        services.visible_as_shown(director, t.pk + 1000)
