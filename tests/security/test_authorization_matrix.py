@@ -45,9 +45,25 @@ from tournaments import services
 from tournaments.commands import COMMANDS
 from tournaments.models import Tournament
 
-from .conftest import ROLES, event_count, mat_text
+from .conftest import ROLES, built_once, event_count, mat_text, world_again, world_made
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker):
+    """The world built once for the module (users, tokens, two events: most of a test's setup, seven hundred
+    tests), in a transaction rolled back at its end; each test runs in a savepoint of it and reads it again."""
+    from django.contrib.auth import get_user_model
+
+    yield from built_once(django_db_blocker, lambda: world_made(get_user_model()))
+
+
+@pytest.fixture
+def world(db, _world):
+    built, restore_cache = _world
+    restore_cache()
+    return world_again(built)
 
 ANON = (401, 403)
 OFFICIALS = ("director", "official")

@@ -42,9 +42,7 @@ from schemathesis.core.result import Ok
 from eventlog import projections
 from eventlog.models import ProjectionFailure
 
-from tests.conftest import _set_replication_role
-
-from .conftest import event_count, mat_text, world_made
+from .conftest import built_once, event_count, mat_text, world_again, world_made
 
 MAX_EXAMPLES = 30  # generated cases per operation and identity
 # the operations whose bodies the schema leaves open get more, as staff (anonymous is refused at the door)
@@ -74,36 +72,27 @@ OPERATIONS = sorted(result.ok().label for result in SCHEMA.get_all_operations() 
 
 @pytest.fixture(scope="module")
 def _world_and_scene(django_db_setup, django_db_blocker):
-    """The world and its scene, built once for the module in a transaction rolled back at its end (a second of
-    setup a test, a hundred tests): each test runs in a savepoint of it (its own transaction, nested), each request
-    in a savepoint of that, so every test meets the same world, as when each built its own."""
+    """The world and its scene built once for the module (a second of setup a test, a hundred tests): every test
+    meets the same world, each request in a savepoint of its test's transaction, as before."""
     from django.contrib.auth import get_user_model
 
-    with django_db_blocker.unblock():
-        _set_replication_role("origin")
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            world = world_made(get_user_model())
-            built = world, scene_made(world)
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
-    yield built
-    with django_db_blocker.unblock():
-        transaction.set_rollback(True)
-        outer.__exit__(None, None, None)
+    def build():
+        world = world_made(get_user_model())
+        return world, scene_made(world)
+
+    yield from built_once(django_db_blocker, build)
 
 
 @pytest.fixture
 def world(db, _world_and_scene):
-    return _world_and_scene[0]
+    (world, _), restore_cache = _world_and_scene
+    restore_cache()
+    return world_again(world)
 
 
 @pytest.fixture
-def scene(db, _world_and_scene):
-    return _world_and_scene[1]
+def scene(world, _world_and_scene):
+    return _world_and_scene[0][1]
 
 
 def scene_made(world) -> dict:
