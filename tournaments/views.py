@@ -40,15 +40,22 @@ def event_page(request, pk: int):
 def _event_response(request, tournament: Tournament, partial: bool, shown: tuple, page: int):
     pk, stream_version, position = shown
     part, history = parts.live_part(tournament, page, stream_version, parts.shown_at(pk, stream_version, position))
-    live_html = mark_safe(part["html"] + history)  # noqa: S308 (our own render)
+    live = [part["body"], history.encode()]
     if partial:
-        return HttpResponse(live_html)
+        return HttpResponse(live)
     viewer = getattr(getattr(request.user, "player", None), "pk", None) if request.user.is_authenticated else None
-    return render(request, "tournaments/event.html", {
-        "t": tournament, "position": shown[2], "live_html": live_html,
+    response = render(request, "tournaments/event.html", {
+        "t": tournament, "position": shown[2], "live_html": mark_safe(_LIVE_PART),
         "format_name": part["format_name"], "finished": part["finished"], "standings_page": page,
         "me": part["pages_of"].get(viewer), "viewer": viewer,
         "may_run": authority.runs_event(request.user, tournament.director_id)})
+    # the viewer's page around the shared part, which goes in as the bytes it is cached as
+    before, after = response.content.split(_LIVE_PART.encode(), 1)
+    response.content = [before, *live, after]
+    return response
+
+
+_LIVE_PART = "<!--crawford:live-part-->"
 
 
 def event_history(request, pk: int):
