@@ -322,6 +322,41 @@ def _event_log_triggers_on(request):
     yield
 
 
+def built_once(django_db_blocker, build):
+    """A module fixture's body: ``build()`` run once, inside a transaction rolled back when the module is done
+    (each test then runs in a savepoint of it, pytest-django's own transaction nested), instead of in every test's
+    setup. Yields what was built and a function that puts this process's cache back as the build left it (call it
+    at each test's start: a test's rolled-back writes must not leave it pages of a world that never was)."""
+    from django.core.cache import cache
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        _set_replication_role("origin")
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            built = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    # the tests' cache is the process's memory (tests/settings.py): its entries as the build left them
+    saved = (cache._cache.copy(), cache._expire_info.copy()) if hasattr(cache, "_expire_info") else None
+
+    def restore_cache() -> None:
+        if saved is not None:
+            with cache._lock:
+                cache._cache.clear()
+                cache._cache.update(saved[0])
+                cache._expire_info.clear()
+                cache._expire_info.update(saved[1])
+
+    yield built, restore_cache
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
+
+
 # Django's LocaleMiddleware activates a request's language in the thread and leaves it there (each real request
 # activates its own): a French page fetched by one test made a later test's history lines French, in whichever
 # process xdist gave both files to.

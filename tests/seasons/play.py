@@ -93,3 +93,34 @@ RULE_V1 = {"components": [USBGF, {"kind": "match_wins", "per_win": 1, "brackets"
 RULE_V2 = {"components": [USBGF, {"kind": "match_wins", "per_win": 2, "brackets": {"consolation": 0.5},
                                   "rounds": {"4": 2}}], "best": 2}
 START = date(2026, 1, 1)
+
+
+def riverside_season(director) -> Season:
+    """The demo's season (seasons/demo.py) for a club "Riverside" of eight members that ``director`` directs."""
+    from players.models import Club, Player
+    from seasons import demo
+
+    club = Club.objects.create(name="Riverside")
+    club.directors.add(director)
+    players = [Player.objects.create(display_name=n, club=club) for n in
+               ("Ada", "Bruno", "Chloé", "Dimitri", "Eva", "Farid", "Greta", "Hugo")]
+    demo.load(director=director, club=club, players=players, rnd=random.Random(3))
+    return Season.objects.get()
+
+
+def riverside_season_once(django_db_blocker):
+    """A module fixture's body: :func:`riverside_season` played once (seconds of results on paper, its tasks run in
+    the process), its director "dora", in a transaction the module rolls back (tests.conftest.built_once)."""
+    from django.contrib.auth import get_user_model
+
+    from deploy.celery import app
+    from tests.conftest import built_once
+
+    def build():
+        was, app.conf.task_always_eager = app.conf.task_always_eager, True
+        try:
+            return riverside_season(get_user_model().objects.create_user("dora", password="pw-dora"))
+        finally:
+            app.conf.task_always_eager = was
+
+    yield from built_once(django_db_blocker, build)

@@ -4,7 +4,6 @@ counted on paper (in brackets, not only struck through); French when the reader 
 with pypdf."""
 
 import io
-import random
 import re
 
 import pytest
@@ -18,6 +17,8 @@ from seasons.models import Season, SeasonEvent, SeasonScore, SeasonStanding
 from tournaments import services as events
 from tournaments.models import Tournament
 
+from .play import riverside_season_once
+
 # the sheets are printed by a worker (seasons/printing.py): here in-process, as in the embedded default
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_process")]
 
@@ -26,15 +27,18 @@ def pdf_text(data: bytes) -> str:
     return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
 
 
+@pytest.fixture(scope="module")
+def _season(django_db_setup, django_db_blocker):
+    """Played once for the module, each test in a savepoint of its transaction. The test without it comes first:
+    it meets an empty database."""
+    yield from riverside_season_once(django_db_blocker)
+
+
 @pytest.fixture
-def season(make_user):
-    director = make_user("dora", player=False)
-    club = Club.objects.create(name="Riverside")
-    club.directors.add(director)
-    players = [Player.objects.create(display_name=n, club=club) for n in
-               ("Ada", "Bruno", "Chloé", "Dimitri", "Eva", "Farid", "Greta", "Hugo")]
-    demo.load(director=director, club=club, players=players, rnd=random.Random(3))
-    return Season.objects.get()
+def season(db, _season):
+    built, restore_cache = _season
+    restore_cache()
+    return Season.objects.get(pk=built.pk)
 
 
 def printed_from_the_season_page(client, season, **headers) -> str:
@@ -43,6 +47,17 @@ def printed_from_the_season_page(client, season, **headers) -> str:
     answer = client.get(href, **headers)
     assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
     return pdf_text(answer.content)
+
+
+def test_an_empty_season_prints_a_sheet_that_says_so(client, make_user):
+    director = make_user("olga", player=False)
+    club = Club.objects.create(name="Hilltop")
+    club.directors.add(director)
+    from seasons import services
+    empty = services.season_open(actor=director, name="Spring series", club=club, rule=demo.RULE_V1,
+                                 effective_from="2026-03-01")
+    text = pdf_text(client.get(reverse("season-table-pdf", args=[empty.pk])).content)
+    assert "Spring series" in text and "No finished event yet." in text
 
 
 def test_the_season_table_prints_every_player_every_event_and_the_struck_out_points_in_brackets(client, season):
@@ -89,14 +104,3 @@ def test_the_console_prints_the_table_of_every_season_that_counts_the_event(clie
     alone = events.tournament_create(actor=director, name="Not in a season", format="single_elimination",
                                      club=counted.club)
     assert href not in client.get(reverse("event-console", args=[alone.pk])).content.decode()
-
-
-def test_an_empty_season_prints_a_sheet_that_says_so(client, make_user):
-    director = make_user("olga", player=False)
-    club = Club.objects.create(name="Hilltop")
-    club.directors.add(director)
-    from seasons import services
-    empty = services.season_open(actor=director, name="Spring series", club=club, rule=demo.RULE_V1,
-                                 effective_from="2026-03-01")
-    text = pdf_text(client.get(reverse("season-table-pdf", args=[empty.pk])).content)
-    assert "Spring series" in text and "No finished event yet." in text

@@ -41,11 +41,12 @@ from django.urls import Resolver404, resolve
 
 from eventlog.models import Event
 from players.models import Player
+from tests.conftest import built_once
 from tournaments import services
 from tournaments.commands import COMMANDS
 from tournaments.models import Tournament
 
-from .conftest import ROLES, built_once, event_count, mat_text, world_again, world_made
+from .conftest import ROLES, event_count, mat_text, world_again, world_made
 
 pytestmark = pytest.mark.django_db
 

@@ -41,8 +41,9 @@ from schemathesis.core.result import Ok
 
 from eventlog import projections
 from eventlog.models import ProjectionFailure
+from tests.conftest import built_once
 
-from .conftest import built_once, event_count, mat_text, world_again, world_made
+from .conftest import event_count, mat_text, world_again, world_made
 
 MAX_EXAMPLES = 30  # generated cases per operation and identity
 # the operations whose bodies the schema leaves open get more, as staff (anonymous is refused at the door)
