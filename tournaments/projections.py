@@ -6,7 +6,7 @@ A function of each tournament's own stream: its matches' results reach it as fac
 
 from __future__ import annotations
 
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 
 from eventlog.projections import Projection, StreamFailed
 from tournaments.formats.knockout import OpenPlace
@@ -73,33 +73,61 @@ def refresh(tournament: Tournament) -> int:
         if s.result is not None and s.result.forfeit:
             for flight in {"", s.bracket}:
                 forfeits[flight, s.result.loser] = forfeits.get((flight, s.result.loser), 0) + 1
+    # a result moves the rank and place of everyone between a player's old row and new one (hundreds in a big
+    # Swiss) and changes little else: those rows have just their two numbers set
     _write_changed(TournamentStanding, pk, ("flight", "player_id"), [
         dict(player_id=r.player, rank=r.rank, played=r.played, wins=r.wins, losses=r.losses,
              byes=r.byes, points_for=r.points_for, points_against=r.points_against, score=r.score,
              tiebreaks=r.tiebreaks, flight=flight, forfeits=forfeits.get((flight, r.player), 0),
              withdrawn=r.player in facts.withdrawn, shared=r.shared, position=position)
         for flight, rows in view.flights.items() for position, r in enumerate(rows)
-    ])
+    ], moved=("rank", "position"))
     return facts.version
 
 
-def _write_changed(model, tournament_id: int, key: tuple[str, ...], wanted: list[dict]) -> None:
+def _write_changed(model, tournament_id: int, key: tuple[str, ...], wanted: list[dict],
+                   moved: tuple[str, ...] = ()) -> None:
     """Make the event's rows of ``model`` the ``wanted`` ones (each its fields' values, ``key`` naming a row),
     writing only the rows that differ: a result changes a few of a big event's thousand slots and standings, and
-    writing them all again was most of what a result cost the projection. A changed row is replaced (its id is
+    writing them all again was most of what a result cost the projection. A row that differs only in ``moved``
+    (integer fields) has those set, all such rows in one statement; another changed row is replaced (its id is
     nobody's reference: every id was new at each result before)."""
     fields = list(wanted[0]) if wanted else []
     stored = {tuple(row[k] for k in key): row
               for row in model.objects.filter(tournament_id=tournament_id).values("id", *fields)}
-    stale, fresh = [], []
+    stale, fresh, shifted = [], [], []
     for values in wanted:
         row = stored.pop(tuple(values[k] for k in key), None)
-        if row is not None and all(row[f] == values[f] for f in fields):
+        differ = [f for f in fields if row is None or row[f] != values[f]]
+        if not differ:
+            continue
+        if moved and row is not None and set(differ) <= set(moved):
+            shifted.append([row["id"], *(values[f] for f in moved)])
             continue
         if row is not None:
             stale.append(row["id"])
         fresh.append(model(tournament_id=tournament_id, **values))
     stale.extend(row["id"] for row in stored.values())
+    if shifted:
+        _set_moved(model, moved, shifted)
     if stale:
         model.objects.filter(id__in=stale).delete()
     model.objects.bulk_create(fresh)
+
+
+def _set_moved(model, moved: tuple[str, ...], rows: list[list[int]]) -> None:
+    """``UPDATE ... FROM`` a table of (id, *moved) values: one statement, on PostgreSQL and SQLite alike."""
+    table, columns = model._meta.db_table, [model._meta.get_field(f).column for f in moved]
+    names = ", ".join(f"v{i}" for i in range(len(columns)))
+    sets = ", ".join(f"{column} = moved.v{i}" for i, column in enumerate(columns))
+    placeholders = "(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"
+    for start in range(0, len(rows), _MOVED_PER_STATEMENT):
+        batch = rows[start:start + _MOVED_PER_STATEMENT]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH moved(row_id, {names}) AS (VALUES {', '.join([placeholders] * len(batch))}) "
+                f"UPDATE {table} SET {sets} FROM moved WHERE {table}.id = moved.row_id",
+                [value for row in batch for value in row])
+
+
+_MOVED_PER_STATEMENT = 300  # SQLite takes at most 999 parameters a statement before 3.32

@@ -58,3 +58,32 @@ def test_the_tables_written_by_change_are_those_a_rebuild_writes(make_user):
     call_command("rebuild_projections", stdout=open("/dev/null", "w"))
 
     assert _tables(t) == written
+
+
+def test_a_standing_that_only_moves_keeps_its_row_and_gets_its_new_place(make_user):
+    director = make_user("dora", player=False)
+    players = [Player.objects.create(display_name=f"Seed {i}").pk for i in range(1, 9)]
+    t = start(director, players, fmt="swiss", rounds=3)
+    data = settle(t)
+    for s in [s for s in data["slots"] if s["status"] == "ready" and all(s["players"])]:
+        report(t, director, data, s["key"], min(s["players"]))
+    projections.run_all()
+    data = settle(t)
+
+    def rows():
+        return {r.player_id: r for r in TournamentStanding.objects.filter(tournament_id=t.pk, flight="")}
+
+    before = rows()
+    s = next(s for s in data["slots"] if s["status"] == "ready" and all(s["players"]))
+    report(t, director, data, s["key"], max(s["players"]))  # the lower seed wins: others' places move
+    projections.run_all()
+    after = rows()
+
+    def rest(row):
+        return {f: v for f, v in row.__dict__.items() if f not in ("_state", "id", "rank", "position")}
+
+    moved = [p for p in after if rest(after[p]) == rest(before[p])
+             and (after[p].rank, after[p].position) != (before[p].rank, before[p].position)]
+    assert moved, "the result moved nobody else's place: the test shows nothing"
+    assert all(after[p].pk == before[p].pk for p in moved)
+    assert all(after[p].pk != before[p].pk for p in s["players"])  # their results changed: their rows replaced
