@@ -117,7 +117,8 @@ def _write_changed(model, tournament_id: int, key: tuple[str, ...], wanted: list
 
 def _set_moved(model, moved: tuple[str, ...], rows: list[list[int]]) -> None:
     """``UPDATE ... FROM`` a table of (id, *moved) values: one statement, on PostgreSQL and SQLite alike."""
-    table, columns = model._meta.db_table, [model._meta.get_field(f).column for f in moved]
+    table, pk = model._meta.db_table, model._meta.pk.column
+    columns = [model._meta.get_field(f).column for f in moved]
     names = ", ".join(f"v{i}" for i in range(len(columns)))
     sets = ", ".join(f"{column} = moved.v{i}" for i, column in enumerate(columns))
     placeholders = "(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"
@@ -126,7 +127,7 @@ def _set_moved(model, moved: tuple[str, ...], rows: list[list[int]]) -> None:
         with connection.cursor() as cursor:
             cursor.execute(
                 f"WITH moved(row_id, {names}) AS (VALUES {', '.join([placeholders] * len(batch))}) "
-                f"UPDATE {table} SET {sets} FROM moved WHERE {table}.id = moved.row_id",
+                f"UPDATE {table} SET {sets} FROM moved WHERE {table}.{pk} = moved.row_id",
                 [value for row in batch for value in row])
 
 

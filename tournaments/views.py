@@ -6,12 +6,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils import timezone
 
-from eventlog import cached_pages, live, store
+from eventlog import cached_pages, live
 from games import selectors as match_selectors
 from games.engine.clock import PRESETS, SECOND
 from players import authority
 
-from . import event_page as parts, rules_example, selectors, services, stream
+from . import event_page as parts, rules_example, selectors, services
 from .formats.standings import TIEBREAKS
 from .models import Tournament
 
@@ -40,9 +40,9 @@ def event_page(request, pk: int):
 def _event_response(request, tournament: Tournament, partial: bool, shown: tuple, page: int):
     pk, stream_version, position = shown
     part, history = parts.live_part(tournament, page, stream_version, parts.shown_at(pk, stream_version, position))
-    live = [part["body"], history.encode()]
+    shared = [part["body"], history.encode()]
     if partial:
-        return HttpResponse(live)
+        return HttpResponse(shared)
     viewer = getattr(getattr(request.user, "player", None), "pk", None) if request.user.is_authenticated else None
     response = render(request, "tournaments/event.html", {
         "t": tournament, "position": shown[2], "live_html": mark_safe(_LIVE_PART),
@@ -51,7 +51,7 @@ def _event_response(request, tournament: Tournament, partial: bool, shown: tuple
         "may_run": authority.runs_event(request.user, tournament.director_id)})
     # the viewer's page around the shared part, which goes in as the bytes it is cached as
     before, after = response.content.split(_LIVE_PART.encode(), 1)
-    response.content = [before, *live, after]
+    response.content = [before, *shared, after]
     return response
 
 
@@ -60,8 +60,7 @@ _LIVE_PART = "<!--crawford:live-part-->"
 
 def event_history(request, pk: int):
     """Every decision of an event, oldest last: the event page shows the latest few."""
-    tournament = services.visible_or_404(request.user, pk)
-    version = store.stream_version(stream.stream_id_of(pk))
+    tournament, version, _position = services.visible_as_shown(request.user, pk)
     etag = cached_pages.page_etag(request, pk, version)
     return cached_pages.conditional(request, etag, lambda: render(request, "tournaments/event_history.html", {
         "t": tournament, "history": selectors.tournament_history(tournament)}))
