@@ -41,6 +41,7 @@ def test_a_director_creates_a_swiss_evening_and_opens_late_entry_from_the_consol
     page.press("#id_password", "Enter")
     page.click("#new-event")
     page.wait_for_selector("#event-form")
+    page.wait_for_load_state("load")  # the form's script has run: on a busy machine the parser can lag the check
     page.evaluate("window.notReloaded = true")
     assert visible(page, "consolation") and visible(page, "main_default") and not visible(page, "rounds")
     assert not page.locator("#show-format").is_visible()  # the script switches the sections itself
