@@ -225,6 +225,8 @@ REST_FRAMEWORK = {
     # DRF's JSON parser with a bound on nesting (deploy/parsers.py); forms and .mat uploads as usual
     "DEFAULT_PARSER_CLASSES": ["deploy.parsers.JSONParser", "rest_framework.parsers.FormParser",
                                "rest_framework.parsers.MultiPartParser"],
+    # DRF's JSON written by orjson (deploy/renderers.py); the browsable API as usual
+    "DEFAULT_RENDERER_CLASSES": ["deploy.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     # anonymous clients per address, signed-in ones per user (apikit/throttling.py reads API_THROTTLE_RATES)
