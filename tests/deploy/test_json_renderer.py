@@ -33,9 +33,11 @@ def test_it_writes_what_drfs_renderer_writes(data):
 
 def test_a_pretty_printed_answer_and_an_integer_beyond_64_bits_are_drfs():
     data = {"big": 2**70, "list": [1, 2]}
-    assert JSONRenderer().render(data) == renderers.JSONRenderer().render(data) == b'{"big":1180591620717411303424,"list":[1,2]}'
+    assert JSONRenderer().render(data) == renderers.JSONRenderer().render(data) \
+        == b'{"big":1180591620717411303424,"list":[1,2]}'
     pretty = JSONRenderer().render({"a": [1]}, "application/json; indent=2")
-    assert pretty == renderers.JSONRenderer().render({"a": [1]}, "application/json; indent=2") == b'{\n  "a": [\n    1\n  ]\n}'
+    assert pretty == renderers.JSONRenderer().render({"a": [1]}, "application/json; indent=2") \
+        == b'{\n  "a": [\n    1\n  ]\n}'
 
 
 def test_what_drf_cannot_write_is_refused_as_drf_refuses_it():
