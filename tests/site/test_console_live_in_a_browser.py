@@ -139,6 +139,9 @@ def test_the_console_follows_a_move_and_a_result_and_keeps_what_the_director_typ
     watcher.fill("#id_password", "dora-pass-1234")
     watcher.press("#id_password", "Enter")
     watcher.wait_for_selector(ROW.format(SECOND))
+    # the console's script has run, and read the server's clock: moved on before that, the page would take the
+    # moved clock for the server's and never see the 15 minutes go by
+    watcher.wait_for_load_state("load")
     assert watcher.locator(f"{ROW.format(SECOND)}.stalled").count() == 0
     watcher.clock.fast_forward("14:00")
     watcher.wait_for_timeout(200)
