@@ -42,15 +42,16 @@ class Snapshots(Generic[T]):
         self._held: OrderedDict[str, T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def held(self, stream_id: str) -> T | None:
+    def held(self, stream_id: str, *, copied: bool = True) -> T | None:
         """This process's snapshot of the stream, if it holds one: the newest committed, or one the transaction
-        under way remembered (its own appends, which only it can see until it commits)."""
+        under way remembered (its own appends, which only it can see until it commits). ``copied=False``: the
+        held state itself, for a reader that changes nothing of it (``copy`` is for those that do)."""
         with self._lock:
             state = self._held.get(stream_id)
         pending = self._pending(stream_id)
         if pending is not None and (state is None or pending.version > state.version):
             state = pending
-        return self._out(state)
+        return self._out(state) if copied else state
 
     def _pending(self, stream_id: str) -> T | None:
         """The state this transaction remembered for the stream, while its commit is still to come: its entry in
@@ -79,9 +80,9 @@ class Snapshots(Generic[T]):
             return None
         return self._out(state) if isinstance(state, self.kind) else None
 
-    def latest(self, stream_id: str) -> T | None:
-        """This process's snapshot, else the shared one."""
-        held = self.held(stream_id)
+    def latest(self, stream_id: str, *, copied: bool = True) -> T | None:
+        """This process's snapshot, else the shared one (a state of its own: read from the cache)."""
+        held = self.held(stream_id, copied=copied)
         return held if held is not None else self.shared(stream_id)
 
     def remember_on_commit(self, stream_id: str, state: T, *, share: bool | None = None) -> None:

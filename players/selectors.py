@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.db import connection
+from django.db.models.expressions import RawSQL
+
 from eventlog.models import Event
 
 from . import identity
@@ -28,7 +31,13 @@ def players_stream(*, before_position: int | None = None) -> tuple[identity.Iden
 
 def display_names(ids) -> dict[int, str]:
     """The site's name of each of these players (by id; an id with no player is left out)."""
-    return dict(Player.objects.filter(pk__in=list(ids)).values_list("pk", "display_name"))
+    ids = [int(i) for i in ids]
+    if connection.vendor == "postgresql":
+        # the ids as one array, not one placeholder each: psycopg parses a statement too long for its cache again at
+        # every call, and a big event's page and projection name its thousand players at every result
+        wanted = RawSQL("SELECT unnest(%s::bigint[])", (ids,))
+        return dict(Player.objects.filter(pk__in=wanted).values_list("pk", "display_name"))
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
 
 
 def club_namesakes(*, club_id: int | None, keys) -> dict[str, list[Player]]:

@@ -300,7 +300,8 @@ def next_swiss_round(facts: State, view: derive.View, round_no: int | None = Non
     if any(s.status not in SETTLED for s in view.slots if s.round < round_no):
         raise RoundNotFinished(Reason.ROUND_NOT_FINISHED, round=round_no - 1)
     history = derive.swiss_history(facts, {s.key: s.result for s in view.slots if s.result})[: round_no - 1]
-    players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
+    seeded = set(facts.seeds)  # a set: a big field's thousand entries each looked up in its thousand seeds
+    players = facts.seeds + [p for p in facts.entered if p not in seeded]
     start = {p: float(facts.config.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
     late = {p for p, r in facts.entered_round.items() if r > round_no}
     try:

@@ -202,7 +202,8 @@ def _first_stage(facts: Facts, results: dict[str, Result], tables: bool = True) 
         slots = swiss.slots(history, lengths(c.get("lengths", {}).get("rounds")))
         if not tables:
             return View(slots=slots)
-        players = facts.seeds + [p for p in facts.entered if p not in facts.seeds]
+        seeded = set(facts.seeds)  # a set: a big field's thousand entries each looked up in its thousand seeds
+        players = facts.seeds + [p for p in facts.entered if p not in seeded]
         start = {p: float(c.get("late_entry_points", 0)) for p, r in facts.entered_round.items() if r > 1}
         rows = table(players, history, tuple(c.get("tiebreaks", ())), start_points=start, withdrawn=withdrawn)
         done = len(history) == c.get("rounds", 0) and all(s.result or s.bye for s in slots)

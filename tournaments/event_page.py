@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -109,6 +110,7 @@ def event_part(tournament: Tournament, page: int = 1) -> dict:
     viewer to their own row."""
     data = selectors.with_live_scores(selectors.tournament_data(tournament))
     standings, pages_of = selectors.standings_page(selectors.standings_by_flight(data), page)
+    _tiebreak_cells(standings)
     context = {"t": tournament, "data": data, "brackets": rendered_rounds(selectors.bracket_columns(data)),
                "tiebreaks": selectors.tiebreak_names(data), "standings": standings, "standings_page": page,
                "stage": selectors.stage_view(data), "reentry": selectors.reentry_view(data),
@@ -118,6 +120,21 @@ def event_part(tournament: Tournament, page: int = 1) -> dict:
     # tenth of its page
     return {"body": render_to_string("tournaments/event_live.html", context).encode(), "pages_of": pages_of,
             "format_name": names.format_name(data["format"]), "finished": bool(data["winner"])}
+
+
+def _tiebreak_cells(tables: list[dict]) -> None:
+    """Each row's tie-break values as its cells print them (``floatformat:"-1"``, in the page's language), each
+    distinct value formatted once: a page's hundreds of cells share a few values, and formatting them one by one
+    cost a quarter of rendering the table."""
+    shown: dict[tuple[type, object], str] = {}
+    for table in tables:
+        for row in table["rows"]:
+            row["tiebreak_cells"] = cells = []
+            for value in row["tiebreaks"].values():
+                key = (type(value), value)
+                if key not in shown:
+                    shown[key] = floatformat(value, "-1")
+                cells.append(shown[key])
 
 
 def entries_html(data: dict) -> str:
@@ -146,17 +163,18 @@ ROUND_CHUNK = 50
 
 
 def _round_html(slots: list[dict], label: str, joined: bool) -> str:
-    shown_round = json.dumps([slots, label, joined], sort_keys=True, default=str)
-    return cached_pages.fragment("round", (shown_round,), lambda: render_to_string(
-        "tournaments/bracket_round.html", {"chunks": _slot_runs(slots, joined), "label": label}))
-
-
-def _slot_runs(slots: list[dict], joined: bool) -> list[str]:
     runs = [slots[i:i + ROUND_CHUNK] for i in range(0, len(slots), ROUND_CHUNK)]
+    shown_runs = [json.dumps([run, joined], sort_keys=True, default=str) for run in runs]
+    # the round is its label and its runs: what each run shows is written once, for its key and the round's
+    return cached_pages.fragment("round", (label, joined, *shown_runs), lambda: render_to_string(
+        "tournaments/bracket_round.html", {"chunks": _slot_runs(runs, shown_runs, joined), "label": label}))
+
+
+def _slot_runs(runs: list[list[dict]], shown_runs: list[str], joined: bool) -> list[str]:
     html = cached_pages.fragments(*[
-        ("round-slots", (json.dumps([run, joined], sort_keys=True, default=str),),
+        ("round-slots", (shown,),
          lambda run=run: render_to_string("tournaments/bracket_slots.html", {"round": run, "joined": joined}))
-        for run in runs])
+        for run, shown in zip(runs, shown_runs, strict=True)])
     return [mark_safe(h) for h in html]  # noqa: S308 (our own render)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from published.tournaments import EventFinishes, Finish, Win
 
-from . import derive, folding
+from . import folding
 
 MAIN_FLIGHTS = ("", "main")  # the event's own table: a single table, or a knock-out's main flight
 
@@ -15,8 +15,7 @@ def event_finishes(tournament_id: int) -> EventFinishes:
     """Places are the event's main table's (the champion first; consolation and last chance are side events,
     whose matches still count as wins in their own brackets). An event is finished once it has its winner; an
     unrated slot's win says so (``rated``); a team event once its table of teams is final."""
-    facts = folding.facts_of(tournament_id)
-    view = derive.derive(facts)
+    facts, view = folding.read_only(tournament_id)  # the derive the event's own followers share
     rows = next((view.flights[f] for f in MAIN_FLIGHTS if f in view.flights), [])
     # a team event is won by a team (its table of teams), once every board is settled: its players' places are
     # their own boards' table

@@ -13,7 +13,7 @@ from django.db import InterfaceError, OperationalError
 
 from eventlog.projections import Projection, StreamFailed
 
-from . import derive, events, folding, ledger, stream
+from . import events, folding, ledger, stream
 from .models import LedgerShare, TournamentLedger
 
 
@@ -42,14 +42,15 @@ class MoneyLedgerProjection(Projection):
 
 def refresh(pk: int) -> int | None:
     """Rewrite one event's ledger and its players' shares; returns the night whose jackpot it plays, if it does."""
-    facts = folding.facts_of(pk)
+    facts = folding.read_only_facts(pk)  # read, never changed: the snapshot as held, not a copy of it
     LedgerShare.objects.filter(tournament_id=pk).delete()
     if not facts.money.recorded:
         TournamentLedger.objects.filter(tournament_id=pk).delete()
         return facts.money.jackpot_of[0] if facts.money.jackpot_of else None
-    jackpots = {j.name: derive.derive(folding.facts_of(j.event_id))
+    facts, view = folding.read_only(pk)  # with the derive the event's other followers share
+    jackpots = {j.name: folding.read_only(j.event_id)[1]
                 for j in facts.money.jackpots.values() if j.event_id is not None}
-    data = ledger.ledger_of(facts, derive.derive(facts), jackpots)
+    data = ledger.ledger_of(facts, view, jackpots)
     TournamentLedger.objects.update_or_create(tournament_id=pk, defaults={"version": facts.version, "ledger": data})
     LedgerShare.objects.bulk_create(
         LedgerShare(tournament_id=pk, player_id=b["player"], share=b["share"], paid=b["paid"],

@@ -100,14 +100,27 @@ class _Run:
             self.facts.clear()
 
     def state(self, pk: int) -> stream.Facts:
+        """The event's facts: read only until the lock is taken (most match events add nothing), then this run's
+        own copy, which its appends are folded into."""
         if pk not in self.facts:
             try:
-                self.facts[pk] = folding.facts_of(pk)  # the snapshot and the rows after it, not the whole stream
+                # the snapshot and the rows after it, not the whole stream
+                self.facts[pk] = folding.facts_of(pk) if self.locked else folding.read_only_facts(pk)
             except (OperationalError, InterfaceError):
                 raise
             except Exception as failure:  # noqa: BLE001 - the tournament's stream is the one to set aside
                 raise StreamFailed(stream.stream_id_of(pk)) from failure
         return self.facts[pk]
+
+    def derived(self, pk: int) -> tuple[stream.Facts, derive.View]:
+        """The event as its stream stands (this run's appends included) and its view, both read only: the derive
+        this process shares with the event's projections (``folding.read_only``)."""
+        try:
+            return folding.read_only(pk)
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception as failure:  # noqa: BLE001 - the tournament's stream is the one to set aside
+            raise StreamFailed(stream.stream_id_of(pk)) from failure
 
     def touch(self, pk: int) -> None:
         self.touched[pk] = None
@@ -165,8 +178,8 @@ class _Run:
         for pk in self.touched:
             if stream.stream_id_of(pk) in self.quarantined:
                 continue
-            facts = self.state(pk)
-            if facts.drawn and (pk in self.consents or decider.needs_advance(facts, derive.derive(facts))):
+            facts, view = self.derived(pk)
+            if facts.drawn and (pk in self.consents or decider.needs_advance(facts, view)):
                 transaction.on_commit(lambda pk=pk: request_advance(pk))
 
 

@@ -11,9 +11,8 @@ from django.db import InterfaceError, OperationalError, connection
 from eventlog.projections import Projection, StreamFailed
 from tournaments.formats.knockout import OpenPlace
 
-from . import decider, event_page, events, stages, stream
+from . import decider, event_page, events, folding, stages, stream
 from .models import Tournament, TournamentSlot, TournamentStanding, TournamentState
-from .selectors import tournament_view
 
 OPEN_PLACE = str(OpenPlace())
 
@@ -46,7 +45,7 @@ class TournamentViewProjection(Projection):
 
 def refresh(tournament: Tournament) -> int:
     """Rewrite one event's rows; return the version of its stream they were derived at."""
-    facts, view = tournament_view(tournament)
+    facts, view = folding.read_only(tournament.pk)  # as the process manager derived it just before, mostly
     pk = tournament.pk
     needs = decider.needs_advance(facts, view)
     TournamentState.objects.update_or_create(tournament_id=pk, defaults={
@@ -116,11 +115,21 @@ def _write_changed(model, tournament_id: int, key: tuple[str, ...], wanted: list
 
 
 def _set_moved(model, moved: tuple[str, ...], rows: list[list[int]]) -> None:
-    """``UPDATE ... FROM`` a table of (id, *moved) values: one statement, on PostgreSQL and SQLite alike."""
+    """``UPDATE ... FROM`` a table of (id, *moved) values: on PostgreSQL one statement of arrays, on SQLite
+    statements of ``VALUES``."""
     table, pk = model._meta.db_table, model._meta.pk.column
     columns = [model._meta.get_field(f).column for f in moved]
     names = ", ".join(f"v{i}" for i in range(len(columns)))
     sets = ", ".join(f"{column} = moved.v{i}" for i, column in enumerate(columns))
+    if connection.vendor == "postgresql":
+        # a column of values as one array each, not one placeholder per value: psycopg parses a statement too long
+        # for its cache again at each call, and a result moves hundreds of a big event's rows
+        arrays = ", ".join(["%s::bigint[]"] * (len(columns) + 1))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS moved(row_id, {names}) "
+                f"WHERE {table}.{pk} = moved.row_id", [list(column) for column in zip(*rows, strict=True)])
+        return
     placeholders = "(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"
     for start in range(0, len(rows), _MOVED_PER_STATEMENT):
         batch = rows[start:start + _MOVED_PER_STATEMENT]
