@@ -85,9 +85,11 @@ class Snapshots(Generic[T]):
         held = self.held(stream_id, copied=copied)
         return held if held is not None else self.shared(stream_id)
 
-    def remember_on_commit(self, stream_id: str, state: T, *, share: bool | None = None) -> None:
+    def remember_on_commit(self, stream_id: str, state: T, *, share: bool | None = None,
+                           copied: bool = True) -> None:
         """Keep ``state`` (and share it, if ``share``; None: when it passes a multiple of ``share_every``) once the
-        transaction under way commits, unless a newer one is held by then. Outside a transaction: at once."""
+        transaction under way commits, unless a newer one is held by then. Outside a transaction: at once.
+        ``copied=False``: a state its caller only reads, kept as it is."""
         if share is None and self.share_every:
             with self._lock:
                 known = self._held.get(stream_id)
@@ -95,7 +97,7 @@ class Snapshots(Generic[T]):
             known = pending if pending is not None and (known is None or pending.version > known.version) else known
             share = known is not None and state.version // self.share_every > known.version // self.share_every
         share = bool(share)
-        if self.copy is not None:
+        if self.copy is not None and copied:
             state = self.copy(state)  # the caller may go on folding its own
         connection = transaction.get_connection()
 

@@ -101,5 +101,6 @@ def _folded(stream_id: str, *, copied: bool) -> Folded | None:
     for row in rows:
         stream.apply(facts, stream.event_of(row), row.version)
     folded = Folded(facts.version, rows[-1].global_position, facts)
-    SNAPSHOTS.remember_on_commit(stream_id, folded, share=True if len(rows) >= SHARE_AFTER else None)
+    # a reader's own copy is copied again to be kept (it may fold it further); a read-only one is kept as it is
+    SNAPSHOTS.remember_on_commit(stream_id, folded, share=True if len(rows) >= SHARE_AFTER else None, copied=copied)
     return folded
