@@ -18,7 +18,7 @@ app.autodiscover_tasks()
 def freeze_what_is_loaded(**_) -> None:
     """Put what a worker's process holds at its start (Django, the apps and their modules: most of its objects, kept
     for good) out of the cyclic garbage collector's reach. A big event's result allocates enough for a full
-    collection every result or two, and each went through all of those objects again: a tenth of a second of CPU
-    on a small machine, as much as the event's tables cost."""
+    collection every result or two, and each went through all of those objects again (about a tenth of a second
+    of CPU on a small machine)."""
     gc.collect()
     gc.freeze()
