@@ -61,6 +61,28 @@ def officials_group():
     return group
 
 
+@pytest.fixture(autouse=True)
+def _nothing_kept_of_rolled_back_rows():
+    """SQLite gives a test the ids and log positions of the rows the test before it rolled back, and the process's
+    caches of pages and snapshots are keyed by them: another test's event would be shown, or judged on. So on
+    SQLite they start empty at each test (PostgreSQL never gives an id or a position twice; a module's built_once
+    puts back its own)."""
+    if "django" in sys.modules:  # not in the pure run, which has no Django
+        from django.conf import settings
+
+        if settings.configured and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+            from django.core.cache import cache
+
+            from games import loading
+            from tournaments import event_page, folding
+
+            cache.clear()
+            event_page._SHOWN_AT.clear()
+            for snapshots in (loading.SNAPSHOTS, folding.SNAPSHOTS, folding.VIEWS):
+                snapshots.forget()
+    yield
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username: str, *, official: bool = False, player: bool = True, club=None):
