@@ -2,11 +2,14 @@
 
 A page names the positions its content was read at (a stream's version, how far the projections have read the log);
 its ETag and the keys of its cached fragments are made of them, so a new event changes both the moment it is
-projected, and nothing has to be invalidated: an old key is simply never asked for again (and expires)."""
+projected, and nothing has to be invalidated: an old key is simply never asked for again (and expires). A viewer who is
+not signed in is sent the page as rendered for all such viewers at those positions, with their own CSRF token put in:
+a crowd of spectators costs a cache read a page, not a render."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable
 
@@ -56,6 +59,49 @@ def conditional(request: HttpRequest, etag: str, render: Callable[[], HttpRespon
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     patch_cache_control(response, private=True, no_cache=True)
     return response
+
+
+def page(request: HttpRequest, positions: tuple, render: Callable[[], HttpResponse], *,
+         query: dict[str, str | None] | None = None) -> HttpResponse:
+    """The page at these positions: :func:`conditional` on its ETag, and for a viewer who is not signed in the page
+    as rendered once for every such viewer (:func:`shared_by_anonymous_viewers`).
+
+    ``query``: the parameters the page reads, each as the page spells what it understood (None: not given). A
+    request whose query string says anything else (another parameter, another spelling of a value) is rendered for
+    itself: the pages kept are the pages there are, not one per string a client can make up."""
+    shared = _as_read(request, query or {})
+    return conditional(request, page_etag(request, *positions),
+                       (lambda: shared_by_anonymous_viewers(request, positions, render)) if shared else render)
+
+
+def _as_read(request: HttpRequest, query: dict[str, str | None]) -> bool:
+    given = dict(request.GET.lists())
+    return given == {name: [value] for name, value in query.items() if value is not None}
+
+
+# what Django's {% csrf_token %} writes: the only part of a page a viewer who is not signed in has of their own
+_CSRF_INPUT = re.compile(rb'(<input type="hidden" name="csrfmiddlewaretoken" value=")[^"]*(">)')
+_CSRF_SLOT = b"\x00csrf\x00"
+
+
+def shared_by_anonymous_viewers(request: HttpRequest, positions: tuple, render: Callable[[], HttpResponse]
+                                ) -> HttpResponse:
+    """For a viewer who is not signed in, the page rendered once per path, query, language and ``positions`` and
+    shared, each viewer's own CSRF token written into its forms (a crowd of spectators costs a cache read each,
+    not a render each); for a signed-in viewer (their name, their links, their match), ``render()``."""
+    user = getattr(request, "user", None)
+    if user is None or user.is_authenticated:
+        return render()
+    key = _key("anonymous-page", (request.path, request.GET.urlencode(), *positions))
+    found = cache.get(key)
+    if found is None:
+        response = render()
+        if response.status_code == 200 and not response.streaming:
+            cache.set(key, (_CSRF_INPUT.sub(rb"\1" + _CSRF_SLOT + rb"\2", response.content), response["Content-Type"]),
+                      FRAGMENT_SECONDS)
+        return response
+    body, content_type = found
+    return HttpResponse(body.replace(_CSRF_SLOT, get_token(request).encode()), content_type=content_type)
 
 
 def _key(name: str, positions: tuple) -> str:

@@ -25,9 +25,11 @@ def rating_list_page(request):
         raise Http404(_("There is no such page."))
     club_id = int(club) if club.isascii() and club.isdigit() else None
     listing = pages.Listing(live.projected_position(), club_id, sort if sort in pages.selectors.SORTS else "rating")
-    etag = cached_pages.page_etag(request, *listing.key)
     shown = str(club_id) if club_id is not None else ""
-    return cached_pages.conditional(request, etag, lambda: _rating_list(request, listing, shown, int(page)))
+    query = {"club": shown or None, "sort": listing.sort if "sort" in request.GET else None,
+             "page": str(int(page)) if "page" in request.GET else None}
+    return cached_pages.page(request, listing.key, lambda: _rating_list(request, listing, shown, int(page)),
+                             query=query)
 
 
 def _rating_list(request, listing: pages.Listing, club: str, page: int):

@@ -32,9 +32,9 @@ def event_page(request, pk: int):
     if not (page.isascii() and page.isdigit() and int(page) >= 1):
         raise Http404(_("There is no such page."))
     shown = (pk, stream_version, position)
-    etag = cached_pages.page_etag(request, *shown)
-    return cached_pages.conditional(request, etag,
-                                    lambda: _event_response(request, tournament, partial, shown, int(page)))
+    query = {"partial": "1" if partial else None, "standings": str(int(page)) if "standings" in request.GET else None}
+    return cached_pages.page(request, shown, lambda: _event_response(request, tournament, partial, shown, int(page)),
+                             query=query)
 
 
 def _event_response(request, tournament: Tournament, partial: bool, shown: tuple, page: int):
@@ -61,8 +61,7 @@ _LIVE_PART = "<!--crawford:live-part-->"
 def event_history(request, pk: int):
     """Every decision of an event, oldest last: the event page shows the latest few."""
     tournament, version, _position = services.visible_as_shown(request.user, pk)
-    etag = cached_pages.page_etag(request, pk, version)
-    return cached_pages.conditional(request, etag, lambda: render(request, "tournaments/event_history.html", {
+    return cached_pages.page(request, (pk, version), lambda: render(request, "tournaments/event_history.html", {
         "t": tournament, "history": selectors.tournament_history(tournament)}))
 
 
