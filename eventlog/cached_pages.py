@@ -24,7 +24,7 @@ from django.utils.translation import get_language
 FRAGMENT_SECONDS = 300
 # how long the others wait for the one request building a part, asking the cache every step
 BUILD_SECONDS = 10
-WAIT_STEP_SECONDS = 0.02
+WAIT_STEP_SECONDS = 0.01
 
 
 def _digest(parts) -> str:
@@ -88,20 +88,29 @@ def shared_by_anonymous_viewers(request: HttpRequest, positions: tuple, render: 
                                 ) -> HttpResponse:
     """For a viewer who is not signed in, the page rendered once per path, query, language and ``positions`` and
     shared, each viewer's own CSRF token written into its forms (a crowd of spectators costs a cache read each,
-    not a render each); for a signed-in viewer (their name, their links, their match), ``render()``."""
+    not a render each; the crowd arriving the moment the page moves on waits for one of them to render it); for a
+    signed-in viewer (their name, their links, their match), ``render()``."""
     user = getattr(request, "user", None)
     if user is None or user.is_authenticated:
         return render()
-    key = _key("anonymous-page", (request.path, request.GET.urlencode(), *positions))
-    found = cache.get(key)
-    if found is None:
+    unshared: list[HttpResponse] = []
+
+    def build() -> tuple[bytes, str]:
         response = render()
-        if response.status_code == 200 and not response.streaming:
-            cache.set(key, (_CSRF_INPUT.sub(rb"\1" + _CSRF_SLOT + rb"\2", response.content), response["Content-Type"]),
-                      FRAGMENT_SECONDS)
-        return response
-    body, content_type = found
+        if response.status_code != 200 or response.streaming:
+            unshared.append(response)
+            raise _NotShared
+        return _CSRF_INPUT.sub(rb"\1" + _CSRF_SLOT + rb"\2", response.content), response["Content-Type"]
+
+    try:
+        body, content_type = fragment("anonymous-page", (request.path, request.GET.urlencode(), *positions), build)
+    except _NotShared:
+        return unshared[0]
     return HttpResponse(body.replace(_CSRF_SLOT, get_token(request).encode()), content_type=content_type)
+
+
+class _NotShared(Exception):
+    """The page rendered is not one to share (not a 200): it goes to its own viewer only."""
 
 
 def _key(name: str, positions: tuple) -> str:
@@ -126,7 +135,7 @@ def fragment(name: str, positions: tuple, build: Callable[[], object]):
         return value
     building = key + ":building"
     if not cache.add(building, 1, BUILD_SECONDS):
-        value = _built_by_another(key)
+        value = _built_by_another(key, building)
         if value is not None:
             return value
     try:
@@ -137,13 +146,15 @@ def fragment(name: str, positions: tuple, build: Callable[[], object]):
     return value
 
 
-def _built_by_another(key: str):
-    """The part another request is building, once it is there; None if it is not there within BUILD_SECONDS
-    (that request failed or died): then this one builds it."""
+def _built_by_another(key: str, building: str):
+    """The part another request is building, once it is there; None if that request stopped without it (it
+    failed: its mark is gone) or it is not there within BUILD_SECONDS (it died): then this one builds it."""
     deadline = time.monotonic() + BUILD_SECONDS
     while time.monotonic() < deadline:
         time.sleep(WAIT_STEP_SECONDS)
-        value = cache.get(key)
-        if value is not None:
-            return value
+        found = cache.get_many([key, building])
+        if found.get(key) is not None:
+            return found[key]
+        if building not in found:
+            return None
     return None

@@ -146,6 +146,23 @@ def test_a_part_another_request_is_building_is_waited_for_not_built_again():
     assert answers == ["built by the other"] and not built
 
 
+def test_a_part_whose_builder_failed_is_built_by_the_next_at_once():
+    import threading
+
+    from django.core.cache import cache
+    from django.utils.translation import get_language
+
+    answers = []
+    key = f"page:event:{get_language()}:{cached_pages._digest((1, 2, 4))}"
+    cache.add(key + ":building", 1, 60)  # another request has started building it
+    waiting = threading.Thread(target=lambda: answers.append(
+        cached_pages.fragment("event", (1, 2, 4), lambda: "built here")))
+    waiting.start()
+    cache.delete(key + ":building")  # and failed: its mark is gone, and no part
+    waiting.join(timeout=cached_pages.BUILD_SECONDS / 2)
+    assert answers == ["built here"]
+
+
 def test_a_big_table_is_paged_and_a_player_is_sent_to_their_own_row(director, monkeypatch, make_user):
     from tournaments import selectors
 

@@ -142,3 +142,22 @@ def test_the_ratings_list_is_shared_too_and_moves_with_a_result(rated, renders):
     projections.run_all()
     after = Client().get("/ratings/").content.decode()
     assert len(renders) == 4 and after.split("<table>")[1] != first.split("<table>")[1]
+
+
+def test_a_page_that_is_not_a_200_goes_to_its_own_viewer_only(rf):
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import HttpResponse
+
+    from eventlog import cached_pages
+
+    rendered = []
+
+    def gone():
+        rendered.append(1)
+        return HttpResponse("gone", status=410)
+
+    for _ in range(2):
+        request = rf.get("/events/9/")
+        request.user = AnonymousUser()
+        assert cached_pages.shared_by_anonymous_viewers(request, (9, 1, 1), gone).status_code == 410
+    assert len(rendered) == 2
