@@ -9,7 +9,9 @@ class Event(models.Model):
     """One immutable fact. ``global_position`` is gap-free in commit order."""
 
     global_position = models.BigIntegerField(_("position in the log"), primary_key=True)
-    stream_id = models.CharField(_("stream"), max_length=64, db_index=True)
+    # no index of its own: the unique (stream_id, version) serves every lookup by stream, and each index is paid
+    # for under the append lock
+    stream_id = models.CharField(_("stream"), max_length=64)
     stream_type = models.CharField(_("stream type"), max_length=32)
     version = models.PositiveIntegerField(_("version"))
     event_type = models.CharField(_("event type"), max_length=64)

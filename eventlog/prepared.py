@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import psycopg
 from django.conf import settings
+from django.db import connections
 from django.db.backends.postgresql.psycopg_any import register_tzloader
 from psycopg.pq import Format
 
@@ -37,16 +38,46 @@ class _PreparingCursor(psycopg.Cursor):
 
 @contextmanager
 def cursor(connection):
-    """A Django cursor on ``connection`` whose statements are prepared (PostgreSQL, when allowed)."""
-    with connection.cursor() as wrapper:
-        if connection.vendor == "postgresql" and settings.DATABASE_PREPARED_READS:
-            client_side, raw = wrapper.cursor, connection.connection
-            if raw.prepare_threshold is None:  # Django's None turns preparing off even when asked for; only
-                raw.prepare_threshold = 5  # server-binding cursors prepare, and Django's own cursors bind on the client
-            server_side = _PreparingCursor(raw)
-            # as Django's create_cursor: a connection made before a change of time zone reads in the new one
-            if raw.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT).timezone != connection.timezone:
-                register_tzloader(connection.timezone, server_side)
-            wrapper.cursor = server_side
-            client_side.close()
-        yield wrapper
+    """A Django cursor on ``connection`` whose statements are prepared (PostgreSQL, when allowed).
+
+    The server-binding cursor is made once per database connection and kept on it: every command sends two or
+    three of these statements, and making a cursor (Django's, then this one in its place) cost more than binding
+    their parameters. A use inside another (a statement sent while a kept cursor's rows are still being read) gets
+    a cursor of its own. Errors, the query log and the execute wrappers are still Django's."""
+    db = connections[connection.alias]  # the thread's own wrapper, read once rather than through the proxy
+    if db.vendor != "postgresql" or not settings.DATABASE_PREPARED_READS:
+        with db.cursor() as wrapper:
+            yield wrapper
+        return
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    raw = db.connection
+    kept = getattr(raw, _KEPT, None)
+    if kept is None or kept.in_use or kept.closed or kept.timezone != db.timezone:
+        server_side = _preparing_cursor(db, raw)
+        if kept is None or not kept.in_use:
+            setattr(raw, _KEPT, server_side)
+    else:
+        server_side = kept
+    server_side.in_use = True
+    try:
+        yield db.make_debug_cursor(server_side) if db.queries_logged else db.make_cursor(server_side)
+    finally:
+        server_side.in_use = False
+        if getattr(raw, _KEPT, None) is not server_side:
+            server_side.close()
+
+
+_KEPT = "_crawford_preparing_cursor"
+
+
+def _preparing_cursor(db, raw) -> _PreparingCursor:
+    if raw.prepare_threshold is None:  # Django's None turns preparing off even when asked for; only
+        raw.prepare_threshold = 5  # server-binding cursors prepare, and Django's own cursors bind on the client
+    server_side = _PreparingCursor(raw)
+    # as Django's create_cursor: a connection made before a change of time zone reads in the new one
+    if raw.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT).timezone != db.timezone:
+        register_tzloader(db.timezone, server_side)
+    server_side.timezone, server_side.in_use = db.timezone, False
+    return server_side

@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db import IntegrityError, connection, connections, router, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, router, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -152,11 +152,12 @@ def append(
     now = timezone.now()
     slot = _receipt.get()
     receipt = None
-    postgresql = connection.vendor == "postgresql"
-    if slot is not None and slot.kept is None and (postgresql or transaction.get_connection().in_atomic_block):
+    db = connections[DEFAULT_DB_ALIAS]  # read once: each use of the proxy looks the thread's wrapper up again
+    postgresql = db.vendor == "postgresql"
+    if slot is not None and slot.kept is None and (postgresql or db.in_atomic_block):
         receipt = receipt_body(events, expected_version + len(events))
     if postgresql:
-        actual, position, kept, hashes = _append_postgresql(stream_id, stream_type, expected_version, events,
+        actual, position, kept, hashes = _append_postgresql(db, stream_id, stream_type, expected_version, events,
                                                             metadata, now, slot if receipt is not None else None,
                                                             receipt)
         rows = None
@@ -172,7 +173,7 @@ def append(
         if not kept:
             raise ReceiptTaken(slot.key)
     if on_commit:
-        transaction.on_commit(on_commit)  # outside a transaction (committed already): now
+        db.on_commit(on_commit)  # outside a transaction (committed already): now
     if rows is not None:
         return rows
     rows = []
@@ -180,7 +181,7 @@ def append(
         row = Event(global_position=position + i, stream_id=stream_id, stream_type=stream_type,
                     version=expected_version + i, event_type=e.event_type, schema_version=e.schema_version,
                     payload=e.payload, metadata=metadata, recorded_at=now, chain=hashes[i - 1])
-        row._state.adding, row._state.db = False, connection.alias  # stored, as a row read back would be
+        row._state.adding, row._state.db = False, db.alias  # stored, as a row read back would be
         rows.append(row)
     return rows
 
@@ -203,7 +204,7 @@ def _contents(stream_id, stream_type, expected, events, metadata, now) -> list[s
             for i, e in enumerate(events, start=1)]
 
 
-def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, slot, receipt) -> tuple:
+def _append_postgresql(db, stream_id, stream_type, expected, events, metadata, now, slot, receipt) -> tuple:
     """(the stream's version before the append, the global position before it, whether the receipt was kept,
     the new events' chain hashes) under the lock, in one statement."""
     # the events as one JSON array of [type, schema version, payload, content digest]: psycopg binds a text at
@@ -214,7 +215,7 @@ def _append_postgresql(stream_id, stream_type, expected, events, metadata, now, 
         APPEND_LOCK, stream_id, stream_type, expected, json.dumps(rows), json.dumps(metadata), now,
         *((slot.actor, slot.key, slot.fingerprint, json.dumps(receipt)) if slot is not None else (None,) * 4),
     ]
-    with prepared.cursor(connection) as cursor:
+    with prepared.cursor(db) as cursor:
         try:
             cursor.execute(_APPEND_CALL, params)
         except IntegrityError as clash:  # a writer that did not take the lock (should not happen)

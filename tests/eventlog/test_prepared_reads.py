@@ -54,3 +54,22 @@ def test_turned_off_nothing_is_prepared(settings, make_user):
     settings.DATABASE_PREPARED_READS = True
     authentication._read(unique, key)
     assert any("turned off" in s for s in prepared_statements())  # the check itself can see one
+
+
+def test_one_server_cursor_is_kept_per_connection_and_a_use_inside_another_gets_its_own():
+    from eventlog import prepared
+
+    with prepared.cursor(connection) as outer:
+        kept = outer.cursor
+        outer.execute("SELECT generate_series(1, 3)")
+        assert outer.fetchone() == (1,)
+        with prepared.cursor(connection) as inner:  # while the outer one's rows are still being read
+            assert inner.cursor is not kept
+            inner.execute("SELECT 'inner'")
+            assert inner.fetchone() == ("inner",)
+        assert inner.cursor.closed and not kept.closed
+        assert outer.fetchall() == [(2,), (3,)]  # the outer rows untouched by the inner statement
+    with prepared.cursor(connection) as again:
+        assert again.cursor is kept
+        again.execute("SELECT 2")
+        assert again.fetchone() == (2,)

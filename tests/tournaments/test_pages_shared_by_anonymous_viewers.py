@@ -6,7 +6,6 @@ import random
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from eventlog import projections
@@ -14,29 +13,13 @@ from players.models import Player
 from ratings import views as rating_views
 from tests.ratings.season import quick_match
 from tests.tournaments.test_event_page_cache import _report_through_the_api, _slot_html
-from tests.tournaments.test_running_events import settle, start
+from tests.tournaments.test_event_page_cache import director, empty_cache, event  # noqa: F401 - the fixtures
+from tests.tournaments.test_running_events import settle
 from tournaments import views
 
 pytestmark = pytest.mark.django_db
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-
-
-@pytest.fixture
-def director(make_user):
-    return make_user("dora", player=False)
-
-
-@pytest.fixture
-def event(director):
-    players = [Player.objects.create(display_name=f"Seed {i}").pk for i in range(1, 5)]
-    t = start(director, players)
-    return t, settle(t)
 
 
 @pytest.fixture
