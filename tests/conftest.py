@@ -77,7 +77,7 @@ def _nothing_kept_of_rolled_back_rows():
             from tournaments import event_page, folding
 
             cache.clear()
-            event_page._SHOWN_AT.clear()
+            event_page.forget_shown()
             for snapshots in (loading.SNAPSHOTS, folding.SNAPSHOTS, folding.VIEWS):
                 snapshots.forget()
     yield

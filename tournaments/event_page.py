@@ -68,6 +68,11 @@ def shown_at(pk: int, stream_version: int, position: int) -> tuple:
     return found
 
 
+def forget_shown() -> None:
+    """Drop what :func:`shown_at` remembers (a database whose ids and positions are given again: SQLite's tests)."""
+    _SHOWN_AT.clear()
+
+
 def live_part(tournament: Tournament, page: int, stream_version: int, showing: tuple) -> tuple[dict, str]:
     """The part's ``page`` of standings at ``showing`` (:func:`shown`) and the latest decisions at the stream's
     version, each built once, both read in one round trip."""

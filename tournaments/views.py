@@ -32,9 +32,11 @@ def event_page(request, pk: int):
     if not (page.isascii() and page.isdigit() and int(page) >= 1):
         raise Http404(_("There is no such page."))
     shown = (pk, stream_version, position)
-    query = {"partial": "1" if partial else None, "standings": str(int(page)) if "standings" in request.GET else None}
-    return cached_pages.page(request, shown, lambda: _event_response(request, tournament, partial, shown, int(page)),
-                             query=query)
+    render = lambda: _event_response(request, tournament, partial, shown, int(page))  # noqa: E731
+    if partial:  # the shared parts joined, already cached as they are: not kept a second time as a page
+        return cached_pages.conditional(request, cached_pages.page_etag(request, *shown), render)
+    query = {"standings": str(int(page)) if "standings" in request.GET else None}
+    return cached_pages.page(request, shown, render, query=query)
 
 
 def _event_response(request, tournament: Tournament, partial: bool, shown: tuple, page: int):
