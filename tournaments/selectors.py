@@ -371,7 +371,7 @@ def _when(seconds: int | None) -> datetime | None:
 
 def ladder_data(tournament: Tournament) -> dict:
     """A ladder's rungs, open challenges (with deadlines) and history, for its page and the API."""
-    facts, view = tournament_view(tournament)
+    facts, view = folding.read_only(tournament.pk)  # read, never changed: the view as held, not a copy
     if facts.format != stream.Format.LADDER:
         raise NotLadder(Reason.NOT_A_LADDER)
     board = view.ladder
@@ -429,7 +429,7 @@ def _move(m, names: dict) -> dict:
 
 def league_data(tournament: Tournament) -> dict:
     """A league's divisions (tables, promotion and relegation zones) and its rounds' deadlines."""
-    facts, view = tournament_view(tournament)
+    facts, view = folding.read_only(tournament.pk)  # read, never changed: the view as held, not a copy
     if facts.format != stream.Format.LEAGUE:
         raise NotLeague(Reason.NOT_A_LEAGUE)
     season = view.league
@@ -487,7 +487,7 @@ def teams_data(tournament: Tournament) -> dict:
     """A team event's teams, its team matches round by round (each board's match and result) and its table of
     teams with the tie-breaks it is ranked by: derived from the fold of its stream, so a board's corrected result
     re-derives the team match and the table."""
-    facts, view = tournament_view(tournament)
+    facts, view = folding.read_only(tournament.pk)  # read, never changed: the view as held, not a copy
     if facts.format not in stream.TEAM_FORMATS:
         raise BadTeam(Reason.NOT_TEAM_EVENT)
     names = display_names(set(facts.entered))
