@@ -16,6 +16,7 @@ from contextlib import contextmanager
 import psycopg
 from django.conf import settings
 from django.db import connections
+from django.utils.connection import ConnectionProxy
 from django.db.backends.postgresql.psycopg_any import register_tzloader
 from psycopg.pq import Format
 
@@ -44,7 +45,8 @@ def cursor(connection):
     three of these statements, and making a cursor (Django's, then this one in its place) cost more than binding
     their parameters. A use inside another (a statement sent while a kept cursor's rows are still being read) gets
     a cursor of its own. Errors, the query log and the execute wrappers are still Django's."""
-    db = connections[connection.alias]  # the thread's own wrapper, read once rather than through the proxy
+    # the thread's own wrapper, read once rather than through the proxy at every use
+    db = connections[connection.alias] if isinstance(connection, ConnectionProxy) else connection
     if db.vendor != "postgresql" or not settings.DATABASE_PREPARED_READS:
         with db.cursor() as wrapper:
             yield wrapper

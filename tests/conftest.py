@@ -99,6 +99,35 @@ def make_user(django_user_model):
     return make
 
 
+class _StoppedTime:
+    """The ``time`` module with its clock stopped at ``at``."""
+
+    def __init__(self, at: float):
+        self._at = at
+
+    def time(self) -> float:
+        return self._at
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
+@pytest.fixture
+def throttle_clock_stopped(monkeypatch):
+    """The rate limiter's clock (and the Retry-After worked out from it) stopped for the test: a test that counts
+    requests up to a limit must not see a minute's window end between two of them (the sliding window's count then
+    rounds the past minute's share down, and one more request passes)."""
+    import limits.storage.memory
+    import limits.storage.redis
+
+    from apikit import printing, throttling
+    from games import imports
+
+    stopped = _StoppedTime(time.time())
+    for module in (limits.storage.memory, limits.storage.redis, throttling, printing, imports):
+        monkeypatch.setattr(module, "time", stopped)
+
+
 @pytest.fixture
 def tasks_in_process():
     """Celery tasks run where they are sent, as in the embedded default (no broker, no worker)."""

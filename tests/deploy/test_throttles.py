@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def rates(settings):
+def rates(settings, throttle_clock_stopped):
     settings.API_THROTTLE_RATES = {"anon": "5/minute", "user": "8/minute"}
     throttling.forget_counts()
     yield settings

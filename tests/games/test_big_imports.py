@@ -98,7 +98,7 @@ def test_another_member_cannot_see_the_job(api, member, make_user):
 
 
 @pytest.mark.django_db
-def test_imports_are_counted_by_their_games_not_their_requests(api, member, settings):
+def test_imports_are_counted_by_their_games_not_their_requests(api, member, settings, throttle_clock_stopped):
     from apikit import throttling
 
     throttling.forget_counts()

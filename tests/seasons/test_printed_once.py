@@ -86,7 +86,8 @@ def test_until_a_worker_has_printed_it_the_reader_is_told_and_nothing_is_printed
 
 
 @pytest.mark.django_db
-def test_a_client_asking_too_often_is_told_when_to_come_back(client, season, settings, in_process):
+def test_a_client_asking_too_often_is_told_when_to_come_back(client, season, settings, in_process,
+                                                             throttle_clock_stopped):
     settings.PDF_THROTTLE_RATE = "3/minute"
     assert [client.get(_url(season)).status_code for _ in range(3)] == [200, 200, 200]
     refused = client.get(_url(season))
