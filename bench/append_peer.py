@@ -13,17 +13,24 @@ connection:
   the previous event's, the insert), on a fresh database ``crawford_bench_append`` migrated as the product is;
 * the peer: eventsourcing's ``PostgresApplicationRecorder.insert_events`` as the library sets it up by default
   (its table locked for the notification id, the library's global position, then the insert), on a fresh database
-  ``crawford_bench_append_peer``, one pooled connection per writer.
+  ``crawford_bench_append_peer``, one pooled connection per writer, the event already encoded: the library's
+  storage layer alone, its leanest path;
+* ``peer_app``: the same library as an application stores an event, ``Application.save`` of an aggregate after
+  one of its methods (the domain event made, mapped and encoded by the library, then the same recorder), on
+  ``crawford_bench_append_peer_app``: what Crawford's ``store.append`` is beside it (a typed event in, its JSON
+  and the stored row out).
 
-Both logs are seeded first (``--seed`` events each, on 200 streams) and analysed, as a site's log is never empty:
+The logs are seeded first (``--seed`` events each, on 200 streams) and analysed, as a site's log is never empty:
 on an empty table a connection may keep a plan made for it (seen here: some fresh runs' single writer at 400
-appends/s instead of 1,000). The two take turns of ``--slice`` seconds (0.5) until each has had ``--seconds``, so
-both meet the machine's same minutes. Prints appends/s, p50 and p99 latency of each, the load average, and Crawford / peer.
+appends/s instead of 1,000). The three take turns of ``--slice`` seconds (0.5) until each has had ``--seconds``, so
+all meet the machine's same minutes. Prints appends/s, p50 and p99 latency of each, the load average, and
+Crawford / peer beside each of the two.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -39,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from bench.common import code_version, percentile, recreate_database  # noqa: E402
 
 PAYLOAD = {"player": 0, "dice": [3, 5], "source": "server"}
-KINDS = ("crawford", "peer")
+KINDS = ("crawford", "peer", "peer_app")
 
 
 def main() -> int:
@@ -59,9 +66,9 @@ def main() -> int:
         raise SystemExit('the peer is not installed: .venv/bin/pip install -e ".[bench]"') from None
 
     url = urlparse(args.database_url)
-    peer_name = args.database_name + "_peer"
-    recreate_database(url, args.database_name)
-    recreate_database(url, peer_name)
+    peer_name, app_name = args.database_name + "_peer", args.database_name + "_peer_app"
+    for name in (args.database_name, peer_name, app_name):
+        recreate_database(url, name)
     os.environ.update(DATABASE_URL=urlunparse(url._replace(path="/" + args.database_name)), DEBUG="0",
                       SECRET_KEY="bench-append-" + uuid.uuid4().hex, DJANGO_SETTINGS_MODULE="deploy.settings",
                       LOG_LEVEL="WARNING")
@@ -81,8 +88,9 @@ def main() -> int:
                                   pool_size=max(args.writers), max_overflow=0)
     recorder = PostgresApplicationRecorder(datastore)
     recorder.create_table()
-    _seed(args.seed, store, recorder, StoredEvent, datastore)
-    pool = [_Writer(store, recorder, StoredEvent) for _ in range(max(args.writers))]
+    app = _application(url, app_name, max(args.writers))
+    _seed(args.seed, store, recorder, StoredEvent, datastore, app)
+    pool = [_Writer(store, recorder, StoredEvent, app) for _ in range(max(args.writers))]
 
     print(f"PostgreSQL {url.hostname}:{url.port or 5432}; {code_version()}; eventsourcing "
           f"{_version('eventsourcing')}; {args.seconds:g} s of appends a side per writer count, in turns of "
@@ -100,19 +108,37 @@ def main() -> int:
                   f"{f['p99']:>7.2f}  {load}", flush=True)
     for writers in args.writers:
         print(f"Crawford / peer at {writers} writer{'s' if writers > 1 else ''} (appends/s): "
-              f"{rates['crawford', writers] / rates['peer', writers]:.2f}")
+              f"{rates['crawford', writers] / rates['peer', writers]:.2f} beside its recorder, "
+              f"{rates['crawford', writers] / rates['peer_app', writers]:.2f} beside its application")
     datastore.close()
+    app.close()
     return 0
 
 
-def _seed(count: int, store, recorder, stored_event, datastore) -> None:
+def _application(url, name: str, writers: int):
+    """An eventsourcing application on its own database, with the library's PostgreSQL persistence and a pool of
+    one connection per writer."""
+    from eventsourcing.application import Application
+
+    return Application(env={
+        "PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": name,
+        "POSTGRES_HOST": url.hostname or "127.0.0.1", "POSTGRES_PORT": str(url.port or 5432),
+        "POSTGRES_USER": url.username or "postgres", "POSTGRES_PASSWORD": url.password or "",
+        "POSTGRES_POOL_SIZE": str(writers), "POSTGRES_MAX_OVERFLOW": "0", "CREATE_TABLE": "true"})
+
+
+def _seed(count: int, store, recorder, stored_event, datastore, app) -> None:
     """Both logs as a site's is, never empty: ``count`` events each on 200 streams, the tables analysed, so that
     neither side's statements are planned for an empty table (a plan made then is kept by the connection)."""
     from django.db import connection
 
-    seeders = [_Writer(store, recorder, stored_event) for _ in range(200)]
+    seeders = [_Writer(store, recorder, stored_event, app) for _ in range(200)]
     for i in range(count):
         seeders[i % len(seeders)].crawford()
+    for seeder in seeders:  # each aggregate's share of the events, saved at once
+        for _ in range(count // len(seeders)):
+            seeder.match.roll(**PAYLOAD)
+        app.save(seeder.match)
     batch = [stored_event(originator_id=uuid.uuid4(), originator_version=v, topic="bench:DiceRolled",
                           state=json.dumps(PAYLOAD).encode()) for _ in range(200) for v in range(1, count // 200 + 1)]
     for i in range(0, len(batch), 1000):
@@ -122,16 +148,20 @@ def _seed(count: int, store, recorder, stored_event, datastore) -> None:
     connection.close()
     with datastore.get_connection() as peer, peer.cursor() as cursor:
         cursor.execute("ANALYZE stored_events")
+    with app.recorder.datastore.get_connection() as peer, peer.cursor() as cursor:
+        cursor.execute("ANALYZE")
 
 
 class _Writer:
     """One writer's two streams, one on each side, and their next versions."""
 
-    def __init__(self, store, recorder, stored_event):
-        self.store, self.recorder, self.stored_event = store, recorder, stored_event
+    def __init__(self, store, recorder, stored_event, app):
+        self.store, self.recorder, self.stored_event, self.app = store, recorder, stored_event, app
         self.stream, self.version = f"bench-append-{uuid.uuid4().hex}", 0
         self.originator, self.peer_version = uuid.uuid4(), 0
         self.state = json.dumps(PAYLOAD).encode()
+        self.match = _match_class()()
+        app.save(self.match)
 
     def crawford(self) -> None:
         self.store.append(stream_id=self.stream, stream_type="bench", expected_version=self.version,
@@ -143,6 +173,25 @@ class _Writer:
         self.recorder.insert_events([self.stored_event(
             originator_id=self.originator, originator_version=self.peer_version, topic="bench:DiceRolled",
             state=self.state)])
+
+    def peer_app(self) -> None:
+        self.match.roll(**PAYLOAD)
+        self.app.save(self.match)
+
+
+@functools.cache
+def _match_class():
+    from eventsourcing.domain import Aggregate, event
+
+    class Match(Aggregate):
+        """A match whose only event is a roll, with the same payload as Crawford's."""
+
+        @event("DiceRolled")
+        def roll(self, player: int, dice: list, source: str) -> None:
+            pass
+
+    return Match
+
 
 
 def _turns(writers: list[_Writer], seconds: float, slice_seconds: float) -> dict:
