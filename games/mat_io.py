@@ -6,16 +6,14 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 
 from eventlog import store
-from eventlog.models import Event
 from games.engine import errors as engine_errors
 from games.engine.matfile import read_mat, write_mat
 from players import authority
 from players.models import Player
 
-from . import limits, streams
+from . import limits, registrations, streams
 from .creation import checked_registration, open_stream
 from .errors import BadCommand, Reason
 from .streams import DiceSource, MatchRecord
@@ -55,10 +53,7 @@ def match_import_mat(
     with transaction.atomic():
         store.lock_log()  # no second import of the same record can slip in between the check and the append
         # a voided import (a file declined, a mistake undone) counted nothing: its record may be imported again
-        voided = Event.objects.filter(stream_id=OuterRef("stream_id"), event_type=streams.VOIDED)
-        earlier = (Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
-                                        payload__import_fingerprint=fingerprint)
-                   .exclude(Exists(voided)).values_list("stream_id", flat=True).first())
+        earlier = registrations.imported_as(fingerprint).values_list("stream_id", flat=True).first()
         if earlier is not None:
             raise BadCommand(Reason.ALREADY_IMPORTED, match=earlier)
         record = open_stream(actor, player0, player1, registration, engine_events, import_warnings=warnings,

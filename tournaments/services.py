@@ -23,10 +23,9 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from eventlog import live, store
-from eventlog.models import Event
 from eventlog.store import NewEvent
 from eventlog.tasks import wake_projections
-from games import streams
+from games import registrations
 from games.creation import match_create
 from games.director import match_close, match_set_published, match_set_result, match_void
 from games.errors import BadCommand
@@ -191,9 +190,7 @@ def tournament_publish(*, actor, tournament: Tournament, published: bool) -> Tou
         locked.published = published
         locked.save(update_fields=["published"])
         # every match registered in the event, from the log itself (the process manager's and those added by hand)
-        ids = Event.objects.filter(stream_type=streams.STREAM_TYPE, event_type=streams.REGISTERED,
-                                   payload__tournament_id=locked.pk).order_by("global_position")
-        for match_id in ids.values_list("stream_id", flat=True):
+        for match_id in registrations.in_event(locked.pk).values_list("stream_id", flat=True):
             match_set_published(stream_id=match_id, published=published, actor=actor)
     tournament.published = published
     return locked
