@@ -119,7 +119,8 @@ def test_the_event_imports_refusals_fail_the_job_with_their_reason_and_store_not
 
 
 @pytest.mark.django_db
-def test_an_event_import_is_counted_by_its_games_with_the_members_own(api, director, hidden_event, pair, settings):
+def test_an_event_import_is_counted_by_its_games_with_the_members_own(api, director, hidden_event, pair, settings,
+                                                                    throttle_clock_stopped):
     from apikit import throttling
 
     throttling.forget_counts()
