@@ -669,11 +669,15 @@ _HANDLERS = {
 
 
 def swiss_round_to_repair(facts: State, view: derive.View) -> int | None:
-    """The last Swiss round, when a correction came after its pairing and none of its matches has begun."""
+    """The last Swiss round, when a correction came after its pairing, none of its matches has begun and the rounds
+    before it are played out: a round reopened meanwhile (a match voided) is repaired from once it is finished
+    again, as the round after it would be paired then."""
     if facts.format != Format.SWISS or not facts.rounds or facts.corrected_at <= facts.round_paired_at[-1]:
         return None
     last = len(facts.rounds)
-    return None if round_has_begun(facts, view, last) else last
+    if round_has_begun(facts, view, last) or any(s.status not in SETTLED for s in view.slots if s.round < last):
+        return None
+    return last
 
 
 def team_rounds_to_record(facts: State, view: derive.View) -> list:

@@ -198,6 +198,32 @@ def test_swiss_pairs_rounds_automatically_without_rematches(director):
     assert data["winner"] == data["standings"][0]["player_id"]
 
 
+def test_a_swiss_correction_while_an_earlier_round_is_reopened_repairs_the_last_round_once_it_is_played_again(
+        director):
+    p = [Player.objects.create(display_name=f"S{i}").pk for i in range(4)]
+    t = start(director, p, fmt="swiss", rounds=3)
+    for round_no in (1, 2):  # the lower id wins every match: r1 p0-p2, p1-p3; r2 p0-p1, p2-p3
+        settle(t)
+        data = settle(t)
+        for s in [s for s in data["slots"] if s["round"] == round_no]:
+            report(t, director, data, s["key"], min(s["players"]))
+    settle(t)
+    data = settle(t)
+    third = {s["key"]: s["match_id"] for s in data["slots"] if s["round"] == 3}
+    assert len(third) == 2 and all(third.values())
+    cmd(t, director, type="void_match", slot="swiss:r2:t1", reason="wrong dice")  # round 2 reopened
+    settle(t)
+    cmd(t, director, type="correct_result", slot="swiss:r1:t1", winner=p[2], score=[7, 0], reason="scoresheet")
+    data = settle(t)  # round 3 cannot be paired again before round 2 is: it stands meanwhile
+    assert {s["key"]: s["match_id"] for s in data["slots"] if s["round"] == 3} == third
+    report(t, director, data, "swiss:r2:t1", p[0])
+    settle(t)
+    data = settle(t)  # now repaired from the corrected table: p2 two wins, p0 and p1 one, p3 none
+    repaired = [s for s in data["slots"] if s["round"] == 3]
+    assert {frozenset(s["players"]) for s in repaired} == {frozenset((p[2], p[1])), frozenset((p[0], p[3]))}
+    assert all(s["match_id"] and s["match_id"] not in third.values() for s in repaired)
+
+
 def test_round_robin_with_a_withdrawal_forfeits_the_rest(director):
     players = [Player.objects.create(display_name=f"R{i}").pk for i in range(5)]
     t = start(director, players, fmt="round_robin", tiebreaks=["points_diff"])
