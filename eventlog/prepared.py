@@ -16,8 +16,8 @@ from contextlib import contextmanager
 import psycopg
 from django.conf import settings
 from django.db import connections
-from django.utils.connection import ConnectionProxy
 from django.db.backends.postgresql.psycopg_any import register_tzloader
+from django.utils.connection import ConnectionProxy
 from psycopg.pq import Format
 
 _TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid

@@ -670,8 +670,8 @@ _HANDLERS = {
 
 def swiss_round_to_repair(facts: State, view: derive.View) -> int | None:
     """The last Swiss round, when a correction came after its pairing, none of its matches has begun and the rounds
-    before it are played out: a round reopened meanwhile (a match voided) is repaired from once it is finished
-    again, as the round after it would be paired then."""
+    before it are played out: an earlier round reopened meanwhile (a match voided) holds the repair back until it
+    is finished again, as it would hold back the pairing of a next round."""
     if facts.format != Format.SWISS or not facts.rounds or facts.corrected_at <= facts.round_paired_at[-1]:
         return None
     last = len(facts.rounds)
