@@ -297,7 +297,7 @@ def next_swiss_round(facts: State, view: derive.View, round_no: int | None = Non
     round_no = round_no or len(facts.rounds) + 1
     if round_no > facts.config.get("rounds", 0):
         raise AllRoundsPaired(Reason.ALL_ROUNDS_PAIRED)
-    if any(s.status not in SETTLED for s in view.slots if s.round < round_no):
+    if not _played_out_before(view, round_no):
         raise RoundNotFinished(Reason.ROUND_NOT_FINISHED, round=round_no - 1)
     history = derive.swiss_history(facts, {s.key: s.result for s in view.slots if s.result})[: round_no - 1]
     seeded = set(facts.seeds)  # a set: a big field's thousand entries each looked up in its thousand seeds
@@ -675,9 +675,12 @@ def swiss_round_to_repair(facts: State, view: derive.View) -> int | None:
     if facts.format != Format.SWISS or not facts.rounds or facts.corrected_at <= facts.round_paired_at[-1]:
         return None
     last = len(facts.rounds)
-    if round_has_begun(facts, view, last) or any(s.status not in SETTLED for s in view.slots if s.round < last):
-        return None
-    return last
+    return None if round_has_begun(facts, view, last) or not _played_out_before(view, last) else last
+
+
+def _played_out_before(view: derive.View, round_no: int) -> bool:
+    """Every slot of the rounds before ``round_no`` settled: what a Swiss round is paired from."""
+    return all(s.status in SETTLED for s in view.slots if s.round < round_no)
 
 
 def team_rounds_to_record(facts: State, view: derive.View) -> list:
@@ -700,4 +703,4 @@ def needs_advance(facts: State, view: derive.View) -> bool:
         len(facts.rounds) < facts.config.get("rounds", 0) and all(s.status in SETTLED for s in view.slots))
     return bool(view.to_create or view.to_close or [f for f in view.flagged if not f["started"]] or pending_swiss
                 or team_rounds_to_record(facts, view)
-                or (facts.format == Format.SWISS and facts.corrected_at > (facts.round_paired_at or [0])[-1]))
+                or swiss_round_to_repair(facts, view) is not None)

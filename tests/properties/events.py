@@ -199,10 +199,7 @@ def merge_players(kept: int, dup: int) -> None:
 
 
 def pending_work() -> list:
-    """What the process manager still has to do (matches to create, to close, wrong pairings to replace).
-
-    Not ``needs_advance`` alone: after a Swiss correction whose next round has begun, it stays set for the
-    sweep although nothing can be done."""
+    """What the process manager still has to do (matches to create, to close, wrong pairings to replace)."""
     out = []
     for t in Tournament.objects.all():
         _, view = services.tournament_view(t)

@@ -216,12 +216,17 @@ def test_a_swiss_correction_while_an_earlier_round_is_reopened_repairs_the_last_
     cmd(t, director, type="correct_result", slot="swiss:r1:t1", winner=p[2], score=[7, 0], reason="scoresheet")
     data = settle(t)  # round 3 cannot be paired again before round 2 is: it stands meanwhile
     assert {s["key"]: s["match_id"] for s in data["slots"] if s["round"] == 3} == third
+    assert not TournamentState.objects.get(tournament_id=t.pk).needs_advance  # nor does the sweep keep trying
     report(t, director, data, "swiss:r2:t1", p[0])
     settle(t)
     data = settle(t)  # now repaired from the corrected table: p2 two wins, p0 and p1 one, p3 none
     repaired = [s for s in data["slots"] if s["round"] == 3]
     assert {frozenset(s["players"]) for s in repaired} == {frozenset((p[2], p[1])), frozenset((p[0], p[3]))}
     assert all(s["match_id"] and s["match_id"] not in third.values() for s in repaired)
+    match_command(actor=director, stream_id=repaired[0]["match_id"], command=RollDice(), expected_version=2)
+    cmd(t, director, type="correct_result", slot="swiss:r1:t2", winner=p[3], score=[7, 0], reason="scoresheet")
+    settle(t)  # a correction once the last round has begun: nothing to repair, and nothing left for the sweep
+    assert not TournamentState.objects.get(tournament_id=t.pk).needs_advance
 
 
 def test_round_robin_with_a_withdrawal_forfeits_the_rest(director):
