@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
-import time
 
 from django.conf import settings
 from django.http import HttpResponse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from .throttling import _rate, limiter
-
-log = logging.getLogger(__name__)
+from .throttling import spend
 
 COME_BACK_SECONDS = 3
 
@@ -35,14 +31,10 @@ def throttled(request, scope: str) -> HttpResponse | None:
     """A 429 answer with ``Retry-After`` once this client has asked for ``scope`` too often; None to go on."""
     user = getattr(request, "user", None)
     who = f"user-{user.pk}" if user is not None and user.is_authenticated else request.META.get("REMOTE_ADDR", "?")
-    item = _rate(settings.PDF_THROTTLE_RATE)
-    try:
-        if limiter().hit(item, f"pdf-{scope}", who):
-            return None
-        retry = max(1, int(limiter().get_window_stats(item, f"pdf-{scope}", who).reset_time - time.time()))
-    except Exception as storage_down:  # noqa: BLE001 - a throttle must never take a page down with Redis
-        log.warning("PDF throttle skipped: %s", storage_down)
+    wait = spend(settings.PDF_THROTTLE_RATE, f"pdf-{scope}", who, what="PDF throttle")
+    if wait is None:
         return None
+    retry = max(1, int(wait))
     answer = HttpResponse(_("Too many printed pages asked for; try again in a minute.") + "\n", status=429,
                           content_type="text/plain; charset=utf-8")
     answer["Retry-After"] = str(retry)

@@ -57,19 +57,26 @@ class _Throttle(BaseThrottle):
         rate, who = settings.API_THROTTLE_RATES.get(self.scope), self.who(request)
         if not rate or who is None:
             return True
-        item = _rate(rate)
-        try:
-            if limiter().hit(item, self.scope, who):
-                return True
-            self._retry_at = limiter().get_window_stats(item, self.scope, who).reset_time
-        except Exception as storage_down:  # noqa: BLE001 - a throttle must never take the API down with Redis
-            log.warning("throttle skipped: %s", storage_down)
-            return True
-        return False
+        self._wait = spend(rate, self.scope, who, what="throttle")
+        return self._wait is None
 
     def wait(self) -> float:
         """Seconds until the next request would be counted in (the answer's Retry-After)."""
-        return max(0.0, self._retry_at - time.time())
+        return max(0.0, self._wait)
+
+
+def spend(rate: str, scope: str, who: str, *, cost: int = 1, what: str) -> float | None:
+    """Count ``cost`` against ``who``'s budget in ``scope`` at ``rate``: None while within it, else the seconds
+    until it would be counted in. None too when the counts' storage is down (logged, as "``what`` skipped"): a
+    throttle never takes a page or the API down with Redis."""
+    item = _rate(rate)
+    try:
+        if limiter().hit(item, scope, who, cost=cost):
+            return None
+        return limiter().get_window_stats(item, scope, who).reset_time - time.time()
+    except Exception as storage_down:  # noqa: BLE001 - see above
+        log.warning("%s skipped: %s", what, storage_down)
+        return None
 
 
 class AnonymousThrottle(_Throttle):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -122,18 +121,14 @@ def is_big(text: str) -> bool:
 
 def charge(*, user, games: int) -> None:
     """Count the record's games against the member's hourly budget; :class:`ImportBudgetSpent` past it."""
-    from apikit.throttling import _rate, limiter
+    from apikit.throttling import _rate, spend
 
-    item = _rate(settings.IMPORT_GAMES_RATE)
-    cost = max(1, games)
-    try:
-        if limiter().hit(item, "import-games", str(user.pk), cost=cost):
-            return
-        retry = max(1, int(limiter().get_window_stats(item, "import-games", str(user.pk)).reset_time - time.time()))
-    except Exception as storage_down:  # noqa: BLE001 - a throttle must never take the API down with Redis
-        log.warning("import budget skipped: %s", storage_down)
+    wait = spend(settings.IMPORT_GAMES_RATE, "import-games", str(user.pk), cost=max(1, games), what="import budget")
+    if wait is None:
         return
-    raise ImportBudgetSpent(Reason.IMPORT_BUDGET, n=item.amount, games=games, s=retry, retry_after=retry)
+    retry = max(1, int(wait))
+    raise ImportBudgetSpent(Reason.IMPORT_BUDGET, n=_rate(settings.IMPORT_GAMES_RATE).amount, games=games, s=retry,
+                            retry_after=retry)
 
 
 def import_submit(*, user, text: str, player0_id: int | None, player1_id: int | None,

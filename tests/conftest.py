@@ -120,11 +120,10 @@ def throttle_clock_stopped(monkeypatch):
     import limits.storage.memory
     import limits.storage.redis
 
-    from apikit import printing, throttling
-    from games import imports
+    from apikit import throttling
 
     stopped = _StoppedTime(time.time())
-    for module in (limits.storage.memory, limits.storage.redis, throttling, printing, imports):
+    for module in (limits.storage.memory, limits.storage.redis, throttling):
         monkeypatch.setattr(module, "time", stopped)
 
 
