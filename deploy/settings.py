@@ -254,6 +254,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # apikit.ids: a path's row id, a bigint
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 0,
+                                        "maximum": 2**63 - 1}},
     # drf-spectacular's own hook first (enum names), then every operation's refusals: the Error body
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "deploy.openapi.declare_refusals"],
     # a match's and an event's correct_result bodies share their one-value "type": one enum, named

@@ -14,6 +14,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analysis import pages as analysis_pages
+from apikit import ids  # noqa: F401 - the <id:…> converter
 from analysis.api import EventAnalysisView
 from players import api as players_api
 from players import views as players_views
@@ -36,17 +37,17 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("ratings.urls")),
     path("api/players/me/", players_api.MyPlayer.as_view(), name="my-player"),
-    path("api/players/<int:player_id>/records/", records_api.PlayerRecords.as_view(), name="player-records"),
-    path("api/players/<int:player_id>/opponents/", records_api.PlayerOpponents.as_view(), name="player-opponents"),
-    path("api/players/<int:player_id>/best-results/", records_api.PlayerBestResults.as_view(),
+    path("api/players/<id:player_id>/records/", records_api.PlayerRecords.as_view(), name="player-records"),
+    path("api/players/<id:player_id>/opponents/", records_api.PlayerOpponents.as_view(), name="player-opponents"),
+    path("api/players/<id:player_id>/best-results/", records_api.PlayerBestResults.as_view(),
          name="player-best-results"),
-    path("api/players/<int:player_id>/head-to-head/<int:opponent_id>/", records_api.HeadToHead.as_view(),
+    path("api/players/<id:player_id>/head-to-head/<id:opponent_id>/", records_api.HeadToHead.as_view(),
          name="head-to-head"),
     path("api/", include("tournaments.urls")),
     path("api/", include("analysis.urls")),
     path("api/", include("seasons.urls")),
     # analysis knows no events: the composition root hands it the event's visibility rule (a hidden one is 404)
-    path("api/tournaments/<int:pk>/analysis/", EventAnalysisView.as_view(event_or_404=visible_or_404),
+    path("api/tournaments/<id:pk>/analysis/", EventAnalysisView.as_view(event_or_404=visible_or_404),
          name="event-analysis"),
     path("ratings/formula/", ratings_views.formula_page, name="rating-formula"),
     path("ratings/", ratings_views.rating_list_page, name="rating-list-page"),
@@ -62,9 +63,9 @@ urlpatterns = [
     # the scripts' strings in the reader's language (the djangojs catalogue), served as a script file
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("tournaments.urls_pages")),
-    path("players/<int:pk>/", player_page.player_page, name="player-page"),
-    path("players/<int:pk>/fair-play/", analysis_pages.fair_play_page, name="player-fair-play-page"),
-    path("players/<int:pk>/vs/<int:other>/", player_page.head_to_head_page, name="head-to-head-page"),
+    path("players/<id:pk>/", player_page.player_page, name="player-page"),
+    path("players/<id:pk>/fair-play/", analysis_pages.fair_play_page, name="player-fair-play-page"),
+    path("players/<id:pk>/vs/<id:other>/", player_page.head_to_head_page, name="head-to-head-page"),
     path("", include("games.urls")),
 ]
 

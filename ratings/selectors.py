@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+from apikit import ids
 from players import authority
 from players.models import Player
 from players.selectors import display_names
@@ -18,8 +19,8 @@ SORTS = {"rating": "-rating", "experience": "-experience", "matches": "-matches"
 def rating_list(*, club_id: int | None = None, sort: str = "rating") -> list[dict]:
     """Active players (at least one rated match), with experience and the provisional flag."""
     players = Player.objects.all()
-    if club_id is not None:
-        players = players.filter(club_id=club_id)
+    if club_id is not None:  # a number past any row's id names no club (and SQLite could not bind it)
+        players = players.filter(club_id=club_id) if ids.is_id(club_id) else players.none()
     names = dict(players.values_list("pk", "display_name"))
     rows = [
         {

@@ -1,8 +1,10 @@
 from django.urls import path
 
+from apikit import ids  # noqa: F401 - the <id:…> converter
+
 from . import api
 
 urlpatterns = [
     path("ratings/", api.RatingList.as_view(), name="rating-list"),
-    path("players/<int:player_id>/ratings/", api.PlayerRatingHistory.as_view(), name="player-ratings"),
+    path("players/<id:player_id>/ratings/", api.PlayerRatingHistory.as_view(), name="player-ratings"),
 ]

@@ -1,9 +1,11 @@
 from django.urls import path
 
+from apikit import ids  # noqa: F401 - the <id:…> converter
+
 from . import api
 
 urlpatterns = [
     path("seasons/", api.SeasonListOpen.as_view(), name="season-list"),
-    path("seasons/<int:pk>/", api.SeasonDetail.as_view(), name="season-detail"),
-    path("seasons/<int:pk>/commands/", api.SeasonCommands.as_view(), name="season-commands"),
+    path("seasons/<id:pk>/", api.SeasonDetail.as_view(), name="season-detail"),
+    path("seasons/<id:pk>/commands/", api.SeasonCommands.as_view(), name="season-commands"),
 ]

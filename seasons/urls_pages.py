@@ -1,10 +1,12 @@
 from django.urls import path
 
+from apikit import ids  # noqa: F401 - the <id:…> converter
+
 from . import views
 
 urlpatterns = [
     path("seasons/", views.season_list_page, name="season-list-page"),
     path("seasons/rules/", views.rules_page, name="season-rules"),
-    path("seasons/<int:pk>/", views.season_page, name="season-page"),
-    path("seasons/<int:pk>/table.pdf", views.season_table_pdf, name="season-table-pdf"),
+    path("seasons/<id:pk>/", views.season_page, name="season-page"),
+    path("seasons/<id:pk>/table.pdf", views.season_table_pdf, name="season-table-pdf"),
 ]

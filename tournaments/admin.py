@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
+from apikit import ids  # noqa: F401 - the <id:…> converter
 from apikit.refusals import refusal_text
 from eventlog.store import ConcurrencyError
 from players import authority
@@ -155,7 +156,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def get_urls(self):
         # the director's console is the one place an event is run; the admin's old address leads there
         run = RedirectView.as_view(pattern_name="event-console")
-        return [path("<int:pk>/run/", run, name="tournaments_tournament_run")] + super().get_urls()
+        return [path("<id:pk>/run/", run, name="tournaments_tournament_run")] + super().get_urls()
 
     def _command(self, request, tournament, command) -> bool:
         try:

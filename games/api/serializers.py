@@ -11,6 +11,7 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from apikit import ids
 from apikit.serializers import ErrorSerializer
 
 from games import limits
@@ -87,12 +88,13 @@ class FinalScore(_Pair):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    player0 = serializers.IntegerField(help_text="Player id of the first player")
-    player1 = serializers.IntegerField(help_text="Player id of the second player")
-    partner0 = serializers.IntegerField(required=False, allow_null=True, default=None,
+    player0 = serializers.IntegerField(min_value=1, max_value=ids.MAX_ID, help_text="Player id of the first player")
+    player1 = serializers.IntegerField(min_value=1, max_value=ids.MAX_ID, help_text="Player id of the second player")
+    partner0 = serializers.IntegerField(min_value=1, max_value=ids.MAX_ID, required=False, allow_null=True,
+                                        default=None,
                                         help_text="a consultation match: player0's partner (give both partners)")
-    partner1 = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                        help_text="a consultation match: player1's partner; never rated")
+    partner1 = serializers.IntegerField(min_value=1, max_value=ids.MAX_ID, required=False, allow_null=True,
+                                        default=None, help_text="a consultation match: player1's partner; never rated")
     length = serializers.IntegerField(
         min_value=0, max_value=limits.MAX_MATCH_LENGTH,
         help_text=f"Match length (odd, at most {limits.MAX_MATCH_LENGTH}: gnubg's Match ID holds 15 bits), "
@@ -419,8 +421,8 @@ CommandSerializer = PolymorphicProxySerializer(
 class MatchImportSerializer(serializers.Serializer):
     file = serializers.FileField(required=False)
     text = LongText(required=False, trim_whitespace=False)
-    player0 = serializers.IntegerField(required=False)
-    player1 = serializers.IntegerField(required=False)
+    player0 = serializers.IntegerField(min_value=1, max_value=ids.MAX_ID, required=False)
+    player1 = serializers.IntegerField(min_value=1, max_value=ids.MAX_ID, required=False)
 
     def validate(self, attrs):
         return _casual(self, attrs)

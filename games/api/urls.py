@@ -1,5 +1,7 @@
 from django.urls import path
 
+from apikit import ids  # noqa: F401 - the <id:…> converter
+
 from . import chouettes, online, views
 
 urlpatterns = [
@@ -7,12 +9,12 @@ urlpatterns = [
     path("chouettes/<str:stream_id>/", chouettes.ChouetteDetail.as_view(), name="chouette-detail"),
     path("chouettes/<str:stream_id>/commands/", chouettes.ChouetteCommands.as_view(), name="chouette-commands"),
     path("challenges/", online.Challenges.as_view(), name="challenges"),
-    path("challenges/<int:pk>/accept/", online.ChallengeAccept.as_view(), name="challenge-accept"),
-    path("challenges/<int:pk>/decline/", online.ChallengeDecline.as_view(), name="challenge-decline"),
+    path("challenges/<id:pk>/accept/", online.ChallengeAccept.as_view(), name="challenge-accept"),
+    path("challenges/<id:pk>/decline/", online.ChallengeDecline.as_view(), name="challenge-decline"),
     path("matches/", views.MatchListCreate.as_view(), name="match-list"),
     path("matches/import/", views.MatchImport.as_view(), name="match-import"),
-    path("imports/<int:pk>/", views.ImportJobView.as_view(), name="import-job"),
-    path("exports/<int:pk>/", views.ExportJobView.as_view(), name="export-job"),
+    path("imports/<id:pk>/", views.ImportJobView.as_view(), name="import-job"),
+    path("exports/<id:pk>/", views.ExportJobView.as_view(), name="export-job"),
     path("matches/<str:stream_id>/", views.MatchDetail.as_view(), name="match-detail"),
     path("matches/<str:stream_id>/commands/", views.MatchCommands.as_view(), name="match-commands"),
     path("matches/<str:stream_id>/events/", views.MatchEvents.as_view(), name="match-events"),

@@ -5,7 +5,7 @@ import psycopg
 import pytest
 from django.db import connections
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("postgres")]  # PostgreSQL's connections
 
 
 @pytest.fixture

@@ -29,6 +29,46 @@ print("PROBE" + json.dumps({
 }))
 """
 
+# Ids past what a row can hold (a bigint), asked for on every route that names a row by its id and in the queries
+# and bodies that take one: SQLite cannot bind such a number at all (PostgreSQL compares it as a numeric)
+ROW_IDS_PROBE = """
+import json, re
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.test.utils import setup_test_environment
+from django.urls import get_resolver
+from tournaments.models import Tournament
+setup_test_environment()
+
+def routes(patterns, prefix=""):
+    for p in patterns:
+        if hasattr(p, "url_patterns"):
+            yield from routes(p.url_patterns, prefix + str(p.pattern))
+        else:
+            yield prefix + str(p.pattern)
+
+by_id = sorted({r for r in routes(get_resolver().url_patterns) if "<id:" in r})
+event = "/events/%d/" % Tournament.objects.order_by("pk").first().pk
+answers = {}
+users = {"director": get_user_model().objects.get(username="director"),
+         "staff": get_user_model().objects.create_superuser("row-ids-probe", password=None)}
+for who in ("anonymous", "director", "staff"):
+    client = Client(raise_request_exception=False)
+    if who in users:
+        client.force_login(users[who])
+    for route in by_id:
+        for number in (str(2**63), str(10**23)):
+            path = re.sub(r"<\\w+:\\w+>", "x", "/" + re.sub(r"<id:\\w+>", number, route))
+            answers[who + " " + path] = client.get(path).status_code
+    for path in ("/api/ratings/?club=" + str(10**23), "/ratings/?club=" + str(10**23), event):
+        answers[who + " " + path] = client.get(path).status_code
+    for body in ({"player0": 2**63, "player1": 1, "text": "1 point match"},
+                 {"player0": 1, "player1": 10**23, "length": 1}):
+        where = "/api/matches/import/" if "text" in body else "/api/matches/"
+        answers[who + " POST " + where] = client.post(where, body, content_type="application/json").status_code
+print("PROBE" + json.dumps({"routes": len(by_id), "event": event, "answers": answers}))
+"""
+
 
 def test_the_demo_loads_on_sqlite_with_every_projection_whole(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
@@ -66,3 +106,19 @@ def test_the_demo_loads_on_sqlite_with_every_projection_whole(tmp_path):
     manage("migrate", "--noinput", env=other)
     manage("import_log", str(tmp_path / "log.jsonl"), env=other)
     assert f"head hash {head}" in manage("verify_log", env=other)
+
+    # an id no row can have: no such page (404) or a refused body (400), never a server error
+    out = manage("shell", "-c", ROW_IDS_PROBE)
+    probe = json.loads(next(line for line in out.splitlines() if line.startswith("PROBE"))[len("PROBE"):])
+    answers = probe["answers"]
+    assert probe["routes"] >= 30
+    for asked, status in answers.items():
+        who, path = asked.split(" ", 1)
+        if path.startswith("POST "):
+            assert status == (403 if who == "anonymous" else 400), (asked, status)
+        elif "?club=" in path or path == probe["event"]:
+            assert status == 200, (asked, status)  # a club no one is in: an empty list; the demo's event is shown
+        elif path.startswith("/admin/"):  # to its login, or (staff) to its index saying no such event exists
+            assert status == 302, (asked, status)
+        else:
+            assert status == 404, (asked, status)

@@ -87,6 +87,7 @@ def test_a_signed_in_reader_and_a_token_read_the_primary(routed, match, api, mak
         assert _event_reads(primary) >= 1 and len(replica.captured_queries) == 0
 
 
+@pytest.mark.usefixtures("postgres")  # the command's statements as PostgreSQL runs them
 def test_a_command_reads_and_writes_the_primary_only(routed, match, api):
     match_id, ann = match
     client = api(ann)

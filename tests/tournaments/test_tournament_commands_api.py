@@ -78,6 +78,7 @@ def _client(user):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgres")  # eight connections at once: SQLite's in-memory test database has one
 def test_eight_concurrent_pairings_while_round_one_is_unplayed_pair_nothing(director):
     t, _ = _swiss(director)
     url = f"/api/tournaments/{t.pk}/commands/"
@@ -88,6 +89,7 @@ def test_eight_concurrent_pairings_while_round_one_is_unplayed_pair_nothing(dire
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgres")  # eight connections at once: SQLite's in-memory test database has one
 def test_eight_concurrent_identical_pairings_under_one_key_append_one_round(director):
     t, _ = _swiss(director)
     _finish_round(director, t, 1)
