@@ -82,7 +82,11 @@ def _send_wake_up(publish: tuple[str, str] | None = None) -> None:
 
 @contextmanager
 def one_wake_up():
-    """Batch work (a demo, an import): wake the projections once at the end, not after every append."""
+    """Batch work (a demo, an import): wake the projections once at the end, not after every append. Inside
+    another, it is part of the outer one's batch."""
+    if getattr(_local, "deferred", None) is not None:
+        yield
+        return
     _local.deferred = False
     try:
         yield

@@ -49,7 +49,12 @@ class Command(BaseCommand):
         if Club.objects.filter(name=CLUB).exists():
             self.stdout.write("demo already loaded")
             return
-        rnd = random.Random(seed)
+        # the demo settles its events itself (run_all, then the process manager's advance): the read models need
+        # not also catch up after each of its thousands of commands, as in-process tasks would have them do
+        with one_wake_up():
+            self._load(random.Random(seed))
+
+    def _load(self, rnd: random.Random) -> None:
         User = get_user_model()
         with transaction.atomic():
             club = Club.objects.create(name=CLUB, country="FR")
@@ -100,10 +105,6 @@ class Command(BaseCommand):
         return [s for s in tournament_data(event)["slots"] if s["status"] == READY and s["match_id"]]
 
     def _play(self, director, match_id: str, rnd: random.Random, moves: int | None) -> None:
-        with one_wake_up():  # the read models catch up once a match, not after every move
-            self._self_play(director, match_id, rnd, moves)
-
-    def _self_play(self, director, match_id: str, rnd: random.Random, moves: int | None) -> None:
         """Self-play with server dice: a random legal play, now and then a double."""
         record = match_load(match_id)
         for _ in range(moves or 10_000):
