@@ -8,6 +8,7 @@ import random
 from datetime import date
 
 from eventlog import projections
+from eventlog.tasks import one_wake_up
 from tournaments import services as events
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_data
@@ -36,7 +37,11 @@ RULE_V2 = {"components": RULE_V1["components"][:1] + [
 
 def load(*, director, club, players, event=None, rnd: random.Random | None = None, **_) -> str:
     """Play the past nights on paper, open the season, count them (and ``event``, the club night in progress)."""
-    rnd = rnd or random.Random(15)
+    with one_wake_up():  # each night is settled here (run_all, then the process manager's advance), not per command
+        return _load(director, club, players, event, rnd or random.Random(15))
+
+
+def _load(director, club, players, event, rnd: random.Random) -> str:
     ids = [p.pk for p in players]
     nights = []
     for name, day, fmt, settings in NIGHTS:
