@@ -9,17 +9,22 @@ here. One server for the module; every page must answer 200 or a redirect, and t
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
+import random
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import unicodedata
+import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -395,6 +400,86 @@ def test_the_director_requires_clocks_for_a_new_event_and_its_match_opens_with_t
     assert page.script_errors == []
     assert_no_server_error(site)
     page.context.close()
+
+
+class _Visitor:
+    """A client of its own (cookies, CSRF token), signed in through the login page when given a name, for a thread."""
+
+    def __init__(self, site: Site, username: str | None = None, password: str | None = None):
+        self.site, self.answers = site, Counter()
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        if username:
+            form = self.opener.open(f"{site.url}/accounts/login/", timeout=120).read().decode()
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+            self.opener.open(f"{site.url}/accounts/login/", timeout=120, data=urlencode(
+                {"csrfmiddlewaretoken": token, "username": username, "password": password}).encode())
+            assert any(c.name == "sessionid" for c in self.jar), f"{username} could not log in"
+
+    def call(self, path: str, body: dict | None = None, key: str | None = None):
+        csrf = next((c.value for c in self.jar if c.name == "csrftoken"), "")
+        request = urllib.request.Request(f"{self.site.url}{path}", data=json.dumps(body).encode() if body else None,
+                                         headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                                  **({"Idempotency-Key": key} if key else {})})
+        try:
+            with self.opener.open(request, timeout=120) as answer:
+                status, text = answer.status, answer.read()
+        except urllib.error.HTTPError as refused:
+            status, text = refused.code, refused.read()
+        self.answers[status] += 1
+        return status, (json.loads(text) if text[:1] in (b"{", b"[") else None)
+
+
+def _record(visitor: _Visitor, match: str, commands: int) -> None:
+    """A match recorded at the board: its state read, then the next command (a random legal play)."""
+    rnd = random.Random(match)
+    for i in range(commands):
+        _, state = visitor.call(f"/api/matches/{match}/")
+        if state["finished"]:
+            return
+        phase = state["phase"]
+        body = ({"type": "move", "move": rnd.choice(state["legal_moves"] or [""])} if phase == "move"
+                else {"type": "take"} if phase == "doubled" else {"type": "roll"})
+        status, answer = visitor.call(f"/api/matches/{match}/commands/", {**body, "expected_version": state["version"]},
+                                      key=f"{match}-{i}")
+        assert status == 200, (match, body, status, answer)
+
+
+def test_a_crowd_records_and_reads_at_once(site):
+    """The embedded default under a club night's crowd: the director's tablets record the open ladder and league
+    matches at once while visitors read the pages; every command is judged (200), no answer is a server error and
+    the server logs no traceback (SQLite's one writer at a time: the others queue, none is refused)."""
+    director = _Visitor(site, "director", "director")
+    _, events = director.call("/api/tournaments/")
+    kept = {t["id"] for t in events if t["name"] in ("Club ladder", "Winter league")}
+    _, matches = director.call("/api/matches/?limit=200")
+    open_matches = [m["id"] for m in matches if m["tournament_id"] in kept and not m["finished"]][:4]
+    assert len(open_matches) >= 2, matches
+    pages = ["/", "/ratings/", "/seasons/", *(f"/events/{t}/" for t in kept), *(f"/matches/{m}/" for m in open_matches)]
+    tablets = [_Visitor(site, "director", "director") for _ in open_matches]
+    readers = [_Visitor(site) for _ in range(4)]
+    failures = []
+
+    def run(work) -> None:
+        try:
+            work()
+        except BaseException as failure:  # noqa: BLE001 - reported by the test's thread
+            failures.append(failure)
+
+    threads = [threading.Thread(target=run, args=(lambda t=t, m=m: _record(t, m, 30),))
+               for t, m in zip(tablets, open_matches)]
+    threads += [threading.Thread(target=run, args=(lambda r=r, n=n: [r.call(pages[(n + i) % len(pages)])
+                                                                     for i in range(20)],))
+                for n, r in enumerate(readers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == [], failures
+    answers = sum((v.answers for v in tablets + readers), Counter())
+    assert set(answers) == {200}, answers
+    assert answers[200] >= 80 + 2 * 2 * 10, answers  # the pages read, and at least ten commands a match (read, sent)
+    assert_no_server_error(site)
 
 
 def test_the_director_changes_their_password_in_the_admin(site, browser):
