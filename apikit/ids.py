@@ -2,11 +2,9 @@
 
 PostgreSQL compares such a number as a numeric and finds nothing; SQLite, the embedded default, refuses to bind
 it (OverflowError: the request would end in a 500). So the edges take an id only in the range a row can have: the
-path converter ``<id:…>`` leaves a larger number unmatched (a 404) and :func:`parse_id` reads one from a query.
-The converter is registered when this module is imported: every urls module that uses it imports it.
+path converter ``<id:…>`` (registered by apikit/apps.py) leaves a larger number unmatched, a 404, and a body's id
+field is bounded by :data:`MAX_ID`.
 """
-
-from django.urls import register_converter
 
 MAX_ID = 2**63 - 1
 
@@ -14,14 +12,6 @@ MAX_ID = 2**63 - 1
 def is_id(value) -> bool:
     """A whole number a row's id can be (booleans are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID
-
-
-def parse_id(text: str | None) -> int | None:
-    """The id written in ``text`` (ASCII digits), or None when it is not one a row can have."""
-    if not (text and text.isascii() and text.isdigit() and len(text) <= len(str(MAX_ID))):
-        return None
-    value = int(text)
-    return value if is_id(value) else None
 
 
 class RowIdConverter:
@@ -35,6 +25,3 @@ class RowIdConverter:
 
     def to_url(self, value) -> str:
         return str(int(value))
-
-
-register_converter(RowIdConverter, "id")

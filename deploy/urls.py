@@ -14,7 +14,6 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analysis import pages as analysis_pages
-from apikit import ids  # noqa: F401 - the <id:…> converter
 from analysis.api import EventAnalysisView
 from players import api as players_api
 from players import views as players_views

@@ -9,7 +9,6 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
-from apikit import ids  # noqa: F401 - the <id:…> converter
 from apikit.refusals import refusal_text
 from eventlog.store import ConcurrencyError
 from players import authority

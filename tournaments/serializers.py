@@ -9,6 +9,7 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from apikit import ids
 from apikit.long_text import LongText
 from apikit.refusals import refusal_text
 from apikit.serializers import ErrorSerializer  # noqa: F401 - the API declares its refusals with it
@@ -18,9 +19,6 @@ from games.limits import MAX_MATCH_LENGTH, MAX_REASON, max_final_score
 from tournaments.formats.core import SlotStatus
 
 from . import commands as c
-
-MAX_ID = 2**63 - 1
-
 
 class StrictIntegerField(serializers.IntegerField):
     """A JSON number that is a whole number: no strings, floats or booleans read as one."""
@@ -39,7 +37,7 @@ class StrictCharField(serializers.CharField):
 
 
 def _player_id(**kwargs):
-    return StrictIntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+    return StrictIntegerField(min_value=1, max_value=ids.MAX_ID, **kwargs)
 
 
 def _score(**kwargs):

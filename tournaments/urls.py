@@ -1,7 +1,5 @@
 from django.urls import path
 
-from apikit import ids  # noqa: F401 - the <id:…> converter
-
 from . import api
 
 urlpatterns = [
