@@ -157,12 +157,11 @@ def rebuildable() -> list[str]:
 def run(name: str) -> int:
     """Catch the projection up with the log; return how many events it applied (or set aside)."""
     projection = _registry[name]
-    ProjectionCheckpoint.objects.get_or_create(name=name)
     applied = 0
     while True:
         with transaction.atomic():
             parallel_rebuild.shared_lock(name)  # a rebuild in processes of its own goes first
-            checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
+            checkpoint = _checkpoint_held(name)
             # commit order is position order (appends hold the log's lock), so every event
             # up to the highest committed position is visible: none can appear below it later
             top = Event.objects.aggregate(top=Max("global_position"))["top"] or 0
@@ -176,6 +175,20 @@ def run(name: str) -> int:
             checkpoint.position = batch[-1].global_position if len(batch) == size else top
             checkpoint.save(update_fields=["position", "updated_at"])
             applied += len(batch)
+            if len(batch) < size:
+                # at the head this transaction saw, read after the call began: caught up. An append committed
+                # since sends a wake-up of its own (wake_ups.release comes first in project_all), so no second
+                # transaction, lock and look is spent on finding nothing
+                return applied
+
+
+def _checkpoint_held(name: str) -> ProjectionCheckpoint:
+    """The follower's checkpoint, locked until the transaction ends; made at its first run."""
+    checkpoint = ProjectionCheckpoint.objects.select_for_update().filter(name=name).first()
+    if checkpoint is None:
+        ProjectionCheckpoint.objects.get_or_create(name=name)  # another process may be making it at once
+        checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
+    return checkpoint
 
 
 def _batch(projection: Follower, after: int, top: int, size: int,
