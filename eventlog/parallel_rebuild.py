@@ -38,6 +38,14 @@ def shared_lock(name: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock_shared(%s, %s)", [_NAMESPACE, _key(name)])
 
 
+def shared_locks(names) -> None:
+    """:func:`shared_lock` for several projections at once, in one statement."""
+    if connection.vendor == "postgresql" and names:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(pg_advisory_xact_lock_shared(%s, k)) FROM unnest(%s::integer[]) AS k",
+                           [_NAMESPACE, sorted(_key(name) for name in names)])
+
+
 @contextmanager
 def _exclusive(name: str):
     """The rebuild's hold on the projection, on a connection of its own (the worker processes start with none of
