@@ -301,16 +301,33 @@ def _quarantine(projection: Follower, stream_id: str, event: LoggedEvent, failur
 
 
 def run_all() -> dict[str, int]:
+    """Every follower caught up, in their order: a process's facts appended during the run are read by the
+    followers after it (the process manager's by ``tournament_view``)."""
+    names = list(_registry)
+    applied = dict.fromkeys(names, 0)
+    while names:
+        names = _run_until_a_process_appends(names, applied)
+    return applied
+
+
+def _run_until_a_process_appends(names: list[str], applied: dict[str, int]) -> list[str]:
+    """Run these followers in order; return the rest of them if a process applied events (it may have appended
+    facts that those after it read, which the head looked at here does not hold), else nothing."""
     # a follower already at the log's head has nothing to apply: one look at the head and at every checkpoint
     # spares each such follower its own transaction, lock and look (run_all follows nearly every command)
     # on the primary, as run() reads them: a lagging replica's head would leave a follower behind
     top = Event.objects.using(DEFAULT_DB_ALIAS).aggregate(top=Max("global_position"))["top"] or 0
     at = dict(ProjectionCheckpoint.objects.using(DEFAULT_DB_ALIAS).values_list("name", "position"))
-    behind = [name for name in _registry if at.get(name, -1) < top]
+    behind = [name for name in names if at.get(name, -1) < top]
     idle = _reading_none_of(behind, at, top)
     if idle:
         _advance(idle, top)
-    return {name: run(name) if name in behind and name not in idle else 0 for name in _registry}
+    for i, name in enumerate(names):
+        if name in behind and name not in idle:
+            applied[name] = run(name)
+            if applied[name] and isinstance(_registry[name], Process):
+                return names[i + 1:]
+    return []
 
 
 # how far behind the head a follower may be for run_all to look at the types of the events it has not read

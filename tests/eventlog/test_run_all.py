@@ -102,3 +102,28 @@ def test_a_checkpoint_is_never_moved_back(followers):
     projections.run_all()
     projections._advance({"moves", "results"}, head - 1)  # a look that read an older head than a run since
     assert positions() == {"moves": head, "results": head, "everything": head}
+
+
+class Echo(projections.Process):
+    """A process that answers each result with a fact of its own stream, as the process manager does."""
+
+    name, event_types = "echo", ("Won",)
+
+    def __init__(self, stream: str):
+        self.stream = stream
+
+    def apply(self, events) -> None:
+        for _ in events:
+            append(self.stream, "Noted")
+
+
+def test_the_facts_a_process_appends_are_read_by_the_followers_after_it_in_the_same_run(monkeypatch):
+    """``notes`` has nothing to read when the run starts (a result only): it still reads the fact the process
+    appends, before run_all returns."""
+    notes = Recording("notes", ("Noted",))
+    monkeypatch.setattr(projections, "_registry", {"echo": Echo(f"test-{uuid.uuid4().hex}"), "notes": notes})
+    stream = f"test-{uuid.uuid4().hex}"
+    append(stream, "Moved")
+    projections.run_all()
+    append(stream, "Won")
+    assert projections.run_all() == {"echo": 1, "notes": 1} and notes.applied == ["Noted"]
