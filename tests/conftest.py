@@ -308,6 +308,8 @@ def _group_processes(group: int, name: str) -> list[int]:
 
 @pytest.fixture(scope="session")
 def broker_url():
+    """Redis, the site's broker and shared cache: a test of what a broker (tasks sent, not run in-process) or a
+    shared cache changes asks for it, and is skipped without it (a run on SQLite alone, as `make run` has it)."""
     from django.conf import settings
 
     if not settings.REDIS_URL:

@@ -39,7 +39,8 @@ def _depths(stream_id: str) -> dict[int, str]:
     return dict(MatchAnalysis.objects.filter(stream_id=stream_id).values_list("plies", "status"))
 
 
-def test_the_deeper_analysis_waits_for_the_serving_process_and_is_done_by_its_thread(embedded, make_user, client):
+def test_the_deeper_analysis_waits_for_the_serving_process_and_is_done_by_its_thread(embedded, make_user, client,
+                                                                                      broker_url):
     official = make_user("root", official=True, player=False)
     text = (FIXTURES / "matches" / "match_001_1pt.mat").read_text()
     record = match_import_mat(actor=official, text=text, **dict(zip(("player0", "player1"),
@@ -59,7 +60,7 @@ def test_the_deeper_analysis_waits_for_the_serving_process_and_is_done_by_its_th
     assert deeper.figures.count() == 2 and deeper.decisions.exists()
 
 
-def test_with_a_broker_no_depth_is_left_queued_here(settings):
+def test_with_a_broker_no_depth_is_left_queued_here(settings, broker_url):
     settings.ANALYSIS_IN_THE_BACKGROUND = True
     assert not current_app.conf.task_always_eager  # the tests' worker runs the tasks: nothing is left queued here
     assert not background.leaves(2)

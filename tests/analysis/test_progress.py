@@ -60,7 +60,8 @@ def test_the_total_counted_from_the_events_is_the_number_of_decisions_stored(sou
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_api_shows_decisions_done_of_the_total_while_gnubg_runs(api, make_user, monkeypatch, settings):
+def test_the_api_shows_decisions_done_of_the_total_while_gnubg_runs(api, make_user, monkeypatch, settings,
+                                                                    broker_url):
     from tests.conftest import officials_group
 
     officials_group()

@@ -64,7 +64,7 @@ def test_under_asgi_the_page_hears_the_append_after_its_commit(director, match_i
     assert asyncio.run(follow()) == [now + 1]  # the opening roll
 
 
-def test_under_wsgi_a_web_node_answers_at_once_and_the_page_comes_back(director, match_id):
+def test_under_wsgi_a_web_node_answers_at_once_and_the_page_comes_back(director, match_id, broker_url):
     """A web node's thread is never held by a stream: it answers the number now and ends, with ``retry`` for the
     browser's EventSource to come back, and hears the append at its next try."""
     now = match_load(match_id).version

@@ -287,7 +287,8 @@ def _flush_readings(match_id: str) -> None:
     cache.delete_many([presence.cache_key(match_id, seat) for seat in (0, 1)])
 
 
-def test_a_player_who_beats_is_never_forfeited_on_a_reading_not_written_or_a_flushed_cache(people, api, time):
+def test_a_player_who_beats_is_never_forfeited_on_a_reading_not_written_or_a_flushed_cache(people, api, time,
+                                                                                           broker_url):
     match_id, first, second = _begun_match(people, api, time, disconnect=60)
     written = time.at
     # beats closer together than a third of the grace reach the cache only: the database keeps the first
@@ -317,7 +318,7 @@ def test_a_player_who_beats_is_never_forfeited_on_a_reading_not_written_or_a_flu
     assert _types(match_id)[-1] != "OnlineForfeitClaimed"
 
 
-def test_a_disconnect_runs_from_the_last_beat_even_one_the_database_never_held(people, api, time):
+def test_a_disconnect_runs_from_the_last_beat_even_one_the_database_never_held(people, api, time, broker_url):
     match_id, first, second = _begun_match(people, api, time, disconnect=60)
     time.passes(4)
     _beat(second)  # the player's last beat, in the cache only
